@@ -1,0 +1,46 @@
+/* lx.h - shared declarations of the lexecutor_c._core extension.
+ *
+ * One module-state struct holds everything the parts own; each part
+ * (instrument, runtime, ...) has an exec/traverse/clear triple that
+ * module.c calls.  Python-version tripwires live here and nowhere else.
+ */
+#ifndef LX_H
+#define LX_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#if PY_VERSION_HEX < 0x030B0000 || PY_VERSION_HEX >= 0x030C0000
+#error "lexecutor_c._core targets CPython 3.11 exactly"
+#endif
+
+#include "runtime.h"
+
+typedef struct TSLanguage TSLanguage;
+
+typedef struct {
+    /* instrument.c */
+    const TSLanguage *language;   /* borrowed from the tree_sitter_python capsule */
+    PyObject *grammar_capsule;    /* keeps the grammar module alive */
+    PyObject *builtin_names;      /* frozenset: names of the builtins module */
+    /* runtime.c and friends */
+    lx_runtime_state rt;
+} lx_state;
+
+static inline lx_state *
+lx_get_state(PyObject *module)
+{
+    return (lx_state *)PyModule_GetState(module);
+}
+
+/* Each part: exec adds its functions/types to the module (0 / -1 with an
+ * exception set), traverse/clear visit the references it owns. */
+int lx_instrument_exec(PyObject *m, lx_state *st);
+int lx_instrument_traverse(lx_state *st, visitproc visit, void *arg);
+void lx_instrument_clear(lx_state *st);
+
+int lx_runtime_exec(PyObject *m, lx_state *st);
+int lx_runtime_traverse(lx_state *st, visitproc visit, void *arg);
+void lx_runtime_clear(lx_state *st);
+
+#endif

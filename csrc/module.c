@@ -1,0 +1,70 @@
+/* module.c - definition of lexecutor_c._core: multi-phase init and the
+ * module state.  The parts live in their own files; this file only wires
+ * them together. */
+#include "lx.h"
+
+static int
+core_exec(PyObject *m)
+{
+    lx_state *st = lx_get_state(m);
+    if (lx_instrument_exec(m, st) < 0) {
+        return -1;
+    }
+    if (lx_runtime_exec(m, st) < 0) {
+        return -1;
+    }
+    return 0;
+}
+
+static int
+core_traverse(PyObject *m, visitproc visit, void *arg)
+{
+    lx_state *st = lx_get_state(m);
+    if (st == NULL) {
+        return 0;
+    }
+    int r = lx_instrument_traverse(st, visit, arg);
+    if (r) {
+        return r;
+    }
+    return lx_runtime_traverse(st, visit, arg);
+}
+
+static int
+core_clear(PyObject *m)
+{
+    lx_state *st = lx_get_state(m);
+    if (st != NULL) {
+        lx_instrument_clear(st);
+        lx_runtime_clear(st);
+    }
+    return 0;
+}
+
+static void
+core_free(void *m)
+{
+    (void)core_clear((PyObject *)m);
+}
+
+static PyModuleDef_Slot core_slots[] = {
+    {Py_mod_exec, core_exec},
+    {0, NULL},
+};
+
+static struct PyModuleDef core_module = {
+    PyModuleDef_HEAD_INIT,
+    .m_name = "lexecutor_c._core",
+    .m_doc = "C core of lexecutor_c: instrumenter and runtime.",
+    .m_size = sizeof(lx_state),
+    .m_slots = core_slots,
+    .m_traverse = core_traverse,
+    .m_clear = core_clear,
+    .m_free = core_free,
+};
+
+PyMODINIT_FUNC
+PyInit__core(void)
+{
+    return PyModuleDef_Init(&core_module);
+}

@@ -1,0 +1,1 @@
+from lexecutor_c import _core  # noqa: F401

@@ -1,0 +1,59 @@
+"""Build of the lexecutor_c._core extension.
+
+The extension links Debian's libtree-sitter (0.20.7) and takes the Python
+grammar (tree-sitter-python 0.23.x, language ABI 14) from the installed
+wheel's capsule at import time, so no generated parser is vendored here.
+libcjson and libcurl are checked for now because later parts link them.
+"""
+import glob
+import os
+import shutil
+import subprocess
+import sys
+
+from setuptools import Extension, setup
+
+REQUIRED = {
+    "tree-sitter": "libtree-sitter-dev",
+    "libcjson": "libcjson-dev",
+    "libcurl": "libcurl4-openssl-dev",
+}
+
+
+def pkg_config(*args):
+    return subprocess.run(["pkg-config", *args], check=True, capture_output=True,
+                          text=True).stdout.split()
+
+
+def check_system_libraries():
+    if shutil.which("pkg-config") is None:
+        sys.exit("lexecutor_c build: pkg-config is missing (apt-get install pkg-config)")
+    missing = [deb for pc, deb in REQUIRED.items()
+               if subprocess.run(["pkg-config", "--exists", pc]).returncode != 0]
+    if missing:
+        sys.exit("lexecutor_c build: missing system libraries; run "
+                 "`apt-get install " + " ".join(missing) + "` (or `make deps`)")
+
+
+check_system_libraries()
+
+cflags = ["-std=c11", "-Wall", "-Wextra", "-Werror", "-Wno-missing-field-initializers",
+          "-Wno-cast-function-type", "-fvisibility=hidden"]
+ldflags = []
+if os.environ.get("LX_SANITIZE"):
+    cflags += ["-fsanitize=address,undefined", "-fno-omit-frame-pointer", "-O1", "-g"]
+    ldflags += ["-fsanitize=address,undefined"]
+if os.environ.get("LX_DEBUG"):
+    cflags += ["-O0", "-g"]
+
+core = Extension(
+    "lexecutor_c._core",
+    sources=sorted(glob.glob("csrc/*.c")),
+    depends=sorted(glob.glob("csrc/*.h")),
+    include_dirs=["csrc"],
+    extra_compile_args=cflags + pkg_config("--cflags", "tree-sitter"),
+    extra_link_args=ldflags,
+    libraries=["tree-sitter"],
+)
+
+setup(ext_modules=[core])
