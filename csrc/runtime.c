@@ -120,6 +120,98 @@ call_name(lx_runtime_obj *rt, Py_ssize_t iid, PyObject *fn)
     return Py_NewRef(RS(rt)->s_empty);
 }
 
+/* ---- thunk peeking ----------------------------------------------------------
+ * `_n_(iid, "x", lambda: x)` pays for a Python frame to run the thunk.  When
+ * the thunk is exactly `lambda: x` (no parameters, the code size of the
+ * probe lambdas measured at exec, its only name being x) the runtime does
+ * what its single LOAD_GLOBAL / LOAD_DEREF would do instead. */
+
+static int
+same_str(PyObject *a, PyObject *b)
+{
+    return a == b || (PyUnicode_Check(a) && PyUnicode_GET_LENGTH(a) == PyUnicode_GET_LENGTH(b)
+                      && PyUnicode_Compare(a, b) == 0);
+}
+
+enum { PEEK_ERROR = -1, PEEK_UNBOUND = 0, PEEK_FOUND = 1, PEEK_CALL = 2 };
+
+/* PEEK_FOUND with *out a new reference, PEEK_UNBOUND (the read would raise
+ * NameError), PEEK_CALL (not a recognised thunk: call it), PEEK_ERROR. */
+static int
+thunk_peek(lx_runtime_state *rs, PyObject *thunk, PyObject *name, PyObject **out)
+{
+    if (!PyFunction_Check(thunk)) {
+        return PEEK_CALL;
+    }
+    PyFunctionObject *fn = (PyFunctionObject *)thunk;
+    PyCodeObject *co = (PyCodeObject *)fn->func_code;
+    if (co->co_argcount != 0 || co->co_kwonlyargcount != 0
+        || (co->co_flags & (CO_VARARGS | CO_VARKEYWORDS)) != 0) {
+        return PEEK_CALL;
+    }
+    if (co->co_nfreevars == 0 && co->co_nlocalsplus == 0
+        && Py_SIZE(co) == rs->thunk_global_size && PyTuple_GET_SIZE(co->co_names) == 1
+        && same_str(PyTuple_GET_ITEM(co->co_names, 0), name)
+        && PyDict_CheckExact(fn->func_globals) && PyDict_CheckExact(fn->func_builtins)) {
+        PyObject *v = PyDict_GetItemWithError(fn->func_globals, name);    /* borrowed */
+        if (v == NULL && !PyErr_Occurred()) {
+            v = PyDict_GetItemWithError(fn->func_builtins, name);         /* borrowed */
+        }
+        if (v != NULL) {
+            *out = Py_NewRef(v);
+            return PEEK_FOUND;
+        }
+        return PyErr_Occurred() ? PEEK_ERROR : PEEK_UNBOUND;
+    }
+    if (co->co_nfreevars == 1 && co->co_nlocalsplus == 1 && Py_SIZE(co) == rs->thunk_deref_size
+        && same_str(PyTuple_GET_ITEM(co->co_localsplusnames, 0), name)
+        && fn->func_closure != NULL && PyTuple_Check(fn->func_closure)
+        && PyTuple_GET_SIZE(fn->func_closure) == 1) {
+        PyObject *cell = PyTuple_GET_ITEM(fn->func_closure, 0);
+        if (!PyCell_Check(cell)) {
+            return PEEK_CALL;
+        }
+        PyObject *v = PyCell_GET(cell);
+        if (v == NULL) {
+            return PEEK_UNBOUND;
+        }
+        *out = Py_NewRef(v);
+        return PEEK_FOUND;
+    }
+    return PEEK_CALL;
+}
+
+/* LOAD_GLOBAL in the caller's frame. */
+static int
+global_peek(PyObject *name, PyObject **out)
+{
+    PyObject *globals = PyEval_GetGlobals();     /* borrowed */
+    PyObject *builtins = PyEval_GetBuiltins();   /* borrowed */
+    PyObject *v = NULL;
+    if (globals == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "_n_(iid, name) must be called from Python code");
+        return PEEK_ERROR;
+    }
+    v = PyDict_CheckExact(globals) ? Py_XNewRef(PyDict_GetItemWithError(globals, name))
+                                   : PyObject_GetItem(globals, name);
+    if (v == NULL && !PyDict_CheckExact(globals) && PyErr_ExceptionMatches(PyExc_KeyError)) {
+        PyErr_Clear();
+    }
+    if (v == NULL && !PyErr_Occurred() && builtins != NULL) {
+        v = PyDict_CheckExact(builtins) ? Py_XNewRef(PyDict_GetItemWithError(builtins, name))
+                                        : PyObject_GetItem(builtins, name);
+        if (v == NULL && !PyDict_CheckExact(builtins)
+            && PyErr_ExceptionMatches(PyExc_KeyError)) {
+            PyErr_Clear();
+        }
+    }
+    if (v != NULL) {
+        *out = v;
+        return PEEK_FOUND;
+    }
+    return PyErr_Occurred() ? PEEK_ERROR : PEEK_UNBOUND;
+}
+
 /* ---- _n_ -------------------------------------------------------------------- */
 
 /* _n_(iid, name, thunk[, mapping]) -- read of a variable.
@@ -129,11 +221,15 @@ call_name(lx_runtime_obj *rt, Py_ssize_t iid, PyObject *fn)
  *     if v is MISSING: return inject(iid, "name", name)
  *     return v
  * With predictor "as-is" the NameError propagates unchanged (and a MISSING
- * result raises NameError). */
+ * result raises NameError).
+ *
+ * _n_(iid, name) -- optional thunk-free form for a module-level (global)
+ * name: the thunk is replaced by a lookup in the caller's globals, then its
+ * builtins (what LOAD_GLOBAL does), saving the cost of creating a lambda. */
 static PyObject *
 rt_n(lx_runtime_obj *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (nargs != 3 && check_nargs("_n_", nargs, 3, 4) < 0) {
+    if (nargs != 3 && check_nargs("_n_", nargs, 2, 4) < 0) {
         return NULL;
     }
     PyObject *name = args[1], *v;
@@ -143,6 +239,15 @@ rt_n(lx_runtime_obj *self, PyObject *const *args, Py_ssize_t nargs)
     }
     if (check_str("_n_", "name", name) < 0) {
         return NULL;
+    }
+    int peek;
+    if (nargs == 2) {
+        peek = global_peek(name, &v);
+        if (peek == PEEK_UNBOUND && self->predictor == LX_PRED_ASIS) {
+            PyErr_Format(PyExc_NameError, "name %R is not defined", name);
+            return NULL;
+        }
+        goto have_value;
     }
     if (nargs == 4) {
         PyObject *mapping = args[3];
@@ -166,7 +271,30 @@ rt_n(lx_runtime_obj *self, PyObject *const *args, Py_ssize_t nargs)
             PyErr_Clear();
         }
     }
-    v = PyObject_CallNoArgs(args[2]);
+    peek = thunk_peek(RS(self), args[2], name, &v);
+have_value:
+    if (peek == PEEK_ERROR) {
+        return NULL;
+    }
+    if (peek == PEEK_CALL) {
+        v = PyObject_CallNoArgs(args[2]);
+    }
+    else if (peek == PEEK_UNBOUND) {
+        v = NULL;
+        if (self->predictor == LX_PRED_ASIS) {
+            /* as-is: the thunk raises the genuine NameError / UnboundLocalError */
+            v = PyObject_CallNoArgs(args[2]);
+            if (v != NULL && v != RS(self)->missing) {
+                return v;
+            }
+            Py_XDECREF(v);
+            if (v == NULL) {
+                return NULL;
+            }
+            PyErr_Format(PyExc_NameError, "name %R is not defined", name);
+            return NULL;
+        }
+    }
     if (v != NULL && v != RS(self)->missing) {
         if (self->record) {
             Py_ssize_t iid = get_iid("_n_", args[0]);
@@ -177,13 +305,13 @@ rt_n(lx_runtime_obj *self, PyObject *const *args, Py_ssize_t nargs)
         }
         return v;                                          /* the fast path */
     }
-    if (v == NULL) {
+    if (v == NULL && peek == PEEK_CALL) {
         if (!PyErr_ExceptionMatches(PyExc_NameError) || self->predictor == LX_PRED_ASIS) {
             return NULL;
         }
         PyErr_Clear();
     }
-    else {
+    else if (v != NULL) {
         Py_DECREF(v);                                      /* MISSING */
         if (self->predictor == LX_PRED_ASIS) {
             PyErr_Format(PyExc_NameError, "name %R is not defined", name);
@@ -1116,6 +1244,47 @@ intern(PyObject **slot, const char *s)
     return *slot == NULL ? -1 : 0;
 }
 
+/* The code object of the first lambda found in code's constants (borrowed). */
+static PyObject *
+find_lambda(PyObject *code)
+{
+    PyObject *consts = ((PyCodeObject *)code)->co_consts;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(consts); i++) {
+        PyObject *c = PyTuple_GET_ITEM(consts, i);
+        if (PyCode_Check(c)) {
+            if (PyUnicode_CompareWithASCIIString(((PyCodeObject *)c)->co_name, "<lambda>") == 0) {
+                return c;
+            }
+            PyObject *inner = find_lambda(c);
+            if (inner != NULL) {
+                return inner;
+            }
+        }
+    }
+    return NULL;
+}
+
+static int
+measure_thunks(lx_runtime_state *rs)
+{
+    static const char *const probes[2] = {
+        "lambda: _lx_probe_\n",
+        "def _lx_outer_():\n    _lx_probe_ = 1\n    return lambda: _lx_probe_\n",
+    };
+    Py_ssize_t *sizes[2] = {&rs->thunk_global_size, &rs->thunk_deref_size};
+    for (int i = 0; i < 2; i++) {
+        PyObject *code = Py_CompileString(probes[i], "<lexecutor_c probe>",
+                                          i == 0 ? Py_eval_input : Py_file_input);
+        if (code == NULL) {
+            return -1;
+        }
+        PyObject *lam = find_lambda(code);
+        *sizes[i] = lam != NULL ? Py_SIZE(lam) : -1;   /* -1: never matches */
+        Py_DECREF(code);
+    }
+    return 0;
+}
+
 int
 lx_runtime_exec(PyObject *m, lx_state *st)
 {
@@ -1147,6 +1316,9 @@ lx_runtime_exec(PyObject *m, lx_state *st)
     }
     rs->missing = PyType_GenericAlloc((PyTypeObject *)rs->missing_type, 0);
     if (rs->missing == NULL || PyModule_AddObjectRef(m, "MISSING", rs->missing) < 0) {
+        return -1;
+    }
+    if (measure_thunks(rs) < 0) {
         return -1;
     }
     rs->runtime_type = PyType_FromModuleAndSpec(m, &runtime_spec, NULL);

@@ -28,6 +28,11 @@ typedef struct {
     PyObject *s_name, *s_attribute, *s_call, *s_fine, *s_coarse;
     PyObject *s_empty, *s_all, *s_dunder_name, *s_dunder_dict, *s_dunder_import;
     PyObject *s_star, *s_dot;
+
+    /* code sizes (in code units) of `lambda: g` reading a global and of
+     * `lambda: c` reading a closure cell, measured at module exec; _n_ reads
+     * such thunks' variable directly instead of calling them */
+    Py_ssize_t thunk_global_size, thunk_deref_size;
 } lx_runtime_state;
 
 #endif

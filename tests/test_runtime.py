@@ -95,6 +95,58 @@ def test_n_one_value_per_name_per_run():
     assert g2["a"] is not g["a"]
 
 
+def test_n_thunk_free_global_form():
+    rt, g = run("""
+        a = _n_(1, 'x')
+        b = _n_(2, 'len')
+        c = _n_(3, 'nope')
+        d = _n_(4, 'np')
+    """, x=5, np=_core.MISSING)
+    assert g["a"] == 5 and g["b"] is len and type(g["c"]) is _core.Dummy
+    assert type(g["d"]) is _core.Dummy
+    assert [i[:3] for i in rt.injections] == [(3, "name", "nope"), (4, "name", "np")]
+    with pytest.raises(NameError):
+        run("_n_(1, 'nope')", _core.Runtime(predictor="as-is"))
+
+
+def test_n_simple_thunks_are_read_not_called():
+    """`lambda: x` thunks are read directly (no Python call); others are called."""
+    import sys
+    calls = []
+
+    def prof(frame, event, arg):
+        if event == "call" and frame.f_code.co_name == "<lambda>":
+            calls.append(frame.f_code.co_firstlineno)
+    src = """
+        x = 1
+        def outer():
+            y = 2
+            def inner():
+                if False:
+                    z = 0
+                return (_n_(1, 'x', lambda: x), _n_(2, 'y', lambda: y),
+                        _n_(3, 'z', lambda: z), _n_(4, 'x', lambda: (x)),
+                        _n_(5, 'x', lambda: x + 0))
+            return inner()
+    """
+    rt, g = run(src)
+    sys.setprofile(prof)
+    try:
+        r = g["outer"]()
+    finally:
+        sys.setprofile(None)
+    assert r[:2] == (1, 2) and type(r[2]) is _core.Dummy and r[3:] == (1, 1)
+    assert len(calls) == 1          # only `lambda: x + 0` ran
+    with pytest.raises(NameError, match="free variable 'z'"):
+        run("""
+            def f():
+                if False:
+                    z = 0
+                return _n_(3, 'z', lambda: z)
+            f()
+        """, _core.Runtime(predictor="as-is"))
+
+
 # ---------------------------------------------------------------- _a_
 
 def test_a_present_and_missing():
@@ -178,7 +230,7 @@ def test_l_bitmap_grows_beyond_sites():
 # ---------------------------------------------------------------- argument errors
 
 @pytest.mark.parametrize("loader,args", [
-    ("_n_", ()), ("_n_", (1, "x")), ("_n_", (1, "x", None, {}, 5)), ("_n_", ("1", "x", int)),
+    ("_n_", ()), ("_n_", (1,)), ("_n_", (1, 3)), ("_n_", (1, "x", None, {}, 5)), ("_n_", ("1", "x", int)),
     ("_n_", (1, 2, int)), ("_a_", (1, object())), ("_a_", (1, object(), 3)),
     ("_a_", (None, object(), "x")), ("_c_", (1,)), ("_c_", ("x", len, [])), ("_l_", ()),
     ("_l_", (1, 2, 3)), ("_l_", ("1",)), ("_i_", (1, "os", 0)), ("_i_", (1, 3, 0, None)),
