@@ -313,6 +313,9 @@ lx_predict(lx_state *st, lx_runtime_obj *rt, Py_ssize_t iid, PyObject *kind, PyO
     case LX_PRED_FREQUENCY:
         return predict_frequency(rt, name);
     case LX_PRED_CALLABLE:
+        if (rt->predictor_fn == NULL) {
+            return LX_C_OBJECT;   /* cleared by the GC: behave like "naive" */
+        }
         return predict_callable(st, rt, iid, kind, name);
     default:
         return LX_C_OBJECT;
@@ -332,7 +335,8 @@ lx_inject(lx_state *st, lx_runtime_obj *rt, Py_ssize_t iid, PyObject *kind, PyOb
 {
     PyObject *v = NULL, *rec = NULL, *r = NULL;
     *out = NULL;
-    if (rt != NULL && kind == st->rt.s_name && rt->predictor != LX_PRED_ASIS) {
+    if (rt != NULL && kind == st->rt.s_name && rt->predictor != LX_PRED_ASIS
+        && rt->name_values != NULL) {
         v = PyDict_GetItemWithError(rt->name_values, name);   /* borrowed */
         if (v != NULL) {
             *out = Py_NewRef(v);
@@ -351,7 +355,8 @@ lx_inject(lx_state *st, lx_runtime_obj *rt, Py_ssize_t iid, PyObject *kind, PyOb
         return -1;
     }
     if (rt != NULL) {
-        if (kind == st->rt.s_name && PyDict_SetItem(rt->name_values, name, v) < 0) {
+        if (kind == st->rt.s_name && rt->name_values != NULL
+            && PyDict_SetItem(rt->name_values, name, v) < 0) {
             goto fail;
         }
         r = PyObject_Repr(v);

@@ -957,10 +957,23 @@ runtime_traverse(PyObject *self, visitproc visit, void *arg)
     return 0;
 }
 
+/* Only the references that can be part of a cycle are dropped here (the
+ * predictor callable and the per-name injected values, which hold Dummies
+ * that point back to the Runtime); the record lists hold plain tuples and
+ * stay usable until dealloc, so a loader reached from a finalizer during
+ * collection never sees NULL lists. */
 static int
 runtime_clear(PyObject *self)
 {
     lx_runtime_obj *rt = (lx_runtime_obj *)self;
+    Py_CLEAR(rt->predictor_fn);
+    Py_CLEAR(rt->name_values);
+    return 0;
+}
+
+static void
+runtime_free_all(lx_runtime_obj *rt)
+{
     Py_CLEAR(rt->predictor_fn);
     Py_CLEAR(rt->freq_best);
     Py_CLEAR(rt->filename);
@@ -970,7 +983,6 @@ runtime_clear(PyObject *self)
     Py_CLEAR(rt->failed_imports);
     Py_CLEAR(rt->predictor_errors);
     Py_CLEAR(rt->name_values);
-    return 0;
 }
 
 static void
@@ -982,7 +994,7 @@ runtime_dealloc(PyObject *self)
     if (rt->weakreflist != NULL) {
         PyObject_ClearWeakRefs(self);
     }
-    (void)runtime_clear(self);
+    runtime_free_all(rt);
     PyMem_Free(rt->bits);
     rt->bits = NULL;
     tp->tp_free(self);
@@ -994,8 +1006,8 @@ runtime_dealloc(PyObject *self)
 static int
 check_alive(lx_runtime_obj *rt)
 {
-    if (rt->injections == NULL || rt->name_values == NULL) {
-        PyErr_SetString(PyExc_RuntimeError, "Runtime was cleared");
+    if (rt->injections == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "Runtime is not initialised");
         return -1;
     }
     return 0;
