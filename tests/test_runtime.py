@@ -606,3 +606,46 @@ def test_reset_gives_fresh_lists():
     rt.reset()
     assert rt.injections == [] and rt.failed_imports == [] and rt.reached() == []
     assert len(old) == 1
+
+
+# ---------------------------------------------------------------- robustness
+
+ODD = [None, 0, -1, 1 << 70, 1.5, "", "x", "*", (), ("x",), ("x", 1), [], {}, b"x",
+       object(), _core.MISSING, _core.Dummy("d"), lambda: 1, len]
+
+
+def test_loaders_survive_odd_arguments():
+    """Every loader and module function, fed combinations of odd values,
+    returns or raises an ordinary exception (the process must not crash)."""
+    import itertools
+    rt = _core.Runtime(predictor=lambda q: ["int_pos"])
+    L = rt.loaders()
+    calls = 0
+    for args in itertools.product(ODD[:12], repeat=3):
+        for name in ("_n_", "_a_", "_l_"):
+            for n in (1, 2, 3):
+                try:
+                    L[name](*args[:n])
+                except Exception:
+                    pass
+                calls += 1
+    for args in itertools.product([1, 0, "os", "", "no_such_lx"], ["os", "", 3, "a.b"],
+                                  [0, 1, -1, "0"], ODD[:12]):
+        scratch = {"f": L["_i_"], "args": args}   # star imports land here
+        try:
+            exec("f(*args)", scratch)
+        except Exception:
+            pass
+        calls += 1
+    for v in ODD:
+        for f in (lambda: _core.abstract(v), lambda: _core.abstract(v, False),
+                  lambda: _core.concretize(v), lambda: _core.Dummy(v),
+                  lambda: L["_c_"](1, v, v), lambda: L["_c_"](v, v),
+                  lambda: _core.concretize("list_nonempty", randomize=True, seed=v),
+                  lambda: _core.Runtime(sites=[v]), lambda: rt.site(v)):
+            try:
+                f()
+            except Exception:
+                pass
+            calls += 1
+    assert calls > 5000
