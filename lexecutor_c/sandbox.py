@@ -46,6 +46,9 @@ __all__ = [
 
 MiB = 1 << 20
 
+# The real os._exit, kept in case code run in a child replaces os._exit.
+_exit = os._exit
+
 #: Outcome.status values.
 STATUSES = ("ok", "exception", "exit", "timeout", "signal", "memory", "error")
 
@@ -524,11 +527,13 @@ def _child_main(func, args, kwargs, limits: Limits, fds: dict, cg: Optional[_Pid
         # 8. Python-level streams on the new descriptors
         sys.stdin = io.TextIOWrapper(io.FileIO(0, "r", closefd=False), encoding="utf-8",
                                      errors="surrogateescape")
-        sys.stdout = io.TextIOWrapper(io.FileIO(1, "w", closefd=False), encoding="utf-8",
-                                      errors="backslashreplace", line_buffering=False,
-                                      write_through=False)
-        sys.stderr = io.TextIOWrapper(io.FileIO(2, "w", closefd=False), encoding="utf-8",
-                                      errors="backslashreplace", line_buffering=True)
+        # line buffered, so a crash loses at most the line being written
+        sys.stdout = io.TextIOWrapper(io.BufferedWriter(io.FileIO(1, "w", closefd=False)),
+                                      encoding="utf-8", errors="backslashreplace",
+                                      line_buffering=True)
+        sys.stderr = io.TextIOWrapper(io.BufferedWriter(io.FileIO(2, "w", closefd=False)),
+                                      encoding="utf-8", errors="backslashreplace",
+                                      line_buffering=True)
         sys.__stdin__, sys.__stdout__, sys.__stderr__ = sys.stdin, sys.stdout, sys.stderr
         try:
             faulthandler.enable(file=sys.stderr)   # a crash leaves a traceback on stderr
@@ -557,7 +562,7 @@ def _child_main(func, args, kwargs, limits: Limits, fds: dict, cg: Optional[_Pid
         _child_channel = res_w
     except BaseException as e:   # setup failed: report and leave
         _emergency_report(res_w, ("error", f"sandbox setup failed: {type(e).__name__}: {e}"))
-        os._exit(code)
+        _exit(code)
 
     # ---- run ----
     me = os.getpid()
@@ -576,11 +581,11 @@ def _child_main(func, args, kwargs, limits: Limits, fds: dict, cg: Optional[_Pid
         _disarm()
     if os.getpid() != me:
         # a process that func forked came back here: only the child reports
-        os._exit(0)
+        _exit(0)
     if report is None:
         report = ("memory", "MemoryError")
     code = _finish(res_w, report, limits.result_max, plan["result"])
-    os._exit(code)
+    _exit(code)
 
 
 def _install_fork_guard(budget: int) -> None:
@@ -910,7 +915,7 @@ def call_isolated(func: Callable, *args, limits: Optional[Limits] = None, stdin=
             os.set_inheritable(res_w, False)
             _child_main(func, args, kwargs, limits, fds, cg, tmpdir, info_w, plan)
         finally:
-            os._exit(70)
+            _exit(70)
 
     # ---- parent ----
     for fd in (stdin_fd, out_w, err_w, res_w, info_w):
