@@ -97,6 +97,10 @@ class Limits:
     network: bool = False
     #: close every inherited descriptor except stdin/stdout/stderr
     close_fds: bool = True
+    #: run the child as this user (name or uid; its primary group too) -- needs
+    #: root; None: keep the caller's identity.  See docs/RUNNING.md: as root the
+    #: child can otherwise undo its own limits.
+    user: Optional[object] = None
 
 
 @dataclass
@@ -426,8 +430,8 @@ def _session_members(sid: int) -> list[int]:
     return out
 
 
-def _uid_process_count() -> int:
-    uid = os.getuid()
+def _uid_process_count(uid: Optional[int] = None) -> int:
+    uid = os.getuid() if uid is None else uid
     n = 0
     try:
         for e in os.listdir("/proc"):
@@ -513,6 +517,11 @@ def _child_main(func, args, kwargs, limits: Limits, fds: dict, cg: Optional[_Pid
                     os.close(fds[k])
         # 6. a directory of its own
         os.chdir(tmpdir)
+        if plan["user"] is not None:
+            uid, gid = plan["user"]
+            os.setgroups([])
+            os.setgid(gid)
+            os.setuid(uid)
         os.environ["TMPDIR"] = tmpdir
         tempfile.tempdir = None
         os.umask(0o077)
@@ -793,7 +802,21 @@ def _plan(limits: Limits, result: str) -> dict:
         plan["maxfd"] = 4096
     plan["nproc"] = None
     plan["fork_guard"] = None
+    plan["user"] = _resolve_user(limits.user)
     return plan
+
+
+def _resolve_user(user) -> Optional[tuple[int, int]]:
+    if user is None:
+        return None
+    import pwd
+    try:
+        entry = pwd.getpwuid(user) if isinstance(user, int) else pwd.getpwnam(str(user))
+    except (KeyError, TypeError):
+        raise ValueError(f"Limits.user: no such user {user!r}") from None
+    if os.getuid() != 0 and entry.pw_uid != os.getuid():
+        raise ValueError("Limits.user needs root")
+    return entry.pw_uid, entry.pw_gid
 
 
 def _rmtree(path: str) -> bool:
@@ -876,12 +899,16 @@ def call_isolated(func: Callable, *args, limits: Optional[Limits] = None, stdin=
         info_r, info_w = os.pipe2(os.O_CLOEXEC)
         opened += [info_r, info_w]
         tmpdir = tempfile.mkdtemp(prefix="lexecutor_c-")
+        if plan["user"] is not None:
+            os.chown(tmpdir, *plan["user"])
+            isolation["user"] = plan["user"][0]
         cg, why = _PidsCgroup.create(None if limits.nproc is None else limits.nproc)
         if cg is None:
             isolation["pids_cgroup_why"] = why
             if limits.nproc is not None:
-                plan["nproc"] = _uid_process_count() + limits.nproc
-                if os.getuid() == 0:
+                target = plan["user"][0] if plan["user"] is not None else os.getuid()
+                plan["nproc"] = _uid_process_count(target) + limits.nproc
+                if target == 0:
                     # RLIMIT_NPROC is not enforced for root: count forks instead
                     plan["fork_guard"] = limits.nproc
                     isolation["fork_guard"] = True
