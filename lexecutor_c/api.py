@@ -72,12 +72,12 @@ def use_backend(instrument: Optional[Callable] = None, runtime: Optional[type] =
 def get_instrument() -> Callable:
     if _backend["instrument"] is not None:
         return _backend["instrument"]
-    from . import _core
-    fn = getattr(_core, "instrument", None)
-    if fn is None:
-        import lexecutor_c
-        fn = lexecutor_c.__dict__.get("instrument")
-    if fn is None:
+    import lexecutor_c
+    fn = lexecutor_c.__dict__.get("instrument")       # the public API first
+    if not callable(fn):
+        from . import _core
+        fn = getattr(_core, "instrument", None)
+    if not callable(fn):
         raise BackendUnavailable("this build of lexecutor_c has no instrumenter "
                                  "(lexecutor_c.instrument is missing)")
     return fn
