@@ -339,8 +339,9 @@ def run(source_or_path, predictor: str = "naive", abstraction: str = "fine",
     if abstraction not in ABSTRACTIONS:
         raise ValueError(f"unknown abstraction {abstraction!r}; choose from "
                          f"{', '.join(ABSTRACTIONS)}")
-    if timeout is not None and not timeout > 0:
-        raise ValueError("timeout must be a positive number of seconds or None")
+    if timeout is not None and not (isinstance(timeout, (int, float)) and
+                                    0 < timeout < float("inf")):
+        raise ValueError("timeout must be a positive, finite number of seconds or None")
     if seed is not None and not isinstance(seed, int):
         raise TypeError("seed must be an int or None")
     if stdin is not None and not isinstance(stdin, (bytes, bytearray, str)):

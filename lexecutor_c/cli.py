@@ -365,12 +365,16 @@ def _summary(entries: list[dict]) -> dict:
         if r.coverage is not None:
             covs.append(r.coverage)
     n_results = sum(1 for e in entries if "result" in e)
+    internal = sum(1 for e in entries if e.get("error", {}).get("type") == "internal")
     return {
         "files": len(entries),
         "ran": n_results,
         "ok": n_results - failed,
-        "failed": failed,
-        "errors": sum(1 for e in entries if "error" in e),
+        # runs that ended early, and files lexecutor_c itself failed on (exit 1)
+        "failed": failed + internal,
+        # files that cannot be read, decoded or parsed (exit 2)
+        "errors": sum(1 for e in entries if "error" in e) - internal,
+        "internal_errors": internal,
         "statuses": statuses,
         "mean_coverage": (sum(covs) / len(covs)) if covs else None,
         "injections": sum(len(e["result"].injections) for e in entries if "result" in e),

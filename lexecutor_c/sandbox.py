@@ -323,9 +323,16 @@ class _PidsCgroup:
                 owner = int(name.split(".")[1])
             except (IndexError, ValueError):
                 continue
-            if owner != os.getpid() and not os.path.exists(f"/proc/{owner}"):
+            path = os.path.join(base, name)
+            try:
+                # old ones only: a pid namespace we cannot see could own a new one
+                # that its child is about to join
+                old = time.time() - os.stat(path).st_mtime > 300
+            except OSError:
+                continue
+            if old and owner != os.getpid() and not os.path.exists(f"/proc/{owner}"):
                 try:
-                    os.rmdir(os.path.join(base, name))
+                    os.rmdir(path)      # fails unless empty
                 except OSError:
                     pass
 
@@ -786,8 +793,8 @@ class _Buffer:
 def _plan(limits: Limits, result: str) -> dict:
     plan = {"result": result}
     t = limits.timeout
-    if t is not None and t <= 0:
-        raise ValueError("Limits.timeout must be positive or None")
+    if t is not None and not 0 < t < float("inf"):
+        raise ValueError("Limits.timeout must be positive and finite, or None")
     plan["soft"] = t if (t is not None and limits.soft_timeout) else None
     if limits.cpu is not None:
         plan["cpu"] = max(1, int(limits.cpu))

@@ -174,8 +174,9 @@ def test_bad_arguments(fake):
         run("x = 1", predictor="oracle")
     with pytest.raises(ValueError, match="abstraction"):
         run("x = 1", abstraction="medium")
-    with pytest.raises(ValueError, match="timeout"):
-        run("x = 1", timeout=0)
+    for bad in (0, -1, float("nan"), float("inf"), "10"):
+        with pytest.raises(ValueError, match="timeout"):
+            run("x = 1", timeout=bad)
     with pytest.raises(TypeError):
         run(42)
     with pytest.raises(TypeError):

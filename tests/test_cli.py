@@ -282,3 +282,17 @@ def test_progress_bar_on_a_terminal(capsys, files, monkeypatch):
     assert code == 0
     assert "3/3" in err                           # the bar went to stderr ...
     assert "3/3" not in out and "summary" in out  # ... the report to stdout
+
+
+def test_internal_error_is_reported_and_exits_1(capsys, files, monkeypatch):
+    p = files("p.py", "x = 1\n")
+
+    def broken(text, *, filename):
+        raise RuntimeError("instrumenter bug")
+    monkeypatch.setattr(api, "get_instrument", lambda: broken)
+    code, out, err = call(capsys, "run", "--no-isolate", "--json", p)
+    assert code == 1
+    doc = json.loads(out)
+    assert doc["files"][0]["error"]["type"] == "internal"
+    assert "RuntimeError: instrumenter bug" in doc["files"][0]["error"]["message"]
+    assert doc["summary"]["internal_errors"] == 1 and doc["summary"]["errors"] == 0
