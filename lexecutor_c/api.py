@@ -11,7 +11,6 @@ import builtins
 import contextlib
 import io
 import os
-import pathlib
 import sys
 import time
 import tokenize

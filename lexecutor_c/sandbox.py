@@ -36,7 +36,7 @@ import tempfile
 import threading
 import time
 import traceback
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
 __all__ = [
@@ -149,7 +149,7 @@ class Outcome:
     cpu_time: Optional[float] = None
     max_rss_kib: Optional[int] = None
     pid: Optional[int] = None
-    #: raw wait status facts: ("exit", code) or ("signal", n)
+    #: the child's exit status, or minus the signal that killed it
     returncode: Optional[int] = None
     #: which isolation measures were in force, and why not when not
     isolation: dict = field(default_factory=dict)
@@ -1249,6 +1249,3 @@ def _kill_everything(pid: int, cg: Optional[_PidsCgroup]) -> None:
                     pass
             time.sleep(0.005)
 
-
-def _with_limits(limits: Optional[Limits], **changes) -> Limits:
-    return replace(limits or Limits(), **changes)
