@@ -1,5 +1,24 @@
-"""lexecutor_c: learning-guided execution of incomplete Python code."""
-from ._instrument import IidInfo, Instrumented, LineInfo, instrument
+"""lexecutor_c: learning-guided execution of incomplete Python code.
 
-__all__ = ["IidInfo", "Instrumented", "LineInfo", "instrument"]
+    import lexecutor_c as lx
+    r = lx.run("x = foo()\\nprint(x.bar + z)")
+    r.coverage, r.injections
+
+Importing this package is cheap: LibTorch, libcurl and models load on first use.
+"""
+from . import _core
+from ._instrument import IidInfo, Instrumented, LineInfo, instrument
+from .api import BackendUnavailable, LExecutorError, SourceError, run
+from .result import Result
+from .sandbox import Limits, Outcome, call_isolated
+
+MISSING = _core.MISSING
+Dummy = _core.Dummy
+DummyResource = _core.DummyResource
+
+__all__ = [
+    "BackendUnavailable", "Dummy", "DummyResource", "IidInfo", "Instrumented", "LExecutorError",
+    "LineInfo", "Limits", "MISSING", "Outcome", "Result", "SourceError", "call_isolated",
+    "instrument", "run",
+]
 __version__ = "0.1.0"
