@@ -14,22 +14,30 @@ IidInfo = _core.IidInfo
 LineInfo = _core.LineInfo
 
 
+def _undecodable(data: bytes, encoding: str, exc: UnicodeDecodeError) -> SyntaxError:
+    line = data.count(b"\n", 0, exc.start) + 1
+    err = SyntaxError(f"source is not valid {encoding}: byte 0x{data[exc.start]:02x} "
+                      f"at offset {exc.start} (line {line})")
+    err.lineno = line
+    return err
+
+
 def decode_source(data: bytes) -> str:
     """Decode Python source bytes as CPython does: a BOM or a PEP 263 coding
     cookie picks the codec, UTF-8 otherwise; undecodable bytes raise
     SyntaxError naming the line, like compile() does."""
     try:
         encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
-    except SyntaxError:
+    except SyntaxError as exc:
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError as uexc:
+            raise _undecodable(data, "utf-8", uexc) from exc
         raise
     try:
         text = data.decode(encoding)
     except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        err = SyntaxError(f"source is not valid {encoding}: byte 0x{data[exc.start]:02x} "
-                          f"at offset {exc.start} (line {line})")
-        err.lineno = line
-        raise err from exc
+        raise _undecodable(data, encoding, exc) from exc
     except LookupError as exc:
         raise SyntaxError(f"unknown source encoding {encoding!r}") from exc
     if text.startswith("\ufeff"):
