@@ -43,12 +43,13 @@ def parent_stays_clean(tmp_path):
     """Around every test: the parent ends with the same descriptors, no
     children, and no sandbox directories or cgroups of its own left behind."""
     before = _open_fds()
-    tmp_before = {n for n in os.listdir("/tmp") if n.startswith("lexecutor_c-")}
+    prefix = f"lexecutor_c-{os.getpid()}-"   # this process's sandboxes only
+    tmp_before = {n for n in os.listdir("/tmp") if n.startswith(prefix)}
     yield
     assert not _children_left(), "a child process was left behind"
     after = _open_fds()
     assert after == before, f"descriptors leaked: {set(after) - set(before)}"
-    tmp_after = {n for n in os.listdir("/tmp") if n.startswith("lexecutor_c-")}
+    tmp_after = {n for n in os.listdir("/tmp") if n.startswith(prefix)}
     assert tmp_after <= tmp_before, f"temporary directories left: {tmp_after - tmp_before}"
     base = sandbox._PidsCgroup.base()
     if base:
