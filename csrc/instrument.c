@@ -50,7 +50,7 @@ enum {
     K_MEMBER_TYPE, K_PATTERN_LIST, K_TUPLE_PATTERN, K_LIST_PATTERN, K_TUPLE,
     K_LIST, K_PAREN_EXPR, K_EXPR_LIST, K_LIST_SPLAT, K_SUBSCRIPT, K_LISTCOMP,
     K_SETCOMP, K_DICTCOMP, K_GENEXP, K_ERROR, K_SPLAT_PATTERN,
-    K_KEYWORD_PATTERN, K_CLASS_PATTERN, K_GENERATOR_PLACEHOLDER,
+    K_KEYWORD_PATTERN, K_CLASS_PATTERN, K_COMPARISON,
     K__COUNT
 };
 
@@ -98,7 +98,7 @@ static const struct { const char *name; unsigned char kind; } kind_names[] = {
     {"dictionary_comprehension", K_DICTCOMP},
     {"generator_expression", K_GENEXP}, {"ERROR", K_ERROR},
     {"splat_pattern", K_SPLAT_PATTERN}, {"keyword_pattern", K_KEYWORD_PATTERN},
-    {"class_pattern", K_CLASS_PATTERN},
+    {"class_pattern", K_CLASS_PATTERN}, {"comparison_operator", K_COMPARISON},
 };
 
 /* ------------------------------------------------------------------ buffer */
@@ -211,6 +211,17 @@ typedef struct {
     uint32_t line, end_line, iid;
 } LineRec;
 
+/* A use of a name bound nowhere in the file and not a builtin (Treefix's
+ * undefinedness guidance): how it is used, on which line. */
+enum { U_READ, U_CALL, U_ATTR, U_METHOD, U_SUBSCRIPT, U_ITERATE, U_COMPARE, U_WITH };
+
+typedef struct {
+    uint32_t ident;              /* the name's identifier node */
+    uint32_t detail;             /* attribute / key / compared operand node, or NONE_IDX */
+    int32_t arity;               /* arguments of a call, -1 with * or **, -2 none */
+    unsigned char use;
+} UndefUse;
+
 typedef struct {
     lx_state *st;
     const char *src;
@@ -239,6 +250,10 @@ typedef struct {
     uint32_t cls_off, cls_len;   /* innermost class name, for mangling */
     uint32_t exit_call;          /* call whose last argument carries a marker */
     uint32_t exit_marker;
+    uint32_t calling;            /* function node of the call being emitted */
+    int32_t calling_arity;
+    UndefUse *undef;
+    uint32_t nundef, undefcap;
     int future_annotations;
     int elide;
     int context;
@@ -500,6 +515,10 @@ bind(Ctx *c, int32_t scope, uint32_t ident)
     uint32_t off = N(ident).start, len = N(ident).end - N(ident).start;
     if (ht_add(c, T_BOUND, scope, off, len) < 0 || ht_add(c, T_FILEBOUND, -1, off, len) < 0) {
         return -1;
+    }
+    /* `global x; x = 1` in a function binds the module's x */
+    if (scope > 0 && ht_has(c, T_GLOBAL, scope, off, len)) {
+        return ht_add(c, T_BOUND, 0, off, len);
     }
     return 0;
 }
@@ -1070,9 +1089,92 @@ quote_char(Ctx *c)
     return !c->forbid_dq ? '"' : !c->forbid_sq ? '\'' : 0;
 }
 
+/* Is the name read here bound in no scope it can see, and no builtin? */
+static int
+is_undefined(Ctx *c, uint32_t ident)
+{
+    uint32_t off = N(ident).start, len = N(ident).end - N(ident).start;
+    int32_t s = c->cur_scope;
+    int first = 1;
+    while (s >= 0) {
+        if (ht_has(c, T_GLOBAL, s, off, len)) {
+            return !ht_has(c, T_BOUND, 0, off, len) && !is_builtin(c, off, len);
+        }
+        if (ht_has(c, T_NONLOCAL, s, off, len)) {
+            return 0;
+        }
+        if (ht_has(c, T_BOUND, s, off, len) && (c->scopes[s].kind != S_CLASS || first)) {
+            return 0;
+        }
+        first = 0;
+        s = c->scopes[s].parent;
+    }
+    return !is_builtin(c, off, len) && !text_is(c, ident, "__class__");
+}
+
+static int
+add_undef(Ctx *c, uint32_t ident, int use, uint32_t detail, int32_t arity)
+{
+    if (GROW(c->undef, c->undefcap, c->nundef + 1) < 0) {
+        return -1;
+    }
+    UndefUse *u = &c->undef[c->nundef++];
+    u->ident = ident;
+    u->use = (unsigned char)use;
+    u->detail = detail;
+    u->arity = arity;
+    return 0;
+}
+
+/* Record a plain read of an undefined name with what its parent does to it. */
+static int
+note_undefined_read(Ctx *c, uint32_t ident)
+{
+    const lx_fields *f = &c->st->field;
+    uint32_t p = N(ident).parent;
+    int pk = p == NONE_IDX ? K_OTHER : KIND(p);
+    if (p != NONE_IDX && c->calling == ident) {
+        return add_undef(c, ident, U_CALL, NONE_IDX, c->calling_arity);
+    }
+    if (pk == K_ATTRIBUTE && N(ident).field == f->object) {
+        return 0;   /* recorded by emit_attribute with the attribute's name */
+    }
+    if (pk == K_SUBSCRIPT && N(ident).field == f->value) {
+        uint32_t key = NONE_IDX;
+        CHILDREN(p, ch) {
+            if (ch != ident && N(ch).named && KIND(ch) != K_COMMENT) {
+                key = ch;
+                break;
+            }
+        }
+        return add_undef(c, ident, U_SUBSCRIPT, key, -2);
+    }
+    if ((pk == K_FOR || pk == K_FOR_IN_CLAUSE) && N(ident).field == f->right) {
+        return add_undef(c, ident, U_ITERATE, NONE_IDX, -2);
+    }
+    if (pk == K_COMPARISON) {
+        uint32_t other = NONE_IDX;
+        CHILDREN(p, ch) {
+            if (ch != ident && N(ch).named && KIND(ch) != K_COMMENT) {
+                other = ch;
+                break;
+            }
+        }
+        return add_undef(c, ident, U_COMPARE, other, -2);
+    }
+    if (pk == K_WITH_ITEM || (pk == K_AS_PATTERN && N(p).parent != NONE_IDX &&
+                              KIND(N(p).parent) == K_WITH_ITEM)) {
+        return add_undef(c, ident, U_WITH, NONE_IDX, -2);
+    }
+    return add_undef(c, ident, U_READ, NONE_IDX, -2);
+}
+
 static int
 emit_name(Ctx *c, uint32_t n)
 {
+    if (is_undefined(c, n) && note_undefined_read(c, n) < 0) {
+        return -1;
+    }
     int mode = read_mode(c, n);
     char q = quote_char(c);
     if (mode == READ_PLAIN || q == 0) {
@@ -1175,6 +1277,13 @@ emit_attribute(Ctx *c, uint32_t n)
     const lx_fields *f = &c->st->field;
     uint32_t obj = field_child(c, n, f->object), attr = field_child(c, n, f->attribute);
     char q = quote_char(c);
+    if (obj != NONE_IDX && attr != NONE_IDX && KIND(obj) == K_IDENT && is_undefined(c, obj)) {
+        int method = c->calling == n;
+        if (add_undef(c, obj, method ? U_METHOD : U_ATTR, attr,
+                      method ? c->calling_arity : -2) < 0) {
+            return -1;
+        }
+    }
     if (obj == NONE_IDX || attr == NONE_IDX || q == 0) {
         return emit_target(c, n);   /* object still read through a loader */
     }
@@ -1208,7 +1317,28 @@ emit_call(Ctx *c, uint32_t n)
         return emit_generic(c, n);
     }
     size_t pos = c->out.len;
-    if (emit(c, fn) < 0 || copy_newlines(c, N(fn).end, N(args).start) < 0) {
+    uint32_t saved_calling = c->calling;
+    int32_t saved_arity = c->calling_arity;
+    c->calling = fn;
+    c->calling_arity = 0;
+    if (KIND(args) == K_GENEXP) {
+        c->calling_arity = 1;
+    }
+    else {
+        CHILDREN(args, ch) {
+            if (N(ch).named && KIND(ch) != K_COMMENT) {
+                if (c->src[N(ch).start] == '*') {
+                    c->calling_arity = -1;
+                    break;
+                }
+                c->calling_arity++;
+            }
+        }
+    }
+    int fr = emit(c, fn);
+    c->calling = saved_calling;
+    c->calling_arity = saved_arity;
+    if (fr < 0 || copy_newlines(c, N(fn).end, N(args).start) < 0) {
         return -1;
     }
     if (KIND(args) == K_GENEXP) {
@@ -2516,6 +2646,7 @@ build_result(Ctx *c, PyObject *empty)
     static const char *kinds[] = {"name", "attribute", "call", "line", "import"};
     PyObject *kind_str[5] = {NULL};
     PyObject *text = NULL, *iids = NULL, *lines = NULL, *line_map = NULL, *res = NULL;
+    PyObject *undef = NULL;
 
     for (int i = 0; i < 5; i++) {
         kind_str[i] = PyUnicode_InternFromString(kinds[i]);
@@ -2631,8 +2762,33 @@ build_result(Ctx *c, PyObject *empty)
             PyList_SET_ITEM(line_map, out, v);
         }
     }
-    res = PyTuple_Pack(4, text, iids, lines, line_map);
+    undef = PyList_New(c->nundef);
+    if (undef == NULL) {
+        goto done;
+    }
+    for (uint32_t i = 0; i < c->nundef; i++) {
+        static const char *uses[] = {"read", "call", "attr", "method", "subscript",
+                                     "iterate", "compare", "with"};
+        UndefUse *u = &c->undef[i];
+        Node *n = &c->nodes[u->ident];
+        PyObject *detail = u->detail == NONE_IDX ? Py_NewRef(Py_None)
+            : PyUnicode_DecodeUTF8(c->src + c->nodes[u->detail].start,
+                                   c->nodes[u->detail].end - c->nodes[u->detail].start, "replace");
+        PyObject *arity = u->arity == -2 ? Py_NewRef(Py_None) : PyLong_FromLong(u->arity);
+        PyObject *t = (detail == NULL || arity == NULL) ? NULL :
+            Py_BuildValue("(s#kksOO)", c->src + n->start, (Py_ssize_t)(n->end - n->start),
+                          (unsigned long)n->srow + 1, (unsigned long)n->scol, uses[u->use],
+                          detail, arity);
+        Py_XDECREF(detail);
+        Py_XDECREF(arity);
+        if (t == NULL) {
+            goto done;
+        }
+        PyList_SET_ITEM(undef, i, t);
+    }
+    res = PyTuple_Pack(5, text, iids, lines, line_map, undef);
 done:
+    Py_XDECREF(undef);
     for (int i = 0; i < 5; i++) {
         Py_XDECREF(kind_str[i]);
     }
@@ -2692,12 +2848,13 @@ ctx_free(Ctx *c)
     PyMem_Free(c->sites);
     PyMem_Free(c->lines);
     PyMem_Free(c->inserted);
+    PyMem_Free(c->undef);
 }
 
 PyDoc_STRVAR(instrument_doc,
 "instrument(source, filename='<snippet>', context=16, elide=True)\n--\n\n"
 "Rewrite Python source so every value use goes through the loaders.\n"
-"Returns (text, iids, lines, line_map); see lexecutor_c.instrument.");
+"Returns (text, iids, lines, line_map, undefined_uses); see lexecutor_c.instrument.");
 
 static PyObject *
 core_instrument(PyObject *module, PyObject *args, PyObject *kwargs)
@@ -2748,7 +2905,7 @@ core_instrument(PyObject *module, PyObject *args, PyObject *kwargs)
         Py_INCREF(filename);
     }
     c->len = (uint32_t)len;
-    c->first_error = c->forbidden = c->exit_call = NONE_IDX;
+    c->first_error = c->forbidden = c->exit_call = c->calling = NONE_IDX;
     c->elide = elide;
     c->context = context;
     c->next_iid = 1;

@@ -46,6 +46,52 @@ def decode_source(data: bytes) -> str:
 
 
 @dataclass(frozen=True)
+class UndefinedName:
+    """A name the snippet reads but binds nowhere (and no builtin).
+
+    ``lines``: where it is read.  ``attrs``: attribute -> list of call
+    arities (``None`` for a plain attribute read) of ``name.attr`` uses.
+    ``calls``: arities of calls of the name itself (-1: with ``*``/``**``).
+    ``keys``: source text of subscripts ``name[key]``.  ``compared``:
+    source text of what it is compared with.  ``iterated``/``context``: used
+    as a loop iterable / a ``with`` context manager.
+    """
+
+    name: str
+    lines: list = field(default_factory=list)
+    attrs: dict = field(default_factory=dict)
+    calls: list = field(default_factory=list)
+    keys: list = field(default_factory=list)
+    compared: list = field(default_factory=list)
+    iterated: bool = False
+    context: bool = False
+
+
+def group_undefined(uses) -> list[UndefinedName]:
+    """Group the instrumenter's flat undefined-use tuples by name."""
+    by_name: dict[str, UndefinedName] = {}
+    for name, line, _col, use, detail, arity in uses:
+        u = by_name.setdefault(name, UndefinedName(name))
+        if line not in u.lines:
+            u.lines.append(line)
+        if use in ("attr", "method"):
+            arities = u.attrs.setdefault(detail, [])
+            if arity not in arities:
+                arities.append(arity)
+        elif use == "call" and arity not in u.calls:
+            u.calls.append(arity)
+        elif use == "subscript" and detail is not None and detail not in u.keys:
+            u.keys.append(detail)
+        elif use == "compare" and detail is not None and detail not in u.compared:
+            u.compared.append(detail)
+        elif use == "iterate":
+            object.__setattr__(u, "iterated", True)
+        elif use == "with":
+            object.__setattr__(u, "context", True)
+    return list(by_name.values())
+
+
+@dataclass(frozen=True)
 class Instrumented:
     """The result of :func:`instrument`.
 
@@ -63,6 +109,13 @@ class Instrumented:
     line_map: list | None
     filename: str = "<snippet>"
     original: str = field(default="", repr=False)
+    undefined_uses: list = field(default_factory=list, repr=False)
+
+    @property
+    def undefined(self) -> list[UndefinedName]:
+        """Names read but bound nowhere, with how they are used (Treefix's
+        undefinedness guidance), in order of first use."""
+        return group_undefined(self.undefined_uses)
 
     def original_line(self, line: int) -> int:
         """The original line of an instrumented line number."""
@@ -150,12 +203,12 @@ def instrument(source: str | bytes, *, filename: str = "<snippet>", context: int
     elif source.startswith("\ufeff"):
         source = source[1:]
     try:
-        text, iids, lines, line_map = _core.instrument(source, filename, context, elide)
+        text, iids, lines, line_map, undefined = _core.instrument(source, filename, context, elide)
     except SyntaxError as exc:
         # CPython accepted the code but tree-sitter did not: retry once with
         # bracketed continuation lines re-indented (see above).
         retry = reindent_continuations(source) if TREE_SITTER_GAVE_UP in str(exc) else None
         if retry is None:
             raise
-        text, iids, lines, line_map = _core.instrument(retry, filename, context, elide)
-    return Instrumented(text, iids, lines, line_map, filename, source)
+        text, iids, lines, line_map, undefined = _core.instrument(retry, filename, context, elide)
+    return Instrumented(text, iids, lines, line_map, filename, source, undefined)

@@ -304,3 +304,56 @@ def test_ten_megabyte_file():
     assert len(inst.lines) == 3 * src.count("def f")
     tail = inst.source[inst.source.rindex("def f"):]
     compile(tail, "<tail>", "exec")
+
+
+# ---------------------------------------------------------------- undefined references
+
+def test_undefined_references_with_their_uses():
+    src = textwrap.dedent("""\
+        import os
+        K = 3
+        def f(a, *, b=K):
+            if d.year > 2000 and x in ('a', 'b'):
+                p.init(1, 2)
+            for r in rows:
+                print(cfg['key'], a, os, r)
+            with lock:
+                g(*a)
+            return [y for y in items if y == LIMIT], __class__
+        class C:
+            z = 1
+            w = z + zz
+        """)
+    found = {u.name: u for u in lx.instrument(src).undefined}
+    assert set(found) == {"d", "x", "p", "rows", "cfg", "lock", "g", "items", "LIMIT", "zz"}
+    assert found["d"].attrs == {"year": [None]} and found["d"].lines == [4]
+    assert found["p"].attrs == {"init": [2]}
+    assert found["x"].compared == ["('a', 'b')"]
+    assert found["rows"].iterated and found["items"].iterated
+    assert found["cfg"].keys == ["'key'"]
+    assert found["lock"].context
+    assert found["g"].calls == [-1]
+    assert found["LIMIT"].compared == ["y"]
+
+
+def test_undefined_respects_scopes():
+    src = textwrap.dedent("""\
+        def outer():
+            v = 1
+            def inner():
+                nonlocal v
+                return v + w
+            return inner
+        def glob():
+            global made
+            made = 1
+        print(made, len([]), [q for q in range(3)], q)
+        class K:
+            attr = 1
+            def m(self):
+                return attr
+        """)
+    names = {u.name for u in lx.instrument(src).undefined}
+    # w is never bound; q outside its comprehension is unbound; a class
+    # attribute is not visible inside a method
+    assert names == {"w", "q", "attr"}
