@@ -42,7 +42,7 @@ test-fast: build
 asan: deps
 	rm -rf build lexecutor_c/_core*.so
 	LX_SANITIZE=1 CC=gcc $(PYTHON) setup.py -q build_ext --inplace
-	ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:handle_segv=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+	LX_UNDER_ASAN=1 ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:handle_segv=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	  PYTHONMALLOC=malloc LD_PRELOAD="$$(gcc -print-file-name=libasan.so) $$(gcc -print-file-name=libubsan.so)" \
 	  $(PYTHON) -m pytest -q -x -m "not slow" -p no:cacheprovider
 	rm -f lexecutor_c/_core*.so && $(MAKE) build

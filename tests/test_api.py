@@ -10,6 +10,8 @@ import sys
 
 import pytest
 
+from conftest import needs_address_space_limit
+
 from lexecutor_c import api
 from lexecutor_c.api import BackendUnavailable, SourceError, run
 from lexecutor_c.result import Result
@@ -249,6 +251,7 @@ def test_segfault_is_crashed(fake):
     assert r.total_lines == 3 and r.coverage is None
 
 
+@needs_address_space_limit
 def test_memory_bomb(fake):
     r = run("x = []\nwhile True:\n    x.append(bytearray(1 << 26))\n",
             limits=api.sandbox.Limits(timeout=10, memory=256 << 20))

@@ -10,6 +10,8 @@ import time
 
 import pytest
 
+from conftest import needs_address_space_limit
+
 from lexecutor_c import sandbox
 from lexecutor_c.sandbox import Limits, Outcome, SandboxError, call_isolated
 
@@ -207,6 +209,7 @@ def test_sys_exit_none_is_zero():
     assert out.status == "exit" and out.exit_code == 0
 
 
+@needs_address_space_limit
 def test_memory_bomb():
     def f():
         hog = []
