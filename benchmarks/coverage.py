@@ -389,7 +389,10 @@ def make_executor(kind: str = "local", workers: Optional[int] = None,
             cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                                    dashboard_address=None)
             client = Client(cluster)
-        client.run(_add_repo_path, REPO)       # workers import benchmarks.coverage
+        # workers must import benchmarks.coverage (a builtin, so nothing of
+        # ours has to be unpickled there first)
+        client.run(exec, f"import sys\nif {REPO!r} not in sys.path: sys.path.insert(0, {REPO!r})",
+                   {})
 
         def close():
             client.close()
@@ -406,11 +409,6 @@ def make_executor(kind: str = "local", workers: Optional[int] = None,
                      runtime_env={"env_vars": {"PYTHONPATH": REPO}})
         return RayExecutor(), ray.shutdown
     raise ValueError(f"unknown executor {kind!r}")
-
-
-def _add_repo_path(repo):
-    if repo not in sys.path:
-        sys.path.insert(0, repo)
 
 
 class RayExecutor(cf.Executor):
@@ -853,10 +851,18 @@ def boxplot(path: str, rows: list[dict], snippets: list[Snippet]) -> str:
 
 # ================================================================ main
 
+DESCRIPTION = ("Line coverage of incomplete code per approach on the Treefix sample, "
+               "as the papers measure it.")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m benchmarks.coverage",
-                                description="Line coverage of incomplete code per approach "
-                                            "(Treefix sample), as the papers measure it.")
+    p = argparse.ArgumentParser(prog="python -m benchmarks.coverage", description=DESCRIPTION)
+    add_arguments(p)
+    return p
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """The options (shared with ``lexecutor-c bench``)."""
     p.add_argument("--data", default=DEFAULT_DATA,
                    help="the treefix_sample folder (default: <repo>/../shared/bench/"
                         "treefix_sample)")
@@ -882,26 +888,30 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--markdown", action="store_true", help="print the markdown table")
     p.add_argument("--no-plot", action="store_true", help="skip the PNG")
     p.add_argument("--no-progress", action="store_true")
-    return p
 
 
 def select_approaches(names: Optional[list[str]], opts: Options, say) -> list[str]:
-    explicit = names is not None
-    names = names or list(APPROACHES)
+    """The approaches to run: ``names`` (default: all registered), less those
+    whose ``available`` check fails (said through ``say``)."""
     chosen = []
-    for n in names:
+    for n in names or list(APPROACHES):
         if n not in APPROACHES:
-            raise SystemExit(f"unknown approach {n!r}; known: {', '.join(APPROACHES)}")
+            raise ValueError(f"unknown approach {n!r}; known: {', '.join(APPROACHES)}")
         why = APPROACHES[n].available(opts)
         if why:
-            say(f"[yellow]skipping approach {n}: {why}[/yellow]" if explicit or True else "")
+            say(f"skipping approach {n}: {why}")
             continue
         chosen.append(n)
     return chosen
 
 
 def main(argv: Optional[list[str]] = None) -> int:
-    args = build_parser().parse_args(argv)
+    return run_benchmark(build_parser().parse_args(argv))
+
+
+def run_benchmark(args: argparse.Namespace) -> int:
+    """The benchmark for parsed options; returns the exit status (0 done,
+    1 the executor broke, 2 bad input, 130 interrupted: rerun to resume)."""
     from rich.console import Console
     console = Console(width=None if sys.stdout.isatty() else 160)
     err = Console(stderr=True)
@@ -909,7 +919,12 @@ def main(argv: Optional[list[str]] = None) -> int:
     if freq is None and os.path.exists(DEFAULT_FREQUENCY_TABLE):
         freq = DEFAULT_FREQUENCY_TABLE
     opts = Options(timeout=args.timeout, frequency_table=freq)
-    approaches = select_approaches(args.approach, opts, err.print)
+    try:
+        approaches = select_approaches(args.approach, opts,
+                                       lambda m: err.print(m, style="yellow", markup=False))
+    except ValueError as e:
+        err.print(str(e), style="red", markup=False)
+        return 2
     if not approaches:
         err.print("no approach to run")
         return 2
@@ -953,6 +968,12 @@ def main(argv: Optional[list[str]] = None) -> int:
         err.print(f"interrupted: {len(ckpt.rows)} rows kept in {ckpt.path}; run again to "
                   "resume")
         return 130
+    except cf.BrokenExecutor as e:
+        if progress is not None:
+            progress.stop()
+        err.print(f"the executor broke ({type(e).__name__}: {e}); {len(ckpt.rows)} rows kept "
+                  f"in {ckpt.path}; run again to resume", markup=False)
+        return 1
     finally:
         if progress is not None:
             progress.stop()
