@@ -5,6 +5,7 @@ import csv
 import json
 import os
 import pathlib
+import subprocess
 import sys
 
 import pytest
@@ -379,8 +380,42 @@ def test_local_process_pool_executor(small_data):
     assert ("so/snippet_2.py", "ok", 2, 2) in rows and len(rows) == 6
 
 
-def test_dask_local_cluster_executor(small_data):
+def test_dask_local_cluster_executor(small_data, tmp_path):
+    """A real LocalCluster (2 worker processes).  It runs in a child Python:
+    dask's processes leave multiprocessing's resource tracker running for the
+    life of the process that started them, and other tests check that pytest
+    has no children left."""
     pytest.importorskip("dask.distributed")
-    pids, rows = _executor_rows("dask", small_data)
-    assert os.getpid() not in pids and 1 <= len(pids) <= 2
-    assert rows == _executor_rows("local", small_data)[1]
+    script = (
+        "import json, os, sys\n"
+        f"sys.path.insert(0, {str(ROOT)!r})\n"
+        "from benchmarks import coverage as bc\n"
+        "ex, close = bc.make_executor('dask', 2)\n"
+        "try:\n"
+        "    pids = sorted({ex.submit(os.getpid).result(timeout=60) for _ in range(8)})\n"
+        f"    sn = bc.load_dataset({str(small_data)!r})\n"
+        "    opts = bc.Options(timeout=5)\n"
+        "    rows = bc.run_tasks(bc.make_tasks(sn, ['naive'], [0], opts), opts, ex, None)\n"
+        "finally:\n"
+        "    close()\n"
+        "print(json.dumps({'me': os.getpid(), 'pids': pids, 'rows': [[r['file'], r['status'],"
+        " r['covered_lines'], r['total_lines']] for r in rows]}))\n")
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=120, cwd=str(tmp_path))
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    got = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert got["me"] not in got["pids"] and 1 <= len(got["pids"]) <= 2
+    assert [tuple(r) for r in got["rows"]] == _executor_rows("local", small_data)[1]
+
+
+def test_cli_dask_executor_end_to_end(small_data, tmp_path):
+    pytest.importorskip("dask.distributed")
+    out = tmp_path / "o"
+    proc = subprocess.run([sys.executable, "-m", "benchmarks.coverage", "--data",
+                           str(small_data), "--approach", "naive", "--executor", "dask",
+                           "--workers", "2", "--out", str(out), "--no-plot", "--no-progress",
+                           "--markdown"], capture_output=True, text=True, timeout=120,
+                          cwd=str(ROOT))
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "| so | naive | 4 | 70.8% |" in proc.stdout
+    assert json.loads((out / "results.json").read_text())["meta"]["executor"] == "dask"
