@@ -947,6 +947,7 @@ def run_benchmark(args: argparse.Namespace) -> int:
               f"executor {args.executor}, code {code}")
     executor, close = make_executor(args.executor, args.workers, args.scheduler)
     progress = None
+    _sigterm_interrupts()
     try:
         if not args.no_progress:
             from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
@@ -1000,6 +1001,18 @@ def run_benchmark(args: argparse.Namespace) -> int:
                   f"outputs: {', '.join(p for p in paths.values() if p)}",
                   highlight=False)
     return 0
+
+
+def _sigterm_interrupts() -> None:
+    """SIGTERM stops the run like Ctrl-C (finished rows stay checkpointed)."""
+    import signal
+    import threading
+    if threading.current_thread() is not threading.main_thread():
+        return
+
+    def handler(signum, frame):
+        raise KeyboardInterrupt
+    signal.signal(signal.SIGTERM, handler)
 
 
 def show_line_agreement(lines: dict, console) -> None:
