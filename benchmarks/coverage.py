@@ -44,7 +44,7 @@ DATASET_TITLES = {"functions": "Open-source functions", "so": "Stack Overflow sn
                   "overall": "Overall"}
 
 #: bump when the way a row is computed from a Result changes (invalidates checkpoints)
-ROW_VERSION = 1
+ROW_VERSION = 2
 
 #: LExecutor (FSE'23) published means over the full datasets, fine-grained
 #: neural model, and executing the code as is (Table/RQ1 of the paper).
@@ -324,6 +324,7 @@ def result_row(task: Task, r, source: Optional[str] = None) -> dict:
         "wall_time": round(float(r.wall_time), 6),
         "injections": len(r.injections), "failed_imports": len(r.failed_imports),
         "exception": exc.get("type"), "exception_line": exc.get("line"),
+        "exception_message": " ".join(str(exc.get("message") or "").split())[:300] or None,
         "error": r.error, "signal": r.signal, "exit_code": r.exit_code,
         "covered": list(r.covered), "uncovered": list(r.uncovered),
     }
@@ -336,7 +337,8 @@ def error_row(task: Task, status: str, message: str, wall: float = 0.0) -> dict:
         "coverage_known": False, "covered_lines": None, "total_lines": None,
         "engine_coverage": None, "engine_covered_lines": None, "wall_time": round(wall, 6),
         "injections": 0, "failed_imports": 0, "exception": None, "exception_line": None,
-        "error": " ".join(str(message).split())[:500], "signal": None, "exit_code": None,
+        "exception_message": None, "error": " ".join(str(message).split())[:500],
+        "signal": None, "exit_code": None,
         "covered": [], "uncovered": [],
     }
 
@@ -760,7 +762,7 @@ def print_table(summary: dict, console=None, title="Line coverage per snippet") 
 CSV_FIELDS = ["dataset", "file", "approach", "seed", "status", "coverage", "covered_lines",
               "total_lines", "engine_coverage", "engine_covered_lines", "coverage_known",
               "wall_time", "injections", "failed_imports", "exception", "exception_line",
-              "error", "signal", "exit_code", "paper_total_lines", "treefix_coverage_P",
+              "exception_message", "error", "signal", "exit_code", "paper_total_lines", "treefix_coverage_P",
               "treefix_coverage_pbest", "version"]
 
 
