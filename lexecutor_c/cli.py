@@ -505,6 +505,40 @@ def _demo(args, ui: UI) -> int:
     return EXIT_OK if injected.ok else EXIT_FAILED
 
 
+# ---------------------------------------------------------------- bench
+
+def _coverage_benchmark():
+    """benchmarks/coverage.py of the source checkout this package sits in,
+    or None (an installed package has no benchmarks)."""
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    if not os.path.exists(os.path.join(root, "benchmarks", "coverage.py")):
+        return None
+    if root not in sys.path:
+        sys.path.insert(0, root)
+    try:
+        from benchmarks import coverage
+    except ImportError:
+        return None
+    return coverage
+
+
+@command("bench", help="coverage benchmark over the Treefix sample per approach "
+                       "(benchmarks/coverage.py; see docs/BENCHMARK.md)")
+def _bench_args(p):
+    bench = _coverage_benchmark()
+    if bench is not None:
+        bench.add_arguments(p)
+
+
+@_bench_args.handler
+def _bench(args, ui: UI) -> int:
+    bench = _coverage_benchmark()
+    if bench is None:
+        raise UsageError("the benchmark runs from a source checkout (benchmarks/coverage.py "
+                         "is not beside this lexecutor_c)")
+    return bench.run_benchmark(args)
+
+
 # ---------------------------------------------------------------- main
 
 def main(argv: Optional[list[str]] = None) -> int:
