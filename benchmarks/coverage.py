@@ -168,10 +168,10 @@ def approach(name: str, *, seeded: bool = False, available=None, model=None):
     return deco
 
 
-def _run(path: str, predictor: str, seed: Optional[int], opts: Options):
+def _run(path: str, predictor: str, seed: Optional[int], opts: Options, **kw):
     import lexecutor_c
     return lexecutor_c.run(path, predictor=predictor, timeout=opts.timeout, isolate=True,
-                           seed=seed, filename=path)
+                           seed=seed, filename=path, **kw)
 
 
 @approach("as-is")
@@ -247,14 +247,8 @@ def load_frequency_table(path: str) -> dict:
 @approach("frequency", available=_frequency_available,
           model=lambda opts: _file_digest(opts.frequency_table))
 def _frequency(path, seed, opts):
-    # run() has no frequency_table argument (yet): bind the table into the
-    # runtime class run() instantiates, in this worker only.
-    import functools
-    from lexecutor_c import api
-    table = load_frequency_table(opts.frequency_table)
-    runtime = functools.partial(api.get_runtime(), frequency_table=table)
-    with api.use_backend(None, runtime):
-        return _run(path, "frequency", None, opts)
+    return _run(path, "frequency", None, opts,
+                frequency_table=load_frequency_table(opts.frequency_table))
 
 
 # ================================================================ one task

@@ -123,19 +123,21 @@ class Instrumented:
             return line
         return self.line_map[line - 1]
 
-    def compile(self, filename: str | None = None) -> CodeType:
+    def compile(self, filename: str | None = None, flags: int = 0) -> CodeType:
         """Compile the instrumented source; the code object's line numbers
-        are those of the original source."""
+        are those of the original source.  ``flags`` as for compile(), e.g.
+        ``ast.PyCF_ALLOW_TOP_LEVEL_AWAIT`` for a snippet that awaits at top
+        level (the code object is then a coroutine to run)."""
         filename = filename or self.filename
         try:
             if self.line_map is None:
-                return compile(self.source, filename, "exec", dont_inherit=True)
+                return compile(self.source, filename, "exec", flags=flags, dont_inherit=True)
             tree = ast.parse(self.source, filename)
         except SyntaxError:
             # tree-sitter accepted what CPython rejects (e.g. `return` outside
             # a function): report CPython's error on the original text.
             if self.original:
-                compile(self.original, filename, "exec", dont_inherit=True)
+                compile(self.original, filename, "exec", flags=flags, dont_inherit=True)
             raise
         fix = self.line_map
         top = len(fix)
@@ -145,7 +147,7 @@ class Instrumented:
                 end = getattr(node, "end_lineno", None)
                 if end is not None:
                     node.end_lineno = max(fix[min(end, top) - 1], node.lineno)
-        return compile(tree, filename, "exec", dont_inherit=True)
+        return compile(tree, filename, "exec", flags=flags, dont_inherit=True)
 
 
 TREE_SITTER_GAVE_UP = "tree-sitter could not parse this"

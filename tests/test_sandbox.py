@@ -430,6 +430,16 @@ def _bomb(pidfile):
             time.sleep(0.01)
 
 
+def _all_gone(pids, within=5.0):
+    """Killed processes vanish quickly, but not instantly on a loaded machine."""
+    deadline = time.monotonic() + within
+    while any(_alive(p) for p in pids):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.02)
+    return True
+
+
 def _bomb_pids(pidfile):
     with open(pidfile) as fh:
         return [int(x) for x in fh.read().split()]
@@ -441,8 +451,7 @@ def test_fork_bomb_is_bounded_and_cleaned_up(tmp_path):
     assert out.status == "timeout"
     pids = _bomb_pids(pidfile)
     assert 2 <= len(pids) <= 16 + 1 or out.isolation["process_limit"] != "pids cgroup"
-    time.sleep(0.05)
-    assert [p for p in pids if _alive(p)] == []
+    assert _all_gone(pids)
     _still_works()
 
 
@@ -456,8 +465,7 @@ def test_fork_bomb_without_cgroup_uses_fork_guard(tmp_path, monkeypatch):
     assert out.isolation["process_limit"] in ("fork guard", "RLIMIT_NPROC")
     pids = _bomb_pids(pidfile)
     assert len(pids) <= 16 + 2
-    time.sleep(0.05)
-    assert [p for p in pids if _alive(p)] == []
+    assert _all_gone(pids)
 
 
 def test_escaped_grandchild_is_killed(tmp_path):
