@@ -221,6 +221,7 @@ def test_memory_bomb():
     _still_works()
 
 
+@needs_address_space_limit
 def test_single_huge_allocation():
     out = call_isolated(bytearray, 8 << 30, limits=Limits(timeout=10, memory=256 << 20))
     assert out.status == "memory"
