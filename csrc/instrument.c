@@ -1193,7 +1193,7 @@ emit_name(Ctx *c, uint32_t n)
         }
     }
     else if (buf_puts(&c->out, ", lambda: ") < 0 || buf_put(&c->out, name, len) < 0 ||
-             buf_puts(&c->out, mode == READ_WRAP_NS ? ", locals())" : ")") < 0) {
+             buf_puts(&c->out, mode == READ_WRAP_NS ? ", ...)" : ")") < 0) {
         return -1;
     }
     return add_site(c, iid, 0, n, n, N(n).start, N(n).end);
@@ -1703,11 +1703,58 @@ emit_string(Ctx *c, uint32_t n)
     return r;
 }
 
+/* The operator-module function of an augmented assignment token. */
+static const char *
+inplace_function(Ctx *c, uint32_t op)
+{
+    static const struct { const char *tok, *fn; } ops[] = {
+        {"+=", "iadd"}, {"-=", "isub"}, {"*=", "imul"}, {"@=", "imatmul"},
+        {"/=", "itruediv"}, {"//=", "ifloordiv"}, {"%=", "imod"}, {"**=", "ipow"},
+        {"<<=", "ilshift"}, {">>=", "irshift"}, {"&=", "iand"}, {"^=", "ixor"},
+        {"|=", "ior"},
+    };
+    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
+        if (text_is(c, op, ops[i].tok)) {
+            return ops[i].fn;
+        }
+    }
+    return NULL;
+}
+
+/* `x += e` where x may be unbound:  x = _op_.iadd(_n_(iid, "x", ...), e)
+ * -- the same load, evaluation order, in-place operation and store, with
+ * the load going through the loader so a missing x is injected. */
+static int
+emit_augassign_name(Ctx *c, uint32_t n, uint32_t left, uint32_t right, const char *fn)
+{
+    if (emit_raw(c, left) < 0 || buf_puts(&c->out, " = _op_.") < 0 ||
+        buf_puts(&c->out, fn) < 0 || buf_puts(&c->out, "(") < 0 || emit_name(c, left) < 0 ||
+        buf_puts(&c->out, ", ") < 0 || emit(c, right) < 0) {
+        return -1;
+    }
+    (void)n;
+    return buf_puts(&c->out, ")");
+}
+
 static int
 emit_assignment(Ctx *c, uint32_t n)
 {
     const lx_fields *f = &c->st->field;
     uint32_t pos = N(n).start;
+    if (KIND(n) == K_AUGASSIGN) {
+        uint32_t left = field_child(c, n, f->left), right = field_child(c, n, f->right);
+        uint32_t op = NONE_IDX;
+        CHILDREN(n, ch) {
+            if (!N(ch).named && ch != left && ch != right) {
+                op = ch;
+            }
+        }
+        const char *fn = op == NONE_IDX ? NULL : inplace_function(c, op);
+        if (left != NONE_IDX && right != NONE_IDX && fn != NULL && KIND(left) == K_IDENT &&
+            quote_char(c) != 0 && read_mode(c, left) != READ_PLAIN) {
+            return emit_augassign_name(c, n, left, right, fn);
+        }
+    }
     CHILDREN(n, ch) {
         if (copy(c, pos, N(ch).start) < 0) {
             return -1;
@@ -1923,6 +1970,29 @@ emit_with_clause(Ctx *c, uint32_t clause, const uint32_t *marks, int nmarks)
                     }
                 }
                 if (copy(c, vpos, N(v).end) < 0) {
+                    return -1;
+                }
+            }
+            else if (KIND(v) == K_PAREN_EXPR && N(v).first != NONE_IDX &&
+                     N(N(v).first).next != NONE_IDX &&
+                     KIND(N(N(v).first).next) == K_AS_PATTERN) {
+                /* `with (cm as x):` -- the marker goes inside the parentheses */
+                uint32_t ap = N(N(v).first).next;
+                uint32_t expr = N(ap).first;
+                if (copy(c, N(v).start, N(expr).start) < 0 ||
+                    header_expr(c, expr, first ? marks : NULL, first ? nmarks : 0) < 0 ||
+                    copy(c, N(expr).end, N(ap).start) < 0) {
+                    return -1;
+                }
+                uint32_t apos = N(expr).end;
+                for (uint32_t q = N(expr).next; q != NONE_IDX; q = N(q).next) {
+                    if (copy(c, apos, N(q).start) < 0 ||
+                        (N(q).field == f->alias ? emit_target(c, q) : emit_raw(c, q)) < 0) {
+                        return -1;
+                    }
+                    apos = N(q).end;
+                }
+                if (copy(c, apos, N(v).end) < 0) {
                     return -1;
                 }
             }
@@ -2565,7 +2635,8 @@ emit_stmt(Ctx *c, uint32_t s, const uint32_t *marks, int nmarks)
 static int
 emit_block(Ctx *c, uint32_t block, const uint32_t *marks, int nmarks)
 {
-    uint32_t pos = N(block).start;
+    /* the module node starts at its first token: keep leading blank lines */
+    uint32_t pos = block == 0 ? 0 : N(block).start;
     int first = 1;
     CHILDREN(block, ch) {
         if (copy(c, pos, N(ch).start) < 0) {
@@ -2596,7 +2667,7 @@ emit_block(Ctx *c, uint32_t block, const uint32_t *marks, int nmarks)
             return -1;
         }
     }
-    return copy(c, pos, N(block).end);
+    return copy(c, pos, block == 0 ? c->len : N(block).end);
 }
 
 /* -------------------------------------------------------- result objects */

@@ -80,19 +80,29 @@ def test_writes_are_never_wrapped():
         (w := 3)
         """)
     out = lx.instrument(src, elide=False).source
-    for target in ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "m1", "m3", "m6",
+    for target in ["a", "b", "c", "d", "e", "g", "h", "i", "j", "k", "m1", "m3", "m6",
                    "fn", "p", "q", "r", "s", "t", "Cls", "kw", "w"]:
         assert not re.search(rf'_n_\(\d+, "{target}"', out), target
     for read in ["obj", "idx", "call"]:
         assert re.search(rf'_n_\(\d+, "{read}"', out), read
     assert '"attr"' not in out    # a store, not a read
+    # an augmented assignment reads its target first: that read may be injected
+    assert 'f = _op_.iadd(_n_(' in out
     ast.parse(out)
 
 
 def test_class_body_reads_look_in_the_class_namespace():
     src = "class A:\n    if cond: x = 1\n    y = x\n"
     out = lx.instrument(src).source
-    assert '_n_(' in out and '"x", lambda: x, locals())' in out
+    assert '_n_(' in out and '"x", lambda: x, ...)' in out
+
+
+def test_augmented_assignment_to_a_missing_name_is_injected():
+    src = "for i in range(3):\n    total += i\nprint(total)\n"
+    out, rt = run_instrumented(src, predictor=lambda q: "int_zero")
+    assert out == "3\n"
+    lst = "a = [1]\nb = a\na += [2]\nprint(a is b, b)\n"
+    assert run_instrumented(lst, elide=False)[0] == run_plain(lst) == "True [1, 2]\n"
 
 
 def test_private_attribute_names_are_mangled():
