@@ -505,6 +505,61 @@ def _demo(args, ui: UI) -> int:
     return EXIT_OK if injected.ok else EXIT_FAILED
 
 
+# ---------------------------------------------------------------- trace
+
+def _apps_read_stdin(path: Optional[str]) -> Optional[bytes]:
+    """The bytes of a --stdin FILE (None without one); UsageError when unreadable."""
+    if path is None:
+        return None
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except OSError as e:
+        raise UsageError(f"cannot read {path}: {e.strerror or e}")
+
+
+@command("trace", help="print the execution trace of (incomplete) code in the CodeExecutor format")
+def _trace_args(p):
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--stdin", metavar="FILE", help="file the program reads as standard input")
+    add_execution_options(p)
+    p.add_argument("--max-steps", type=int, default=10_000, metavar="N",
+                   help="stop the program after N traced lines (default: 10000)")
+    p.add_argument("--json", action="store_true", help="print one JSON document")
+
+
+@_trace_args.handler
+def _trace(args, ui: UI) -> int:
+    from . import api
+    from .trace import trace
+    if args.max_steps < 1:
+        raise UsageError("--max-steps must be positive")
+    stdin = _apps_read_stdin(args.stdin)
+    try:
+        r = trace(_PathArg(args.file), stdin=stdin, predictor=args.predictor,
+                  abstraction=args.abstraction, seed=args.seed, randomize=args.randomize,
+                  timeout=args.timeout, isolate=args.isolate, filename=args.file,
+                  max_steps=args.max_steps)
+    except api.BackendUnavailable as e:
+        raise UsageError(str(e))
+    except Exception as e:
+        msg = _input_error(args.file, e)
+        if msg is None:
+            raise
+        raise UsageError(msg)
+    if args.json:
+        doc = {"version": 1, "file": args.file, "trace": r.text(), **r.to_dict()}
+        ui.stdout.write(json.dumps(doc, indent=2) + "\n")
+    else:
+        ui.stdout.write(r.text())
+        if r.truncated:
+            ui.warn(f"{args.file}: stopped after {args.max_steps} traced lines")
+        if r.error:
+            ui.warn(f"{args.file}: {r.status}: {r.error}")
+    return EXIT_OK if r.status in ("ok", "exit") and not r.error and not r.truncated \
+        else EXIT_FAILED
+
+
 # ---------------------------------------------------------------- main
 
 def main(argv: Optional[list[str]] = None) -> int:
