@@ -24,7 +24,8 @@ of the file):
   from L while one of its frames held a Dummy; or its message shows one.
 * ``derived`` -- line L reads a variable that the code computes from an
   injected name (a flow-insensitive closure over the file's assignments,
-  augmented assignments, loop targets and ``with`` targets).
+  augmented assignments, loop targets and ``with`` targets), or assigns
+  under an ``if``/``for``/``while``/``match`` whose header reads one.
 * ``real`` -- none of that: L reads no injected value nor anything computed
   from one.  Complete code gets no injections, so each of its crashes is
   ``real``.
@@ -107,21 +108,43 @@ def _targets(node) -> set:
     return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
 
 
+def _edges(node, control: frozenset, edges: list) -> None:
+    """(targets, names read) pairs: data flow, plus control flow from the
+    header of an enclosing if/for/while/match to what its body assigns."""
+    def add(targets, reads):
+        if targets:
+            edges.append((targets, reads | control))
+    if isinstance(node, ast.Assign):
+        add(set().union(*(_targets(t) for t in node.targets)), _targets(node.value))
+    elif isinstance(node, (ast.AugAssign, ast.AnnAssign)) and node.value is not None:
+        t = _targets(node.target)
+        add(t, _targets(node.value) | (t if isinstance(node, ast.AugAssign) else set()))
+    elif isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)):
+        add(_targets(node.target), _targets(node.iter))
+    elif isinstance(node, ast.withitem) and node.optional_vars is not None:
+        add(_targets(node.optional_vars), _targets(node.context_expr))
+    elif isinstance(node, ast.NamedExpr):
+        add(_targets(node.target), _targets(node.value))
+    header = None
+    if isinstance(node, (ast.If, ast.While)):
+        header = node.test
+    elif isinstance(node, (ast.For, ast.AsyncFor)):
+        header = node.iter
+    elif isinstance(node, ast.Match):
+        header = node.subject
+    inner = control | frozenset(_targets(header)) if header is not None else control
+    for field_name, value in ast.iter_fields(node):
+        in_body = field_name in ("body", "orelse", "cases")
+        for child in (value if isinstance(value, list) else [value]):
+            if isinstance(child, ast.AST):
+                _edges(child, inner if in_body else control, edges)
+
+
 def derived_names(tree: ast.AST, seeds: set) -> set:
-    """Names whose values the file computes from ``seeds`` (flow-insensitive)."""
+    """Names whose values the file computes from ``seeds`` (flow-insensitive;
+    data flow and the control flow of if/for/while/match headers)."""
     edges: list[tuple[set, set]] = []      # (targets, names read)
-    for n in ast.walk(tree):
-        if isinstance(n, ast.Assign):
-            edges.append((set().union(*(_targets(t) for t in n.targets)), _targets(n.value)))
-        elif isinstance(n, (ast.AugAssign, ast.AnnAssign)) and n.value is not None:
-            t = _targets(n.target)
-            edges.append((t, _targets(n.value) | (t if isinstance(n, ast.AugAssign) else set())))
-        elif isinstance(n, (ast.For, ast.AsyncFor, ast.comprehension)):
-            edges.append((_targets(n.target), _targets(n.iter)))
-        elif isinstance(n, ast.withitem) and n.optional_vars is not None:
-            edges.append((_targets(n.optional_vars), _targets(n.context_expr)))
-        elif isinstance(n, ast.NamedExpr):
-            edges.append((_targets(n.target), _targets(n.value)))
+    _edges(tree, frozenset(), edges)
     out = set(seeds)
     changed = True
     while changed:
