@@ -556,8 +556,10 @@ def _trace(args, ui: UI) -> int:
             ui.warn(f"{args.file}: stopped after {args.max_steps} traced lines")
         if r.error:
             ui.warn(f"{args.file}: {r.status}: {r.error}")
-    return EXIT_OK if r.status in ("ok", "exit") and not r.error and not r.truncated \
-        else EXIT_FAILED
+        elif r.status == "timeout":
+            ui.warn(f"{args.file}: stopped after {args.timeout:g} s (timeout)")
+    ok = r.status == "ok" or (r.status == "exit" and r.exit_code == 0)
+    return EXIT_OK if ok and not r.error and not r.truncated else EXIT_FAILED
 
 
 # ---------------------------------------------------------------- commits

@@ -65,6 +65,7 @@ class TraceResult:
     exception: Optional[dict] = None
     injections: list = field(default_factory=list)
     truncated: bool = False
+    exit_code: Optional[int] = None
     error: Optional[str] = None
     stderr: str = ""
 
@@ -328,7 +329,7 @@ def _trace_child(text: str, filename: str, opts: dict, in_child: bool) -> dict:
     env.update(rt.loaders())
     capture = _Capture()
     tracer = _Tracer(filename, code, rt, statement_starts(text), opts["max_steps"], capture)
-    status, exception = "ok", None
+    status, exception, exit_code = "ok", None, None
     saved_out = sys.stdout
     sys.stdout = capture
     try:
@@ -341,6 +342,7 @@ def _trace_child(text: str, filename: str, opts: dict, in_child: bool) -> dict:
         status = "truncated"
     except SystemExit as e:
         status = "exit"
+        exit_code = 0 if e.code is None else e.code if isinstance(e.code, int) else 1
     except sandbox.Timeout:
         status = "timeout"
     except BaseException as e:
@@ -361,7 +363,7 @@ def _trace_child(text: str, filename: str, opts: dict, in_child: bool) -> dict:
     env.clear()
     return {"kind": "done", "status": status, "exception": exception,
             "entries": tracer.entries, "injections": injections,
-            "truncated": tracer.truncated}
+            "truncated": tracer.truncated, "exit_code": exit_code}
 
 
 def trace(source_or_path, *, stdin=None, predictor: str = "naive", abstraction: str = "fine",
@@ -405,4 +407,4 @@ def trace(source_or_path, *, stdin=None, predictor: str = "naive", abstraction: 
     return TraceResult(filename, "ok" if status == "truncated" else status,
                        entries=report["entries"], exception=report["exception"],
                        injections=report["injections"], truncated=report["truncated"],
-                       stderr=stderr)
+                       exit_code=report["exit_code"], stderr=stderr)

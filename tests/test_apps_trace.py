@@ -136,3 +136,16 @@ def test_show_value():
     assert show_value({"a": (1,), "b": {2}}) == "{'a': (1,), 'b': {2}}"
     assert show_value(list(range(30))).endswith("...]")
     assert len(show_value("x" * 1000)) == 200
+
+
+def test_exit_status_and_timeout(capsys, tmp_path):
+    p = tmp_path / "e.py"
+    p.write_text("import sys\nx = 1\nsys.exit(3)\n")
+    code, out, _ = call(capsys, "trace", str(p))
+    assert code == 1 and out.splitlines()[-1] == "<line> 3 <state> x : 1"
+    p.write_text("import sys\nsys.exit(0)\n")
+    assert call(capsys, "trace", str(p))[0] == 0
+    p.write_text("import time\nx = 1\ntime.sleep(5)\ny = 2\n")
+    code, out, err = call(capsys, "trace", str(p), "--timeout", "0.5")
+    assert code == 1 and "timeout" in err
+    assert out.splitlines()[-1] == "<line> 3 <state> x : 1"     # the trace so far survives
