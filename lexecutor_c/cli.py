@@ -539,6 +539,170 @@ def _bench(args, ui: UI) -> int:
     return bench.run_benchmark(args)
 
 
+# ---------------------------------------------------------------- trace
+
+def _apps_read_stdin(path: Optional[str]) -> Optional[bytes]:
+    """The bytes of a --stdin FILE (None without one); UsageError when unreadable."""
+    if path is None:
+        return None
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except OSError as e:
+        raise UsageError(f"cannot read {path}: {e.strerror or e}")
+
+
+@command("trace", help="print the execution trace of (incomplete) code in the CodeExecutor format")
+def _trace_args(p):
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--stdin", metavar="FILE", help="file the program reads as standard input")
+    add_execution_options(p)
+    p.add_argument("--max-steps", type=int, default=10_000, metavar="N",
+                   help="stop the program after N traced lines (default: 10000)")
+    p.add_argument("--json", action="store_true", help="print one JSON document")
+
+
+@_trace_args.handler
+def _trace(args, ui: UI) -> int:
+    from . import api
+    from .trace import trace
+    if args.max_steps < 1:
+        raise UsageError("--max-steps must be positive")
+    stdin = _apps_read_stdin(args.stdin)
+    try:
+        r = trace(_PathArg(args.file), stdin=stdin, predictor=args.predictor,
+                  abstraction=args.abstraction, seed=args.seed, randomize=args.randomize,
+                  timeout=args.timeout, isolate=args.isolate, filename=args.file,
+                  max_steps=args.max_steps)
+    except api.BackendUnavailable as e:
+        raise UsageError(str(e))
+    except Exception as e:
+        msg = _input_error(args.file, e)
+        if msg is None:
+            raise
+        raise UsageError(msg)
+    if args.json:
+        doc = {"version": 1, "file": args.file, "trace": r.text(), **r.to_dict()}
+        ui.stdout.write(json.dumps(doc, indent=2) + "\n")
+    else:
+        ui.stdout.write(r.text())
+        if r.truncated:
+            ui.warn(f"{args.file}: stopped after {args.max_steps} traced lines")
+        if r.error:
+            ui.warn(f"{args.file}: {r.status}: {r.error}")
+        elif r.status == "timeout":
+            ui.warn(f"{args.file}: stopped after {args.timeout:g} s (timeout)")
+    ok = r.status == "ok" or (r.status == "exit" and r.exit_code == 0)
+    return EXIT_OK if ok and not r.error and not r.truncated else EXIT_FAILED
+
+
+# ---------------------------------------------------------------- commits
+
+@command("commits", help="find commits that change one function and whether they change "
+                         "its behaviour (old vs new version under identical injected values)")
+def _commits_args(p):
+    p.add_argument("rev_range", nargs="?", metavar="REV_RANGE",
+                   help="commits to check, as for git log (A..B); one revision: that commit "
+                        "(default: HEAD)")
+    p.add_argument("--repo", default=".", metavar="PATH", help="the git repository (default: .)")
+    p.add_argument("--staged", action="store_true",
+                   help="check the staged changes against HEAD (for a pre-commit hook)")
+    p.add_argument("--seeds", type=int, default=5, metavar="N",
+                   help="seeded randomized runs per version (default: 5)")
+    p.add_argument("--predictor", choices=("random", "naive", "frequency"), default="random",
+                   help="predictor of the injected values (default: random)")
+    p.add_argument("--timeout", type=_positive_float, default=5.0, metavar="S",
+                   help="wall-clock seconds per run (default: 5)")
+    p.add_argument("--fail-on-change", action="store_true",
+                   help="exit with status 1 when a commit changes behaviour")
+    p.add_argument("--json", action="store_true", help="print one JSON document")
+
+
+@_commits_args.handler
+def _commits(args, ui: UI) -> int:
+    from . import commits as cm
+    if args.seeds < 1:
+        raise UsageError("--seeds must be positive")
+    try:
+        checks = cm.check_commits(args.repo, args.rev_range, staged=args.staged,
+                                  seeds=tuple(range(args.seeds)), predictor=args.predictor,
+                                  timeout=args.timeout)
+    except cm.GitError as e:
+        raise UsageError(str(e))
+    summ = cm.summary(checks)
+    if args.json:
+        doc = {"version": 1, "repo": args.repo, "range": args.rev_range, "staged": args.staged,
+               "seeds": list(range(args.seeds)), "predictor": args.predictor,
+               "commits": [c.to_dict() for c in checks], "summary": summ}
+        ui.stdout.write(json.dumps(doc, indent=2) + "\n")
+    else:
+        rows = [[c.commit[:10], c.subject[:40], c.file or "", c.function or "", c.verdict,
+                 c.detail] for c in checks]
+        ui.table("semantics-changing commits", ["commit", "subject", "file", "function",
+                                                "verdict", "detail"], rows)
+        ui.line(f"{summ['commits']} commits: {summ['changed']} change behaviour, "
+                f"{summ['same']} keep it, {summ['exception']} raise, {summ['skipped']} skipped")
+    if args.fail_on_change and summ["changed"]:
+        return EXIT_FAILED
+    return EXIT_OK
+
+
+# ---------------------------------------------------------------- errors
+
+@command("errors", help="find runtime errors of (incomplete) code and tell them from crashes "
+                        "caused by injected values")
+def _errors_args(p):
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--stdin", metavar="FILE", help="file the program reads as standard input")
+    p.add_argument("--seeds", type=int, default=5, metavar="N",
+                   help="seeded randomized runs besides the naive one (default: 5)")
+    p.add_argument("--timeout", type=_positive_float, default=10.0, metavar="S",
+                   help="wall-clock seconds per run (default: 10)")
+    p.add_argument("--no-treefix", dest="treefix", action="store_false",
+                   help="do not use Treefix prefixes even when lexecutor_c.treefix is there")
+    p.add_argument("--json", action="store_true", help="print one JSON document")
+
+
+@_errors_args.handler
+def _errors(args, ui: UI) -> int:
+    from . import api
+    from .errors import find_errors
+    if args.seeds < 0:
+        raise UsageError("--seeds must not be negative")
+    stdin = _apps_read_stdin(args.stdin)
+    try:
+        rep = find_errors(_PathArg(args.file), stdin=stdin, seeds=args.seeds,
+                          timeout=args.timeout, use_treefix=args.treefix, filename=args.file)
+    except api.BackendUnavailable as e:
+        raise UsageError(str(e))
+    except Exception as e:
+        msg = _input_error(args.file, e)
+        if msg is None:
+            raise
+        raise UsageError(msg)
+    if args.json:
+        ui.stdout.write(json.dumps({"version": 1, **rep.to_dict()}, indent=2) + "\n")
+    else:
+        meaning = {"real": "the code's own error", "derived": "computed from injected values",
+                   "injected": "caused by an injected value", "missing": "a value left missing"}
+        rows = [[g.line if g.line is not None else "?", g.type, g.message, g.category,
+                 meaning[g.category] + (f" ({', '.join(g.involved)})" if g.involved else ""),
+                 f"{g.runs}/{len(rep.runs)}"] for g in rep.errors]
+        if rows:
+            ui.table(f"{args.file}: exceptions", ["line", "type", "message", "verdict", "why",
+                                                  "runs"], rows)
+        else:
+            ui.line(f"{args.file}: no run ended with an exception")
+        statuses: dict[str, int] = {}
+        for r in rep.runs:
+            statuses[r.status] = statuses.get(r.status, 0) + 1
+        ui.line(f"  {len(rep.runs)} runs ({rep.source_of_runs}): " +
+                ", ".join(f"{n} {st}" for st, n in sorted(statuses.items())))
+        for n in rep.notes:
+            ui.line(f"  note: {n}")
+    return EXIT_FAILED if rep.real else EXIT_OK
+
+
 # ---------------------------------------------------------------- main
 
 def main(argv: Optional[list[str]] = None) -> int:
