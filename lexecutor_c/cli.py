@@ -97,7 +97,10 @@ class UI:
         self.stderr = stderr or sys.stderr
         try:
             from rich.console import Console
-            self.console = Console(file=self.stdout, highlight=False, soft_wrap=False)
+            tty = hasattr(self.stdout, "isatty") and self.stdout.isatty()
+            # in pipes and logs, do not fold paths and titles at 80 columns
+            self.console = Console(file=self.stdout, highlight=False, soft_wrap=False,
+                                   width=None if tty else 200)
             self.err_console = Console(file=self.stderr, highlight=False)
         except ImportError:
             self.console = self.err_console = None
@@ -114,7 +117,10 @@ class UI:
         if self.console is not None:
             from rich.table import Table
             from rich.text import Text
-            t = Table(title=title, title_justify="left", show_lines=False)
+            # the title on a line of its own: a table folds its title to the
+            # table's width, which cuts file paths apart
+            self.line(title, style="bold")
+            t = Table(show_lines=False)
             for c in columns:
                 t.add_column(c, overflow="fold")
             for row in cells:

@@ -56,10 +56,13 @@ def test_incomplete_program_never_blames_the_code_for_injected_values(prog):
             assert r.injections                # the run had injected values
 
 
-def test_orca_incomplete_naive_run_hits_the_uncovered_augmented_assignment():
+def test_orca_incomplete_naive_run_injects_the_augmented_assignment():
+    # `total += i` with total undefined: the instrumenter routes the read of
+    # total through a loader, so the naive run goes on to the end
     rep = find_errors(PROGRAMS / "orca_incomplete.py", seeds=0, use_treefix=False)
     (run,) = rep.runs
-    assert run.exception["type"] == "NameError" and run.category == MISSING
+    assert run.exception is None and run.status == "ok"
+    assert not rep.real
 
 
 def test_treefix_prefixes_restore_the_real_crash(monkeypatch):
