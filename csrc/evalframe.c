@@ -655,7 +655,42 @@ hook_entry(PyObject *Py_UNUSED(m), PyObject *code)
     return Py_BuildValue("(OO)", e->twin ? Py_True : Py_False, e->twin ? e->twin : Py_None);
 }
 
+/* A PEP 523 function that only forwards: what any hook costs on 3.11
+ * (benchmarks/hook_overhead.py compares against it). */
+static PyObject *
+lx_eval_bare(PyThreadState *ts, struct _PyInterpreterFrame *f, int throwflag)
+{
+    return _PyEval_EvalFrameDefault(ts, f, throwflag);
+}
+
+PyDoc_STRVAR(hook_bare_doc,
+"_hook_bare(on) -> bool\n--\n\n"
+"Benchmark aid: install (on) or remove a PEP 523 function that only forwards to\n"
+"the default evaluation.  Returns whether it changed anything; raises\n"
+"RuntimeError while the real hook or another tool's function is installed.");
+
+static PyObject *
+hook_bare(PyObject *Py_UNUSED(m), PyObject *arg)
+{
+    int on = PyObject_IsTrue(arg);
+    if (on < 0) {
+        return NULL;
+    }
+    PyInterpreterState *interp = PyInterpreterState_Get();
+    _PyFrameEvalFunction cur = _PyInterpreterState_GetEvalFrameFunc(interp);
+    if (cur != lx_eval_bare && cur != _PyEval_EvalFrameDefault) {
+        PyErr_SetString(PyExc_RuntimeError, "_hook_bare: another evaluation function is installed");
+        return NULL;
+    }
+    if ((cur == lx_eval_bare) == on) {
+        Py_RETURN_FALSE;
+    }
+    _PyInterpreterState_SetEvalFrameFunc(interp, on ? lx_eval_bare : _PyEval_EvalFrameDefault);
+    Py_RETURN_TRUE;
+}
+
 static PyMethodDef evalframe_methods[] = {
+    {"_hook_bare", hook_bare, METH_O, hook_bare_doc},
     {"_hook_install", hook_install, METH_O, hook_install_doc},
     {"_hook_uninstall", hook_uninstall, METH_NOARGS, hook_uninstall_doc},
     {"_hook_invalidate", hook_invalidate, METH_NOARGS, hook_invalidate_doc},
