@@ -536,6 +536,12 @@ hook_install(PyObject *m, PyObject *resolver)
         return NULL;
     }
     PyInterpreterState *interp = PyInterpreterState_Get();
+    if (H.installed && _PyInterpreterState_GetEvalFrameFunc(interp) != lx_eval_frame) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "lexecutor_c hook: another tool's evaluation function is on top of "
+                        "ours; remove it first (or _hook_forget() if it dropped ours)");
+        return NULL;
+    }
     if (!H.installed) {
         _PyFrameEvalFunction prev = _PyInterpreterState_GetEvalFrameFunc(interp);
         H.prev = prev != NULL ? prev : _PyEval_EvalFrameDefault;
@@ -578,6 +584,29 @@ hook_uninstall(PyObject *Py_UNUSED(m), PyObject *Py_UNUSED(ignored))
     H.installed = 0;
     H.owner = NULL;
     Py_RETURN_TRUE;
+}
+
+PyDoc_STRVAR(hook_forget_doc,
+"_hook_forget()\n--\n\n"
+"Forget that the hook is installed, after another tool replaced our evaluation\n"
+"function without restoring it.  RuntimeError while ours is the current one.");
+
+static PyObject *
+hook_forget(PyObject *Py_UNUSED(m), PyObject *Py_UNUSED(ignored))
+{
+    if (check_interp() < 0) {
+        return NULL;
+    }
+    if (_PyInterpreterState_GetEvalFrameFunc(PyInterpreterState_Get()) == lx_eval_frame) {
+        PyErr_SetString(PyExc_RuntimeError, "_hook_forget: the hook is current; use _hook_uninstall");
+        return NULL;
+    }
+    H.installed = 0;
+    H.active = 0;
+    H.owner = NULL;
+    H.gen++;
+    Py_CLEAR(H.resolver);
+    Py_RETURN_NONE;
 }
 
 PyDoc_STRVAR(hook_invalidate_doc,
@@ -693,6 +722,7 @@ static PyMethodDef evalframe_methods[] = {
     {"_hook_bare", hook_bare, METH_O, hook_bare_doc},
     {"_hook_install", hook_install, METH_O, hook_install_doc},
     {"_hook_uninstall", hook_uninstall, METH_NOARGS, hook_uninstall_doc},
+    {"_hook_forget", hook_forget, METH_NOARGS, hook_forget_doc},
     {"_hook_invalidate", hook_invalidate, METH_NOARGS, hook_invalidate_doc},
     {"_hook_thread_off", hook_thread_off, METH_O, hook_thread_off_doc},
     {"_hook_info", hook_info, METH_NOARGS, hook_info_doc},
