@@ -408,6 +408,12 @@ class Session:
     def __exit__(self, *exc) -> None:
         self.disable()
 
+    def reset(self) -> None:
+        """Start a new run: injections, coverage and failed imports start
+        empty (each missing name is predicted afresh)."""
+        for run in self.files.values():
+            run.runtime.reset()
+
     # -- results
 
     @property
