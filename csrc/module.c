@@ -13,6 +13,9 @@ core_exec(PyObject *m)
     if (lx_runtime_exec(m, st) < 0) {
         return -1;
     }
+    if (lx_evalframe_exec(m, st) < 0) {
+        return -1;
+    }
     return 0;
 }
 
@@ -37,6 +40,7 @@ core_clear(PyObject *m)
     if (st != NULL) {
         lx_instrument_clear(st);
         lx_runtime_clear(st);
+        lx_evalframe_clear(st);
     }
     return 0;
 }

@@ -22,3 +22,6 @@ __all__ = [
     "instrument", "run",
 ]
 __version__ = "0.1.0"
+
+from .hook import CallResult, call, lexecute          # transparent mode (issue 7)
+from .magics import load_ipython_extension, unload_ipython_extension  # %load_ext lexecutor_c
