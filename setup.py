@@ -51,9 +51,9 @@ core = Extension(
     sources=sorted(glob.glob("csrc/*.c")),
     depends=sorted(glob.glob("csrc/*.h")),
     include_dirs=["csrc"],
-    extra_compile_args=cflags + pkg_config("--cflags", "tree-sitter"),
+    extra_compile_args=cflags + pkg_config("--cflags", "tree-sitter", "libcurl", "libcjson"),
     extra_link_args=ldflags,
-    libraries=["tree-sitter"],
+    libraries=["tree-sitter", "curl", "cjson"],
 )
 
 setup(ext_modules=[core])

@@ -2,6 +2,7 @@
  * module state.  The parts live in their own files; this file only wires
  * them together. */
 #include "lx.h"
+#include "llm.h"
 
 static int
 core_exec(PyObject *m)
@@ -11,6 +12,9 @@ core_exec(PyObject *m)
         return -1;
     }
     if (lx_runtime_exec(m, st) < 0) {
+        return -1;
+    }
+    if (lx_llm_exec(m) < 0) {
         return -1;
     }
     return 0;
