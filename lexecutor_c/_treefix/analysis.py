@@ -414,6 +414,9 @@ class _Miner(ast.NodeVisitor):
             if isinstance(op, (ast.Is, ast.IsNot)) and na is not None:
                 na.uses.add("none")
             elif isinstance(op, (ast.In, ast.NotIn)):
+                if nb is not None and na is not None:
+                    nb.compared.append(("InLink", na.path))
+                    na.compared.append(("MemberLink", nb.path))
                 if nb is not None:
                     nb.uses.add("container")
                     if has_ca and ca not in nb.contains:

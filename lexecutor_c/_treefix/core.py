@@ -301,11 +301,16 @@ def treefix(source_or_path, generator: Union[str, object] = "offline", n: int = 
     def full():
         return sr.total == 0 or sum(sr.markers[ln] for ln in union_cov()) >= sr.total
 
+    seen_prefixes: set = set()
+
     def evaluate(props, step, parent):
         new = []
         for p in props:
             if out_of_budget():
                 break
+            if p.prefix in seen_prefixes:
+                continue
+            seen_prefixes.add(p.prefix)
             ts = time.monotonic()
             pre, dropped, why = postprocess(p.prefix, timeout)
             timings["postprocess"] += time.monotonic() - ts
@@ -344,8 +349,10 @@ def treefix(source_or_path, generator: Union[str, object] = "offline", n: int = 
         finally:
             timings["generate"] += time.monotonic() - ts
 
+    # the empty prefix first: injection alone, LExecutor's coverage
+    first = evaluate([Proposal("", note="empty prefix (injection alone)")], "initial", None)
     # step 1: undefinedness guidance
-    first = evaluate(gen_call(gen.initial, facts, n), "initial", None)
+    first += evaluate(gen_call(gen.initial, facts, n), "initial", None)
     # step 2: error guidance, for every failing prefix
     if not full():
         for nd in list(first):
@@ -386,8 +393,7 @@ def treefix(source_or_path, generator: Union[str, object] = "offline", n: int = 
     best = max(tree, key=lambda x: (x.covered_markers, -x.id)) if tree else None
     timings["total"] = time.monotonic() - t0
     timings["runs"] = sr.runs
-    base_nd = next((nd for nd in tree if nd.note == "undefinedness" and nd.plan is not None
-                    and nd.plan.undefine and nd.plan.undefine == set(facts.roots)), None)
+    base_nd = tree[0] if tree and tree[0].prefix == "" else None
     total = sr.total
     return TreefixResult(
         filename=fname, total_lines=total, lines=sorted(sr.markers),

@@ -213,6 +213,11 @@ class OfflineGenerator:
             if op == "Link":
                 out.append(("str",))
                 out.append(("link", v))
+            elif op == "InLink":
+                out.append(("const", [_leaf(v)]))
+                out.append(("const", []))
+            elif op == "MemberLink":
+                out.append(("str",))
             elif op in ("Eq", "NotEq"):
                 out.append(("const", v))
                 out.append(("const", _other(v)))
@@ -244,6 +249,7 @@ class OfflineGenerator:
             out.append(("path",) if cls == "path" else _CLASS_VALUES.get(cls, ("obj",)))
         if not out:
             out.append(("skip",))
+            out.extend([("obj",), ("str",), ("int",), ("list",), ("dict",), ("none",)])
         # alternatives that flip truthiness / None-ness of values that guard lines
         guarding = any(node.path in g for g in facts.guards.values())
         if "none" in node.uses or guarding or "bool" in node.uses:
@@ -424,6 +430,12 @@ class OfflineGenerator:
                     p = base.copy()
                     p.kinds[node.path] = ("func",)
                     plans.append(p)
+        for b in _builtins_called(facts.source, line):
+            stmt = TOLERANT_BUILTINS.get(b)
+            if stmt:
+                p = base.copy()
+                p.stmts.append(stmt)
+                plans.append(p)
         if etype in ("ModuleNotFoundError", "ImportError"):
             mm = re.search(r"No module named '([^']+)'", msg)
             if mm and mm.group(1) not in self.unresolved_imports:
@@ -474,9 +486,41 @@ class OfflineGenerator:
             others = [x.path for x in self._all_nodes(facts)]
             for b in bases:
                 plans += self._flips(facts, b, others)
+        allnodes = self._all_nodes(facts)
+        for b in bases:
+            for _ in range(3 * n):
+                p = b.copy()
+                for node in allnodes:
+                    if self.rng.random() < 0.3:
+                        p.choice[node.path] = self.rng.randrange(
+                            len(self.candidates(facts, node)))
+                plans.append(p)
         rest = plans[n:]
         self.rng.shuffle(rest)
         return self._propose(facts, plans[:n] + rest, n, "coverage")
+
+
+def _leaf(path: str) -> str:
+    return path.rsplit(".", 1)[-1].strip("()[]_") or "text"
+
+
+# builtins that raise on values a snippet did not mean (Python 2 habits, Dummies):
+# a prefix may shadow them with a tolerant wrapper
+TOLERANT_BUILTINS = {
+    "open": ("def open(file, mode='r', buffering=-1, *args, **kwargs):\n"
+             "    import builtins, io\n"
+             "    try:\n"
+             "        return builtins.open(file, mode, buffering, *args, **kwargs)\n"
+             "    except (ValueError, TypeError):\n"
+             "        return builtins.open(file, mode)\n"
+             "    except OSError:\n"
+             "        return io.StringIO('first line\\nsecond line\\n')"),
+    "vars": ("def vars(*args):\n    import builtins\n    try:\n"
+             "        return builtins.vars(*args)\n    except TypeError:\n        return {}"),
+    "len": ("def len(obj):\n    import builtins\n    try:\n        return builtins.len(obj)\n"
+            "    except TypeError:\n        return 1"),
+    "int": None, "str": None,
+}
 
 
 def _other(v):
@@ -740,6 +784,23 @@ class _Renderer:
 
     def _obj(self, node: Node, resource=False) -> str:
         return self._class(node, resource=resource)
+
+
+def _builtins_called(source: str, line: Optional[int]) -> list:
+    import ast
+    if not line:
+        return []
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return []
+    out = []
+    for e in ast.walk(tree):
+        if isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and \
+                e.lineno <= line <= (e.end_lineno or e.lineno) and e.func.id in BUILTIN_NAMES \
+                and e.func.id not in out:
+            out.append(e.func.id)
+    return out
 
 
 def _simple(expr: str) -> bool:
