@@ -81,18 +81,23 @@ def name_heuristic(name: str, kind: str = "name", context: Optional[dict] = None
     if re.match(r".*(name|text|msg|message|title|label|url|key|string|str|prefix|suffix"
                 r"|line|word|char|pattern|fmt|format|encoding|sep|delimiter|host|user|email"
                 r"|type|mode|tag|s)$", n) and not n.endswith("ss"):
-        if n.endswith("s") and len(n) > 3 and not n.endswith(("ss", "us", "is")):
+        if _plural(n):
             return ["list_nonempty", "list_empty"]
         return ["str_nonempty", "str_empty"]
     if re.match(r".*(dict|map|mapping|config|cfg|conf|options|opts|params|kwargs|settings"
                 r"|headers|env)$", n):
         return ["dict_nonempty", "dict_empty"]
     if re.match(r".*(list|items|values|args|elements|rows|lines|data|seq|array|arr)$", n) or \
-            (n.endswith("s") and len(n) > 3 and not n.endswith(("ss", "us", "is"))):
+            _plural(n):
         return ["list_nonempty", "list_empty"]
     if re.match(r".*(func|fn|callback|handler|hook)$", n):
         return ["callable"]
     return []
+
+
+def _plural(n: str) -> bool:
+    return n.endswith("s") and len(n) > 3 and not n.endswith(
+        ("ss", "us", "is", "as", "os", "ics", "status", "news"))
 
 
 @dataclass
