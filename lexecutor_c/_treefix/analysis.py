@@ -306,6 +306,18 @@ class _Miner(ast.NodeVisitor):
             self.visit(s.value)
             self.bind(s.target, self.resolve(s.value, s.lineno))
 
+    def visit_AugAssign(self, s):
+        self._stmt_line(s)
+        self.visit(s.value)
+        n = self.resolve(s.target, s.lineno)
+        if n is not None:
+            try:
+                c = _const(s.value)
+            except (ValueError, TypeError, SyntaxError, RecursionError):
+                c = None
+            n.uses.add("str" if isinstance(c, str) else "list" if isinstance(c, list)
+                       else "num")
+
     def visit_If(self, s):
         self._stmt_line(s)
         self.visit(s.test)
@@ -506,6 +518,8 @@ class _Miner(ast.NodeVisitor):
                 n.uses.add("iter" if fname != "len" else "len")
             elif fname in ("int", "float", "range", "abs", "round"):
                 n.uses.add("numlike")
+            elif fname in ("isinstance", "issubclass") and len(e.args) == 2 and i == 1:
+                n.uses.add("type")
             elif fname == "isinstance" and len(e.args) == 2:
                 t = e.args[1]
                 names = [_dotted(x) for x in (t.elts if isinstance(t, ast.Tuple) else [t])]

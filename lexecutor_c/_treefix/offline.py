@@ -196,13 +196,18 @@ class OfflineGenerator:
             out.extend(("raise", e) for e in node.raises)
             if any(a.isupper() for a in leaf[:1]):
                 out.append(("class",))
-        attrs = {a for a in node.attrs if not a.startswith("_") or a.startswith("__")}
+        attrs = {a for a in node.attrs if not _pseudo(a)}
+        if "type" in node.uses:
+            out.append(("class",))
         if node.keys or "kwargs" in node.uses:
             out.append(("dict",))
         if attrs:
+            dict_only = {"items", "keys", "values", "get", "setdefault", "update", "popitem"}
+            if node.int_keys or "indexed" in node.uses or "sliced" in node.uses:
+                out.append(("list",))
             if attrs <= STR_METHODS and "dictmeth" not in node.uses:
                 out.append(("str",))
-            elif "dictmeth" in node.uses:
+            elif attrs & dict_only:
                 out.append(("dict",))
             elif "listmeth" in node.uses:
                 out.append(("list",))
@@ -215,9 +220,18 @@ class OfflineGenerator:
                 out.append(("const", list(node.contains)))
                 out.append(("const", []))
         for op, v in node.compared:
-            if op == "Link":
+            if op == "Link" and (node.uses | getattr(facts.node(v), "uses", set())) & \
+                    {"num", "numlike"}:
+                out.append(("const", 1))
+                out.append(("const", 2) if v < node.path else ("const", 0))
+            elif op == "Link":
+                # one side of an equality between two values copies the other's
+                # string, so the first plan makes them equal; "str" breaks it
+                if v < node.path:
+                    out.append(("link", v))
                 out.append(("str",))
-                out.append(("link", v))
+                if v >= node.path:
+                    out.append(("link", v))
             elif op == "InLink":
                 out.append(("const", [_leaf(v)]))
                 out.append(("const", []))
@@ -643,7 +657,8 @@ class _Renderer:
         if kind == "str":
             return repr(self._str_for(node))
         if kind == "link":
-            return repr(cand[1].rsplit(".", 1)[-1])
+            partner = self.facts.node(cand[1])
+            return repr(self._str_for(partner) if partner is not None else _leaf(cand[1]))
         if kind == "import":
             mod = cand[1]
             name = node.path
@@ -681,6 +696,13 @@ class _Renderer:
                       "bytes": "b'data'", "set": "{1, 2}"}
             if t in simple:
                 return simple[t]
+            if t in self.facts.roots:
+                if self.done.get(t):
+                    return self._class(node, base=self.done[t])
+                var = self._obj(node)
+                self.emit(f"{t} = type({var})")
+                self.done[t] = t
+                return var
             return self._obj(node)
         if kind == "exc_class":
             cname = node.path
@@ -728,11 +750,11 @@ class _Renderer:
         self.emit(f"def {fname}({self._params(node)}):\n    return {ret}")
         return fname
 
-    def _class(self, node: Node, callable_cls=False, resource=False) -> str:
+    def _class(self, node: Node, callable_cls=False, resource=False, base=None) -> str:
         cname = "C_" + _ident(node.path)
         methods, plain = [], []
         for a, sub in node.attrs.items():
-            if a.startswith("_") and not a.startswith("__"):
+            if _pseudo(a) or (a.startswith("__") and a.endswith("__")):
                 continue
             if a in node.written and not sub.arities:
                 continue
@@ -772,7 +794,7 @@ class _Renderer:
         body = "\n".join(methods) if methods else "    pass"
         if el:
             self.emit(f"{inst_var}_items = {el}")
-        self.emit(f"class {cname}:\n{body}")
+        self.emit(f"class {cname}{'(' + base + ')' if base else ''}:\n{body}")
         attr_lines = []
         for a in plain:
             e = self.expr(node.attrs[a])
@@ -806,6 +828,11 @@ def _builtins_called(source: str, line: Optional[int]) -> list:
                 and e.func.id not in out:
             out.append(e.func.id)
     return out
+
+
+def _pseudo(attr: str) -> bool:
+    """The miner's names for unpacked tuple items: _0, _1, ..."""
+    return attr[:1] == "_" and attr[1:].isdigit()
 
 
 def _simple(expr: str) -> bool:
