@@ -2,8 +2,10 @@
 # fresh Debian machine: apt-get for system libraries, pip for Python ones).
 PYTHON  ?= python3
 PIP     := $(PYTHON) -m pip
-DEBS    := build-essential pkg-config libtree-sitter-dev libcjson-dev libcurl4-openssl-dev
-PYDEPS  := "tree-sitter-python>=0.23,<0.24" "pytest>=7" "libcst>=1.0" "rich>=13" "tqdm>=4" setuptools wheel
+DEBS    := build-essential pkg-config git libtree-sitter-dev libcjson-dev libcurl4-openssl-dev
+PYDEPS  := "tree-sitter-python>=0.23,<0.24" "rich>=13" "pytest>=7" "libcst>=1.0" \
+           "pytest-httpserver>=1.0" "ipython>=8" nbclient ipykernel nbformat \
+           "dask[distributed]" matplotlib setuptools wheel
 STAMP   := .make
 
 .PHONY: all deps build demo test test-fast asan refleak fuzz bench clean

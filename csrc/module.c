@@ -2,6 +2,7 @@
  * module state.  The parts live in their own files; this file only wires
  * them together. */
 #include "lx.h"
+#include "llm.h"
 
 static int
 core_exec(PyObject *m)
@@ -14,6 +15,9 @@ core_exec(PyObject *m)
         return -1;
     }
     if (lx_evalframe_exec(m, st) < 0) {
+        return -1;
+    }
+    if (lx_llm_exec(m) < 0) {
         return -1;
     }
     return 0;
