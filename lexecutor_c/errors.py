@@ -271,11 +271,13 @@ class ErrorReport:
 
 def _treefix_prefixes(text: str, notes: list) -> Optional[list[str]]:
     """The Treefix prefix set when lexecutor_c.treefix is there, else None."""
-    try:
-        from . import treefix as tf
-    except ImportError:
-        return None
-    fn = getattr(tf, "treefix", None)
+    # lexecutor_c.treefix is a function; a module registered under that name
+    # (a plug-in, or a test's stand-in) takes precedence
+    mod = sys.modules.get(f"{__package__}.treefix")
+    fn = getattr(mod, "treefix", None) if mod is not None else None
+    if fn is None:
+        import lexecutor_c
+        fn = getattr(lexecutor_c, "treefix", None)
     if not callable(fn):
         notes.append("lexecutor_c.treefix has no treefix(); using injection only")
         return None
