@@ -1,0 +1,288 @@
+"""Differential check: CPython's own test suites against instrumented modules.
+
+Each case runs a stdlib test module (``test.test_json``, ...) twice in a fresh
+interpreter: once as is, once with its target modules (``json`` and
+``json.*``, ...) instrumented by ``lexecutor_c/importhook.py`` and run with
+pass-through loaders.  Both runs must give the same outcome for every test id
+(passed, failed, error, skipped, expected failure, unexpected success).
+The instrumented run must also show that the hook really instrumented the
+modules the tests use (hook hits per module, loader calls counted).
+
+Loaders: ``passthrough`` (pure Python, tests/passthrough.py) and ``runtime``
+(the C runtime, ``lexecutor_c._core.Runtime(predictor="as-is").loaders()``,
+skipped while it does not exist).
+
+    python -m pytest tests/test_stdlib_differential.py -m "not slow"   # smoke
+    python -m pytest tests/test_stdlib_differential.py -m slow         # all cases
+    python tests/test_stdlib_differential.py test_json json            # one case, report
+"""
+# The child part of this file runs before the target modules may be imported:
+# keep the module-level imports to ones that import none of them.
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+CHILD_TIMEOUT = 600
+
+# test module -> (target modules, modules the hook must have instrumented)
+CASES = {
+    "test_json": (["json"], ["json", "json.decoder", "json.encoder", "json.scanner"]),
+    "test_re": (["re"], ["re", "re._parser", "re._compiler"]),
+    "test_collections": (["collections"], ["collections"]),
+    "test_functools": (["functools"], ["functools"]),
+    "test_dataclasses": (["dataclasses"], ["dataclasses"]),
+    "test_textwrap": (["textwrap"], ["textwrap"]),
+    "test_statistics": (["statistics"], ["statistics"]),
+    "test_fractions": (["fractions"], ["fractions"]),
+    "test_heapq": (["heapq"], ["heapq"]),
+    "test_bisect": (["bisect"], ["bisect"]),
+    "test_difflib": (["difflib"], ["difflib"]),
+    "test_shlex": (["shlex"], ["shlex"]),
+    "test_ipaddress": (["ipaddress"], ["ipaddress"]),
+    "test_base64": (["base64"], ["base64"]),
+    "test_pprint": (["pprint"], ["pprint"]),
+    "test_configparser": (["configparser"], ["configparser"]),
+    "test_tomllib": (["tomllib"], ["tomllib", "tomllib._parser"]),
+    "test_string": (["string"], ["string"]),
+}
+SMOKE = ["test_textwrap", "test_bisect", "test_shlex"]
+LOADER_KINDS = ["passthrough", "runtime"]
+
+
+# -- child: run one test module, write a JSON report ----------------------------
+
+def _make_loaders(kind):
+    if kind == "passthrough":
+        import passthrough
+        made = passthrough.Loaders()
+        return made.loaders, made
+    if kind == "runtime":
+        from lexecutor_c import _core
+        runtime = _core.Runtime(predictor="as-is")
+        return runtime.loaders, runtime
+    raise ValueError(kind)
+
+
+def child(test_module, targets, loader_kind, out_path):
+    # run with -S (site imports re, collections, ...): site-packages comes from the parent
+    sys.path[:0] = [ROOT, HERE]
+    sys.path.extend(p for p in os.environ.get("LX_CHILD_SITE", "").split(os.pathsep) if p)
+    preloaded = sorted(m for m in sys.modules
+                       if any(m == t or m.startswith(t + ".") for t in targets))
+    hook = made = None
+    if loader_kind != "none":
+        import benchmarks  # the one call of the instrumenter (imports none of the targets)
+        from lexecutor_c import importhook
+        loaders, made = _make_loaders(loader_kind)
+        hook = importhook.install(targets, loaders, instrument=benchmarks.instrument)
+    import json
+    import time
+    import traceback
+    import unittest
+
+    outcomes, details = {}, {}
+
+    class Recorder(unittest.TestResult):
+        def _put(self, test, outcome, err=None):
+            tid = test.id()
+            outcomes[tid] = outcome
+            if err is not None:
+                details[tid] = "".join(traceback.format_exception(*err))[-3000:]
+
+        def addSuccess(self, test):
+            super().addSuccess(test)
+            outcomes.setdefault(test.id(), "passed")
+
+        def addFailure(self, test, err):
+            super().addFailure(test, err)
+            self._put(test, "failed", err)
+
+        def addError(self, test, err):
+            super().addError(test, err)
+            self._put(test, "error", err)
+
+        def addSkip(self, test, reason):
+            super().addSkip(test, reason)
+            self._put(test, "skipped")
+
+        def addExpectedFailure(self, test, err):
+            super().addExpectedFailure(test, err)
+            self._put(test, "expected failure")
+
+        def addUnexpectedSuccess(self, test):
+            super().addUnexpectedSuccess(test)
+            self._put(test, "unexpected success")
+
+        def addSubTest(self, test, subtest, err):
+            super().addSubTest(test, subtest, err)
+            if err is not None:
+                outcome = "failed" if issubclass(err[0], test.failureException) else "error"
+                self._put(subtest, outcome, err)
+
+    t0 = time.perf_counter()
+    suite = unittest.defaultTestLoader.loadTestsFromName("test." + test_module)
+    result = Recorder()
+    suite.run(result)
+    report = {
+        "test_module": test_module,
+        "loaders": loader_kind,
+        "seconds": time.perf_counter() - t0,
+        "tests_run": result.testsRun,
+        "counts": {k: sum(1 for v in outcomes.values() if v == k) for k in set(outcomes.values())},
+        "outcomes": outcomes,
+        "details": details,
+        "preloaded": preloaded,
+        "hits": dict(hook.hits) if hook else {},
+        "instrumented_live": sorted(
+            name for name, m in list(sys.modules.items())
+            if any(name == t or name.startswith(t + ".") for t in targets)
+            and "_l_" in getattr(m, "__dict__", {})),
+        "loader_calls": dict(getattr(made, "counts", {}) or {}),
+        "import_failures": [list(map(str, f)) for f in getattr(made, "import_failures", [])],
+    }
+    with open(out_path, "w") as f:
+        json.dump(report, f)
+
+
+# -- parent: run both, compare --------------------------------------------------
+
+def run_child(test_module, targets, loader_kind, tmpdir, timeout=CHILD_TIMEOUT):
+    import json
+    import subprocess
+    out = os.path.join(tmpdir, f"{test_module}-{loader_kind}.json")
+    cmd = [sys.executable, "-I", "-S", os.path.abspath(__file__), "--child",
+           test_module, ",".join(targets), loader_kind, out]
+    env = dict(os.environ, PYTHONHASHSEED="0",
+               LX_CHILD_SITE=os.pathsep.join(p for p in sys.path if p.endswith("-packages")))
+    proc = subprocess.run(cmd, cwd=tmpdir, capture_output=True, text=True, timeout=timeout, env=env)
+    if proc.returncode != 0 or not os.path.exists(out):
+        raise AssertionError(f"{test_module} [{loader_kind}] child exited {proc.returncode}:\n"
+                             f"{proc.stderr[-4000:]}")
+    with open(out) as f:
+        return json.load(f)
+
+
+def compare(base, inst, must_hit):
+    """Problems (list of str) between a plain and an instrumented report."""
+    problems = []
+    if inst["preloaded"]:
+        problems.append(f"targets imported before the hook: {inst['preloaded']}")
+    missed = [m for m in must_hit if inst["hits"].get(m, 0) < 1]
+    if missed:
+        problems.append(f"the hook never instrumented {missed} (hits: {inst['hits']})")
+    if inst["tests_run"] != base["tests_run"]:
+        problems.append(f"tests run: {base['tests_run']} plain, {inst['tests_run']} instrumented")
+    if inst["counts"] != base["counts"]:
+        problems.append(f"outcome counts differ: plain {base['counts']}, instrumented {inst['counts']}")
+    a, b = base["outcomes"], inst["outcomes"]
+    diff = sorted(t for t in a.keys() | b.keys() if a.get(t) != b.get(t))
+    for tid in diff[:20]:
+        line = f"  {tid}: plain {a.get(tid, 'absent')}, instrumented {b.get(tid, 'absent')}"
+        detail = inst["details"].get(tid) or base["details"].get(tid)
+        if detail:
+            line += "\n" + "\n".join("      " + ln for ln in detail.strip().splitlines()[-12:])
+        problems.append(line)
+    if len(diff) > 20:
+        problems.append(f"  ... {len(diff) - 20} more test ids differ")
+    if inst["import_failures"]:
+        problems.append(f"_i_ swallowed ImportErrors the plain run did not have: {inst['import_failures'][:5]}")
+    return problems
+
+
+def summary(base, inst):
+    return (f"{inst['test_module']} [{inst['loaders']}]: {inst['tests_run']} tests; plain "
+            f"{base['counts']} in {base['seconds']:.1f}s; instrumented {inst['counts']} in "
+            f"{inst['seconds']:.1f}s; hook hits {sum(inst['hits'].values())} "
+            f"({', '.join(sorted(inst['hits']))}); loader calls {inst['loader_calls']}")
+
+
+# -- pytest -------------------------------------------------------------------
+
+if __name__ != "__main__":
+    import pytest
+
+    _baselines = {}
+
+    def _available(kind):
+        if kind == "runtime":
+            try:
+                from lexecutor_c import _core
+            except ImportError:
+                return False
+            return hasattr(_core, "Runtime")
+        return True
+
+    def _real_instrumenter():
+        sys.path.insert(0, ROOT)
+        import benchmarks
+        return benchmarks.instrumenter_name() == "lexecutor_c.instrument"
+
+    def _check(test_module, kind, tmp_path_factory):
+        if not _available(kind):
+            pytest.skip(f"{kind} loaders are not built yet")
+        targets, must_hit = CASES[test_module]
+        tmp = str(tmp_path_factory.mktemp(test_module))
+        if test_module not in _baselines:
+            _baselines[test_module] = run_child(test_module, targets, "none", tmp)
+        base = _baselines[test_module]
+        inst = run_child(test_module, targets, kind, tmp)
+        print("\n" + summary(base, inst))
+        assert base["tests_run"] > 0, f"{test_module} ran no test"
+        problems = compare(base, inst, must_hit)
+        if _real_instrumenter() and kind == "passthrough":
+            if inst["loader_calls"].get("l", 0) == 0:
+                problems.append("no line marker ran: the instrumented code never executed")
+        assert not problems, f"{test_module} [{kind}]:\n" + "\n".join(problems)
+
+    @pytest.mark.parametrize("kind", LOADER_KINDS)
+    @pytest.mark.parametrize("test_module", SMOKE)
+    def test_smoke(test_module, kind, tmp_path_factory):
+        _check(test_module, kind, tmp_path_factory)
+
+    @pytest.mark.slow
+    @pytest.mark.parametrize("kind", LOADER_KINDS)
+    @pytest.mark.parametrize("test_module", sorted(set(CASES) - set(SMOKE)))
+    def test_differential(test_module, kind, tmp_path_factory):
+        _check(test_module, kind, tmp_path_factory)
+
+    def test_compare_reports_differences():
+        """The comparison itself: a changed outcome and a missed hook are reported."""
+        base = {"tests_run": 2, "counts": {"passed": 2}, "outcomes": {"t.a": "passed", "t.b": "passed"},
+                "details": {}}
+        inst = dict(base, counts={"passed": 1, "failed": 1},
+                    outcomes={"t.a": "passed", "t.b": "failed"},
+                    details={"t.b": "Traceback ...\nAssertionError: boom"},
+                    preloaded=[], hits={"m": 1}, import_failures=[])
+        problems = compare(base, inst, ["m", "m.sub"])
+        text = "\n".join(problems)
+        assert "never instrumented ['m.sub']" in text
+        assert "t.b: plain passed, instrumented failed" in text and "boom" in text
+        assert compare(base, dict(base, preloaded=[], hits={"m": 1}, import_failures=[]), ["m"]) == []
+
+
+def main(argv):
+    import tempfile
+    if argv[:1] == ["--child"]:
+        test_module, targets, kind, out = argv[1:5]
+        child(test_module, targets.split(","), kind, out)
+        return 0
+    kinds = [k for k in LOADER_KINDS if k in argv] or ["passthrough"]
+    names = [a for a in argv if a not in LOADER_KINDS] or sorted(CASES)
+    bad = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in names:
+            targets, must_hit = CASES.get(name, (None, None)) if name in CASES else ([name[5:]], [name[5:]])
+            base = run_child(name, targets, "none", tmp)
+            for kind in kinds:
+                inst = run_child(name, targets, kind, tmp)
+                print(summary(base, inst))
+                problems = compare(base, inst, must_hit)
+                for p in problems:
+                    print("   ", p)
+                bad += bool(problems)
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
