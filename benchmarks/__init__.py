@@ -21,8 +21,8 @@ _SKIP_DIRS = {"__pycache__", "site-packages", "dist-packages"}
 # -- the instrumenter ------------------------------------------------------------
 
 class _StandIn:
-    """What the checks use while the instrumenter is not built: the source
-    unchanged (``LX_CHECKS_STANDIN=1``).  Never used silently."""
+    """The source unchanged (``LX_CHECKS_INSTRUMENTER=stand-in``), for developing
+    the checks while the instrumenter is not built.  Never used silently."""
 
     def __init__(self, source, filename):
         self.source = source if isinstance(source, str) else decode(source)
@@ -36,31 +36,36 @@ class _StandIn:
 
 
 def instrumenter_name():
-    """'lexecutor_c.instrument', or 'stand-in' when LX_CHECKS_STANDIN=1 and it is missing."""
+    """Which instrumenter ``instrument()`` calls.
+
+    ``lexecutor_c.instrument`` unless ``LX_CHECKS_INSTRUMENTER`` says
+    ``libcst`` (benchmarks/libcst_transform.py, an independent instrumenter)
+    or ``stand-in`` (the source unchanged, for developing the checks).
+    """
+    choice = os.environ.get("LX_CHECKS_INSTRUMENTER", "lexecutor_c")
+    if choice in ("libcst", "stand-in"):
+        return choice
     import lexecutor_c
-    if hasattr(lexecutor_c, "instrument"):
-        return "lexecutor_c.instrument"
-    if os.environ.get("LX_CHECKS_STANDIN") == "1":
-        return "stand-in"
-    raise RuntimeError("lexecutor_c.instrument is missing (build the extension; "
-                       "LX_CHECKS_STANDIN=1 runs the checks against an identity stand-in)")
+    if not hasattr(lexecutor_c, "instrument"):
+        raise RuntimeError("lexecutor_c.instrument is missing: build the extension, or set "
+                           "LX_CHECKS_INSTRUMENTER=libcst or =stand-in to check the checks")
+    return "lexecutor_c.instrument"
 
 
 def instrument(source, filename="<snippet>"):
     """Instrument *source* (str or bytes); the one call of the real API.
 
-    Returns the ``Instrumented`` result of ``lexecutor_c.instrument``.
+    Returns the ``Instrumented`` result of ``lexecutor_c.instrument`` (or of
+    the instrumenter that ``LX_CHECKS_INSTRUMENTER`` names).
     """
-    import lexecutor_c
-    fn = getattr(lexecutor_c, "instrument", None)
-    if fn is None and instrumenter_name() == "stand-in":
+    name = instrumenter_name()
+    if name == "libcst":
+        from benchmarks import libcst_transform
+        return libcst_transform.instrument(source, filename)
+    if name == "stand-in":
         return _StandIn(source, filename)
-    return fn(source, filename=filename)
-
-
-def compile_instrumented(result, filename):
-    """Code object of an instrumented result (original line numbers)."""
-    return result.compile(filename)
+    import lexecutor_c
+    return lexecutor_c.instrument(source, filename=filename)
 
 
 # -- the corpus ------------------------------------------------------------------

@@ -93,10 +93,10 @@ class InstrumentingLoader:
         return None
 
     def get_code(self, fullname):
-        source = self._base.get_source(fullname)
-        if source is None:
-            raise ImportError(f"no source for {fullname}", name=fullname)
+        # bytes, not get_source(): decoding imports tokenize (re, functools, ...),
+        # which may be the very modules being instrumented
         filename = self._base.get_filename(fullname)
+        source = self._base.get_data(filename)
         result = self._finder.instrument(source, filename)
         self._finder.results[fullname] = result
         return result.compile(filename)

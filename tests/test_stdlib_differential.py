@@ -64,18 +64,45 @@ def _make_loaders(kind):
     raise ValueError(kind)
 
 
+class _Precomputed:
+    """Instrumented text made by the parent (for instrumenters that are heavy to import)."""
+
+    def __init__(self, source, filename):
+        self.source, self.filename = source, filename
+
+    def compile(self, filename=None):
+        return compile(self.source, filename or self.filename, "exec", dont_inherit=True)
+
+
+def _child_instrument():
+    """The instrument function of the child: precomputed texts, or the real call."""
+    cache = os.environ.get("LX_CHILD_PRECOMPUTED")
+    if cache:
+        import marshal
+        with open(cache, "rb") as f:
+            texts = marshal.load(f)
+
+        def instrument(source, filename):
+            return _Precomputed(texts[filename], filename)
+        return instrument
+    import benchmarks  # the one call of the instrumenter (imports none of the targets)
+    return benchmarks.instrument
+
+
 def child(test_module, targets, loader_kind, out_path):
     # run with -S (site imports re, collections, ...): site-packages comes from the parent
     sys.path[:0] = [ROOT, HERE]
     sys.path.extend(p for p in os.environ.get("LX_CHILD_SITE", "").split(os.pathsep) if p)
-    preloaded = sorted(m for m in sys.modules
-                       if any(m == t or m.startswith(t + ".") for t in targets))
     hook = made = None
     if loader_kind != "none":
-        import benchmarks  # the one call of the instrumenter (imports none of the targets)
         from lexecutor_c import importhook
+        instrument = _child_instrument()
         loaders, made = _make_loaders(loader_kind)
-        hook = importhook.install(targets, loaders, instrument=benchmarks.instrument)
+    # nothing imported so far may have imported a target
+    preloaded = sorted(m for m in sys.modules
+                       if any(m == t or m.startswith(t + ".") for t in targets))
+    if loader_kind != "none":
+        hook = importhook.install(targets, loaders, instrument=instrument)
     import json
     import time
     import traceback
@@ -147,6 +174,40 @@ def child(test_module, targets, loader_kind, out_path):
 
 # -- parent: run both, compare --------------------------------------------------
 
+def _target_files(targets):
+    """The .py files of *targets* (a package: all of its .py files)."""
+    import importlib.util
+    files = []
+    for t in targets:
+        spec = importlib.util.find_spec(t)
+        if spec is None or not spec.origin or not spec.origin.endswith(".py"):
+            continue
+        if spec.submodule_search_locations:
+            for d in spec.submodule_search_locations:
+                for dirpath, dirnames, names in os.walk(d):
+                    dirnames[:] = [n for n in dirnames if n != "__pycache__"]
+                    files += [os.path.join(dirpath, n) for n in names if n.endswith(".py")]
+        else:
+            files.append(spec.origin)
+    return sorted(files)
+
+
+def _precompute(targets, tmpdir):
+    """Instrument the targets' files here when the child must not import the instrumenter."""
+    sys.path.insert(0, ROOT)
+    import benchmarks
+    if benchmarks.instrumenter_name() != "libcst":
+        return None
+    import marshal
+    texts = {}
+    for path in _target_files(targets):
+        texts[path] = benchmarks.instrument(benchmarks.read_bytes(path), path).source
+    out = os.path.join(tmpdir, "precomputed-" + "-".join(targets) + ".marshal")
+    with open(out, "wb") as f:
+        marshal.dump(texts, f)
+    return out
+
+
 def run_child(test_module, targets, loader_kind, tmpdir, timeout=CHILD_TIMEOUT):
     import json
     import subprocess
@@ -155,6 +216,10 @@ def run_child(test_module, targets, loader_kind, tmpdir, timeout=CHILD_TIMEOUT):
            test_module, ",".join(targets), loader_kind, out]
     env = dict(os.environ, PYTHONHASHSEED="0",
                LX_CHILD_SITE=os.pathsep.join(p for p in sys.path if p.endswith("-packages")))
+    if loader_kind != "none":
+        pre = _precompute(targets, tmpdir)
+        if pre:
+            env["LX_CHILD_PRECOMPUTED"] = pre
     proc = subprocess.run(cmd, cwd=tmpdir, capture_output=True, text=True, timeout=timeout, env=env)
     if proc.returncode != 0 or not os.path.exists(out):
         raise AssertionError(f"{test_module} [{loader_kind}] child exited {proc.returncode}:\n"
@@ -262,11 +327,11 @@ if __name__ != "__main__":
 
 
 def main(argv):
-    import tempfile
     if argv[:1] == ["--child"]:
         test_module, targets, kind, out = argv[1:5]
         child(test_module, targets.split(","), kind, out)
         return 0
+    import tempfile
     kinds = [k for k in LOADER_KINDS if k in argv] or ["passthrough"]
     names = [a for a in argv if a not in LOADER_KINDS] or sorted(CASES)
     bad = 0
