@@ -68,6 +68,11 @@ def instrument(source, filename="<snippet>"):
     return lexecutor_c.instrument(source, filename=filename)
 
 
+def compile_instrumented(result, filename):
+    """Code object of an instrumented result (original line numbers)."""
+    return result.compile(filename)
+
+
 # -- the corpus ------------------------------------------------------------------
 
 def _walk(root, skip_dirs):
