@@ -1,8 +1,7 @@
 """The instrumentation written with LibCST, as the LExecutor paper's instrumenter is.
 
 Name reads become ``_n_(iid, "x", lambda: x)`` (with ``locals()`` as a fourth
-argument in class bodies and comprehensions, where a thunk cannot see the
-class namespace), attribute reads ``_a_(iid, obj, "attr")`` (private names
+argument in class bodies, where a thunk cannot see the class namespace), attribute reads ``_a_(iid, obj, "attr")`` (private names
 mangled), calls ``_c_(iid, f, *args, **kwargs)``, and every simple statement
 is followed by ``; _l_(iid)`` on its line.  Imports, annotations and match
 patterns are left as written.  No read is elided and ``_i_`` is not used: this
@@ -15,7 +14,7 @@ object with the same ``.source`` / ``.compile()`` surface).
 import sys
 
 import libcst as cst
-from libcst.metadata import (ClassScope, ComprehensionScope, ExpressionContext,
+from libcst.metadata import (ClassScope, ExpressionContext,
                              ExpressionContextProvider, ScopeProvider)
 
 _PATTERNS = tuple(getattr(cst, n) for n in (
@@ -98,7 +97,11 @@ class Instrumenter(cst.CSTTransformer):
             return updated_node
         args = [self._next(), text, cst.Lambda(params=cst.Parameters(), body=cst.Name(name))]
         scope = self.get_metadata(ScopeProvider, original_node, None)
-        if isinstance(scope, (ClassScope, ComprehensionScope)):
+        if isinstance(scope, ClassScope):
+            # a thunk cannot see the class namespace: pass it along, unless the
+            # class body rebinds `locals` itself (then the read stays as written)
+            if scope.assignments["locals"]:
+                return updated_node
             args.append(_call("locals"))
         return _call("_n_", *args)
 
