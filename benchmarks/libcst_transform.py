@@ -103,7 +103,7 @@ class Instrumenter(cst.CSTTransformer):
             if scope.assignments["locals"]:
                 return updated_node
             args.append(_call("locals"))
-        return _call("_n_", *args)
+        return _call("_n_", *args).with_changes(lpar=updated_node.lpar, rpar=updated_node.rpar)
 
     def leave_Attribute(self, original_node, updated_node):
         updated_node = updated_node.with_changes(attr=original_node.attr)
@@ -112,7 +112,8 @@ class Instrumenter(cst.CSTTransformer):
         text = self._string(_mangle(original_node.attr.value, self.classes[-1]))
         if text is None:
             return updated_node
-        return _call("_a_", self._next(), updated_node.value, text)
+        return _call("_a_", self._next(), updated_node.value, text).with_changes(
+            lpar=updated_node.lpar, rpar=updated_node.rpar)
 
     def leave_Arg(self, original_node, updated_node):
         return updated_node.with_changes(keyword=original_node.keyword)

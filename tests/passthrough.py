@@ -19,8 +19,8 @@ instrumented code, the recursion limit) still sees the extra frames.
 ``Loaders()`` makes a fresh set with its own counters; ``loaders()`` returns
 the dict to put into a module's globals.
 """
-from __future__ import annotations
-
+# No `from __future__ import annotations` here: exec(), eval() and compile()
+# called from _c_ inherit the future flags of this file.
 import builtins
 import sys
 import warnings
