@@ -326,6 +326,111 @@ if __name__ != "__main__":
         assert compare(base, dict(base, preloaded=[], hits={"m": 1}, import_failures=[]), ["m"]) == []
 
 
+# -- the harness's own parts: pass-through loaders and the import hook ---------
+
+if __name__ != "__main__":
+
+    def _pt():
+        sys.path.insert(0, HERE)
+        import passthrough
+        return passthrough
+
+    def _run_with_passthrough(src):
+        pt = _pt()
+        made = pt.Loaders()
+        g = dict(made.loaders(), __name__="pt_case")
+        exec(compile(src, "<pt>", "exec"), g)
+        return g, made
+
+    def test_passthrough_frame_sensitive_builtins():
+        import warnings
+        g, _ = _run_with_passthrough(
+            "class A:\n"
+            "    def m(self): return 'A'\n"
+            "class B(A):\n"
+            "    def m(self): return _c_(1, super).m() + 'B'\n"
+            "def f():\n"
+            "    x = 5\n"
+            "    return _c_(2, locals), _c_(3, globals)['__name__'], _c_(4, eval, 'x + 1')\n"
+            "def w():\n"
+            "    _c_(5, warn, 'w', UserWarning, stacklevel=2)\n"
+            "def outer():\n"
+            "    _c_(6, w)\n")
+        g["warn"] = warnings.warn
+        assert g["B"]().m() == "AB"
+        assert g["f"]() == ({"x": 5}, "pt_case", 6)
+        with warnings.catch_warnings(record=True) as ws:
+            warnings.simplefilter("always")
+            g["outer"]()
+        assert [(w.filename, w.lineno) for w in ws] == [("<pt>", 11)]
+
+    def test_passthrough_imports():
+        g, made = _run_with_passthrough(
+            "a = _i_(1, 'os.path', 0, None)\n"
+            "b = _i_(2, 'os.path', 0, ())\n"
+            "c, d = _i_(3, 'json', 0, ('decoder', 'no_such_name'))\n"
+            "e = _i_(4, 'no_such_module_lx', 0, None)\n"
+            "_i_(5, 'string', 0, '*')\n")
+        pt = _pt()
+        import json.decoder
+        import os.path
+        assert g["a"] is os and g["b"] is os.path and g["c"] is json.decoder
+        assert g["d"] is pt.MISSING and g["e"] is pt.MISSING
+        assert "ascii_letters" in g and "Template" in g
+        assert [f[0] for f in made.import_failures] == [3, 4]
+        try:
+            g["_n_"](6, "e", lambda: g["e"])
+        except NameError as err:
+            assert "e" in str(err)
+        else:
+            raise AssertionError("reading a MISSING import must raise NameError")
+        assert g["_n_"](7, "x", lambda: 1, {"x": 2}) == 2     # class namespace first
+        assert g["_c_"](8, dict, iid=1, fn=2) == {"iid": 1, "fn": 2}
+        assert g["_l_"](9) is None and g["_l_"](10, "v") == "v"
+        assert made.counts == {"n": 2, "a": 0, "c": 1, "l": 2, "i": 5}
+
+    def test_import_hook_instruments_chosen_modules(tmp_path):
+        sys.path.insert(0, ROOT)
+        from lexecutor_c import importhook
+        pkg = tmp_path / "lxpkg"
+        (pkg / "sub").mkdir(parents=True)
+        (pkg / "__init__.py").write_text("VALUE = 1\n")
+        (pkg / "sub" / "__init__.py").write_text("")
+        (pkg / "sub" / "leaf.py").write_text("def f():\n    return 2\n")
+        (tmp_path / "lxother.py").write_text("VALUE = 3\n")
+        seen = []
+
+        class Result:
+            def __init__(self, source, filename):
+                self.source = source.decode() + "_l_(1)\n"
+                self.filename = filename
+
+            def compile(self, filename=None):
+                return compile(self.source, filename or self.filename, "exec")
+
+        def fake_instrument(source, filename):
+            seen.append(os.path.basename(filename))
+            return Result(source, filename)
+
+        made = _pt().Loaders()
+        sys.path.insert(0, str(tmp_path))
+        hook = importhook.install(["lxpkg"], made, instrument=fake_instrument)
+        try:
+            import lxother
+            import lxpkg.sub.leaf
+        finally:
+            importhook.uninstall(hook)
+            sys.path.remove(str(tmp_path))
+            for m in [m for m in sys.modules if m.startswith(("lxpkg", "lxother"))]:
+                del sys.modules[m]
+        assert hook not in sys.meta_path
+        assert hook.hits == {"lxpkg": 1, "lxpkg.sub": 1, "lxpkg.sub.leaf": 1}
+        assert seen == ["__init__.py", "__init__.py", "leaf.py"]
+        assert made.counts["l"] == 3 and "_l_" not in vars(lxother)
+        assert lxpkg.sub.leaf.f() == 2 and lxpkg.sub.leaf.__file__.endswith("leaf.py")
+        assert set(importhook.LOADER_NAMES) <= set(vars(lxpkg.sub.leaf))
+
+
 def main(argv):
     if argv[:1] == ["--child"]:
         test_module, targets, kind, out = argv[1:5]
