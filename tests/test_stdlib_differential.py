@@ -47,6 +47,17 @@ CASES = {
     "test_string": (["string"], ["string"]),
 }
 SMOKE = ["test_textwrap", "test_bisect", "test_shlex"]
+# Known, explained differences per loader kind: test id prefix -> why.  These
+# ids are left out of the comparison (and listed in its output).
+KNOWN_DIFFERENCES = {
+    "passthrough": {
+        # the pure-Python loaders add a frame per call: recursion limits come sooner
+        "test.test_tomllib.test_misc.TestMiscellaneous.test_inline_array_recursion_limit":
+            "recursion limit (Python loader frames)",
+        "test.test_tomllib.test_misc.TestMiscellaneous.test_inline_table_recursion_limit":
+            "recursion limit (Python loader frames)",
+    },
+}
 LOADER_KINDS = ["passthrough", "runtime"]
 
 
@@ -228,8 +239,22 @@ def run_child(test_module, targets, loader_kind, tmpdir, timeout=CHILD_TIMEOUT):
         return json.load(f)
 
 
-def compare(base, inst, must_hit):
-    """Problems (list of str) between a plain and an instrumented report."""
+def _without(outcomes, ignore):
+    return {t: o for t, o in outcomes.items() if not t.startswith(tuple(ignore))}
+
+
+def _counts(outcomes):
+    counts = {}
+    for o in outcomes.values():
+        counts[o] = counts.get(o, 0) + 1
+    return counts
+
+
+def compare(base, inst, must_hit, ignore=()):
+    """Problems (list of str) between a plain and an instrumented report.
+
+    Test ids starting with a prefix in *ignore* are left out (known differences).
+    """
     problems = []
     if inst["preloaded"]:
         problems.append(f"targets imported before the hook: {inst['preloaded']}")
@@ -238,9 +263,9 @@ def compare(base, inst, must_hit):
         problems.append(f"the hook never instrumented {missed} (hits: {inst['hits']})")
     if inst["tests_run"] != base["tests_run"]:
         problems.append(f"tests run: {base['tests_run']} plain, {inst['tests_run']} instrumented")
-    if inst["counts"] != base["counts"]:
-        problems.append(f"outcome counts differ: plain {base['counts']}, instrumented {inst['counts']}")
-    a, b = base["outcomes"], inst["outcomes"]
+    a, b = _without(base["outcomes"], ignore), _without(inst["outcomes"], ignore)
+    if _counts(a) != _counts(b):
+        problems.append(f"outcome counts differ: plain {_counts(a)}, instrumented {_counts(b)}")
     diff = sorted(t for t in a.keys() | b.keys() if a.get(t) != b.get(t))
     for tid in diff[:20]:
         line = f"  {tid}: plain {a.get(tid, 'absent')}, instrumented {b.get(tid, 'absent')}"
@@ -294,7 +319,11 @@ if __name__ != "__main__":
         inst = run_child(test_module, targets, kind, tmp)
         print("\n" + summary(base, inst))
         assert base["tests_run"] > 0, f"{test_module} ran no test"
-        problems = compare(base, inst, must_hit)
+        ignore = KNOWN_DIFFERENCES.get(kind, {})
+        for tid, why in ignore.items():
+            if tid.startswith("test." + test_module + "."):
+                print(f"  not compared: {tid} ({why})")
+        problems = compare(base, inst, must_hit, ignore)
         if _real_instrumenter() and kind == "passthrough":
             if inst["loader_calls"].get("l", 0) == 0:
                 problems.append("no line marker ran: the instrumented code never executed")
@@ -324,6 +353,7 @@ if __name__ != "__main__":
         assert "never instrumented ['m.sub']" in text
         assert "t.b: plain passed, instrumented failed" in text and "boom" in text
         assert compare(base, dict(base, preloaded=[], hits={"m": 1}, import_failures=[]), ["m"]) == []
+        assert compare(base, inst, ["m"], ignore=["t.b"]) == []
 
 
 # -- the harness's own parts: pass-through loaders and the import hook ---------
@@ -447,7 +477,7 @@ def main(argv):
             for kind in kinds:
                 inst = run_child(name, targets, kind, tmp)
                 print(summary(base, inst))
-                problems = compare(base, inst, must_hit)
+                problems = compare(base, inst, must_hit, KNOWN_DIFFERENCES.get(kind, {}))
                 for p in problems:
                     print("   ", p)
                 bad += bool(problems)
