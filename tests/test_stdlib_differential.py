@@ -100,20 +100,29 @@ def _child_instrument():
     return benchmarks.instrument
 
 
+def _is_target(name, targets):
+    return any(name == t or name.startswith(t + ".") for t in targets)
+
+
 def child(test_module, targets, loader_kind, out_path):
-    # run with -S (site imports re, collections, ...): site-packages comes from the parent
+    # -S: site imports re, collections, ...; site-packages comes from the parent
     sys.path[:0] = [ROOT, HERE]
     sys.path.extend(p for p in os.environ.get("LX_CHILD_SITE", "").split(os.pathsep) if p)
+    # The same set-up in every run, plain or not: the instrumenter's package
+    # may import target modules (lexecutor_c imports dataclasses, tokenize, ...).
+    from lexecutor_c import importhook
     hook = made = None
     if loader_kind != "none":
-        from lexecutor_c import importhook
         instrument = _child_instrument()
         loaders, made = _make_loaders(loader_kind)
-    # nothing imported so far may have imported a target
-    preloaded = sorted(m for m in sys.modules
-                       if any(m == t or m.startswith(t + ".") for t in targets))
+    # Targets imported by the set-up are dropped from sys.modules, so that the
+    # tests import them afresh (through the hook when it is on); the set-up's
+    # own modules keep the copies they already hold.
+    preloaded = sorted(m for m in sys.modules if _is_target(m, targets))
     if loader_kind != "none":
         hook = importhook.install(targets, loaders, instrument=instrument)
+    for m in preloaded:
+        del sys.modules[m]
     import json
     import time
     import traceback
@@ -172,10 +181,8 @@ def child(test_module, targets, loader_kind, out_path):
         "details": details,
         "preloaded": preloaded,
         "hits": dict(hook.hits) if hook else {},
-        "instrumented_live": sorted(
-            name for name, m in list(sys.modules.items())
-            if any(name == t or name.startswith(t + ".") for t in targets)
-            and "_l_" in getattr(m, "__dict__", {})),
+        "live": {name: "_l_" in getattr(m, "__dict__", {})
+                 for name, m in list(sys.modules.items()) if _is_target(name, targets)},
         "loader_calls": dict(getattr(made, "counts", {}) or {}),
         "import_failures": [list(map(str, f)) for f in getattr(made, "import_failures", [])],
     }
@@ -256,8 +263,9 @@ def compare(base, inst, must_hit, ignore=()):
     Test ids starting with a prefix in *ignore* are left out (known differences).
     """
     problems = []
-    if inst["preloaded"]:
-        problems.append(f"targets imported before the hook: {inst['preloaded']}")
+    plain = sorted(m for m in must_hit if inst["live"].get(m) is False)
+    if plain:
+        problems.append(f"sys.modules holds uninstrumented {plain} after the tests")
     missed = [m for m in must_hit if inst["hits"].get(m, 0) < 1]
     if missed:
         problems.append(f"the hook never instrumented {missed} (hits: {inst['hits']})")
@@ -284,7 +292,8 @@ def summary(base, inst):
     return (f"{inst['test_module']} [{inst['loaders']}]: {inst['tests_run']} tests; plain "
             f"{base['counts']} in {base['seconds']:.1f}s; instrumented {inst['counts']} in "
             f"{inst['seconds']:.1f}s; hook hits {sum(inst['hits'].values())} "
-            f"({', '.join(sorted(inst['hits']))}); loader calls {inst['loader_calls']}")
+            f"({', '.join(sorted(inst['hits']))}); loader calls {inst['loader_calls']}"
+            + (f"; re-imported after set-up: {', '.join(inst['preloaded'])}" if inst["preloaded"] else ""))
 
 
 # -- pytest -------------------------------------------------------------------
@@ -347,12 +356,15 @@ if __name__ != "__main__":
         inst = dict(base, counts={"passed": 1, "failed": 1},
                     outcomes={"t.a": "passed", "t.b": "failed"},
                     details={"t.b": "Traceback ...\nAssertionError: boom"},
-                    preloaded=[], hits={"m": 1}, import_failures=[])
+                    live={"m": True}, hits={"m": 1}, import_failures=[])
         problems = compare(base, inst, ["m", "m.sub"])
         text = "\n".join(problems)
         assert "never instrumented ['m.sub']" in text
         assert "t.b: plain passed, instrumented failed" in text and "boom" in text
-        assert compare(base, dict(base, preloaded=[], hits={"m": 1}, import_failures=[]), ["m"]) == []
+        assert compare(base, dict(base, live={"m": True}, hits={"m": 1}, import_failures=[]),
+                       ["m"]) == []
+        assert "uninstrumented ['m']" in "\n".join(
+            compare(base, dict(inst, live={"m": False}), ["m"]))
         assert compare(base, inst, ["m"], ignore=["t.b"]) == []
 
 
