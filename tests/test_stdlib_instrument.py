@@ -13,6 +13,7 @@ and the lines around it (original and instrumented).
 from __future__ import annotations
 
 import argparse
+import ast
 import multiprocessing
 import os
 import sys
@@ -67,24 +68,54 @@ def check_source(src, path):
             return f"instrument() raised {type(e).__name__}: {e}\n" + _where(e, original, None)
         text = res.source
         try:
-            compile(text, path, "exec", dont_inherit=True)
+            tree = ast.parse(text, path)
+            plain = compile(tree, path, "exec", dont_inherit=True)
         except BaseException as e:  # noqa: BLE001
             return f"instrumented source does not compile: {type(e).__name__}: {e}\n" + _where(e, original, res)
         try:
             code = corpus.compile_instrumented(res, path)
         except BaseException as e:  # noqa: BLE001
             return f"Instrumented.compile() raised {type(e).__name__}: {e}\n" + traceback.format_exc(limit=-3)
-        ref = compile(src, path, "exec", dont_inherit=True)
+    return _check_lines(res, tree, plain, code, original)
+
+
+LOADER_CALLS = frozenset({"_n_", "_a_", "_c_", "_i_"})
+
+
+def _check_lines(res, tree, plain, code, original):
+    """Line numbers: Instrumented.compile() against line_map, loader calls against the iid table."""
     n_orig = corpus.count_lines(original)
-    got, want = _code_lines(code), _code_lines(ref)
+    lm = getattr(res, "line_map", None)
+
+    def orig(line):
+        return lm[line - 1] if lm and 1 <= line <= len(lm) else line
+
+    got = _code_lines(code)
     outside = sorted(ln for ln in got if not 0 <= ln <= max(n_orig, 1))  # 0: RESUME
     if outside:
         return (f"Instrumented.compile() has line numbers outside the file (1..{n_orig}): "
                 f"{outside[:10]}")
-    lost = sorted(want - got)
-    if lost:
-        return (f"Instrumented.compile() lost the line numbers of {len(lost)} original lines "
-                f"(first {lost[:10]})\n" + _excerpt(original, lost[0], "original"))
+    mapped = {orig(ln) if ln else 0 for ln in _code_lines(plain)}
+    if mapped != got:
+        return (f"Instrumented.compile() disagrees with line_map: lines only in compile() "
+                f"{sorted(got - mapped)[:10]}, only in the mapped source {sorted(mapped - got)[:10]}")
+    records = {r.iid: r for r in (getattr(res, "iids", None) or ())}
+    if not records:
+        return None
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                and node.func.id in LOADER_CALLS and node.args
+                and isinstance(node.args[0], ast.Constant) and type(node.args[0].value) is int):
+            continue
+        iid, line = node.args[0].value, orig(node.lineno)
+        rec = records.get(iid)
+        if rec is None:
+            return f"{node.func.id}({iid}, ...) at line {line} has no iid record"
+        if not rec.line <= line <= rec.end_line:
+            return (f"{node.func.id}({iid}, ...) for {rec.kind} {rec.name!r} is at original line "
+                    f"{line}, its record says lines {rec.line}-{rec.end_line}\n"
+                    + _excerpt(original, rec.line, "original")
+                    + "\n" + _excerpt(res.source, node.lineno, "instrumented"))
     return None
 
 
@@ -195,13 +226,14 @@ def test_checker_reports_broken_output(monkeypatch):
 
 
 @pytest.mark.parametrize("compiled, expect", [
-    ("x = 1\n\n\n\ny = 2\n", "outside the file"),   # y moved to line 5
-    ("x = 1; y = 2\n", "lost the line numbers"),        # y moved onto line 1
+    ("x = 1\n\n\n\ny = 2\n", "outside the file"),     # y moved to line 5
+    ("x = 1; y = 2\n", "disagrees with line_map"),        # y moved onto line 1
 ])
 def test_checker_reports_wrong_line_numbers(monkeypatch, compiled, expect):
     class Moved:
         source = "x = 1\ny = 2\n"
         line_map = None
+        iids = []
 
         def compile(self, filename=None):
             return compile(compiled, filename, "exec")
@@ -209,6 +241,24 @@ def test_checker_reports_wrong_line_numbers(monkeypatch, compiled, expect):
     monkeypatch.setattr(corpus, "instrument", lambda src, filename: Moved())
     why = check_source(b"x = 1\ny = 2\n", "<t>")
     assert why is not None and expect in why, why
+
+
+def test_checker_reports_loader_call_off_its_record(monkeypatch):
+    """A leading blank line dropped: the loader call lands a line above its record."""
+    class Rec:
+        iid, kind, name, line, end_line = 1, "attribute", "sep", 3, 3
+
+    class Shifted:
+        source = "import os\n_a_(1, os, 'sep')\n"
+        line_map = None
+        iids = [Rec()]
+
+        def compile(self, filename=None):
+            return compile(self.source, filename, "exec")
+
+    monkeypatch.setattr(corpus, "instrument", lambda src, filename: Shifted())
+    why = check_source(b"\nimport os\nos.sep\n", "<t>")
+    assert why is not None and "its record says lines 3-3" in why, why
 
 
 def test_checker_skips_what_cpython_rejects():
