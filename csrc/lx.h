@@ -9,6 +9,7 @@
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <stdint.h>
 
 #if PY_VERSION_HEX < 0x030B0000 || PY_VERSION_HEX >= 0x030C0000
 #error "lexecutor_c._core targets CPython 3.11 exactly"
@@ -18,11 +19,25 @@
 
 typedef struct TSLanguage TSLanguage;
 
+/* Field ids of the tree-sitter-python grammar that the instrumenter uses;
+ * filled in at module exec from their names. */
+typedef struct {
+    uint16_t left, right, name, value, body, function, arguments, object,
+        attribute, alias, condition, consequence, alternative, parameters,
+        superclasses, return_type, type, subject, module_name, definition,
+        expression, format_specifier, type_conversion, guard;
+} lx_fields;
+
 typedef struct {
     /* instrument.c */
     const TSLanguage *language;   /* borrowed from the tree_sitter_python capsule */
-    PyObject *grammar_capsule;    /* keeps the grammar module alive */
+    PyObject *grammar_module;     /* keeps the grammar's shared object loaded */
     PyObject *builtin_names;      /* frozenset: names of the builtins module */
+    PyObject *IidInfo;            /* struct sequence types of instrument() */
+    PyObject *LineInfo;
+    unsigned char *symkind;       /* symbol id -> node kind (instrument.c) */
+    uint32_t nsymbols;
+    lx_fields field;
     /* runtime.c and friends */
     lx_runtime_state rt;
 } lx_state;

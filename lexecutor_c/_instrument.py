@@ -1,0 +1,153 @@
+"""Python face of the C instrumenter (``lexecutor_c._core.instrument``)."""
+from __future__ import annotations
+
+import ast
+import codecs
+import io
+import tokenize
+from dataclasses import dataclass, field
+from types import CodeType
+
+from . import _core
+
+IidInfo = _core.IidInfo
+LineInfo = _core.LineInfo
+
+
+def decode_source(data: bytes) -> str:
+    """Decode Python source bytes as CPython does: a BOM or a PEP 263 coding
+    cookie picks the codec, UTF-8 otherwise; undecodable bytes raise
+    SyntaxError naming the line, like compile() does."""
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    except SyntaxError:
+        raise
+    try:
+        text = data.decode(encoding)
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        err = SyntaxError(f"source is not valid {encoding}: byte 0x{data[exc.start]:02x} "
+                          f"at offset {exc.start} (line {line})")
+        err.lineno = line
+        raise err from exc
+    except LookupError as exc:
+        raise SyntaxError(f"unknown source encoding {encoding!r}") from exc
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    return text
+
+
+@dataclass(frozen=True)
+class Instrumented:
+    """The result of :func:`instrument`.
+
+    ``source``: the instrumented text.  ``iids``: one :class:`IidInfo` per
+    instrumented site.  ``lines``: one :class:`LineInfo` per line marker (the
+    papers' coverable lines: a statement, or a block header that counts when
+    its block is entered).  ``line_map``: ``None`` when instrumented and
+    original line numbers agree, else a list mapping instrumented line - 1 to
+    the original line.
+    """
+
+    source: str
+    iids: list
+    lines: list
+    line_map: list | None
+    filename: str = "<snippet>"
+    original: str = field(default="", repr=False)
+
+    def original_line(self, line: int) -> int:
+        """The original line of an instrumented line number."""
+        if self.line_map is None or not 1 <= line <= len(self.line_map):
+            return line
+        return self.line_map[line - 1]
+
+    def compile(self, filename: str | None = None) -> CodeType:
+        """Compile the instrumented source; the code object's line numbers
+        are those of the original source."""
+        filename = filename or self.filename
+        try:
+            if self.line_map is None:
+                return compile(self.source, filename, "exec", dont_inherit=True)
+            tree = ast.parse(self.source, filename)
+        except SyntaxError:
+            # tree-sitter accepted what CPython rejects (e.g. `return` outside
+            # a function): report CPython's error on the original text.
+            if self.original:
+                compile(self.original, filename, "exec", dont_inherit=True)
+            raise
+        fix = self.line_map
+        top = len(fix)
+        for node in ast.walk(tree):
+            if hasattr(node, "lineno") and node.lineno is not None:
+                node.lineno = fix[min(node.lineno, top) - 1]
+                end = getattr(node, "end_lineno", None)
+                if end is not None:
+                    node.end_lineno = max(fix[min(end, top) - 1], node.lineno)
+        return compile(tree, filename, "exec", dont_inherit=True)
+
+
+TREE_SITTER_GAVE_UP = "tree-sitter could not parse this"
+
+
+def reindent_continuations(text: str) -> str | None:
+    """Indent continuation lines inside brackets to at least the indentation
+    of the line that opened them.  Python ignores that indentation, but
+    tree-sitter's indentation scanner can lose track of a dedented line in
+    brackets (CPython's own test_compile has such code).  Line numbers stay;
+    columns on the touched lines move.  None when nothing was changed."""
+    lines = text.splitlines(keepends=True)
+    fix: dict[int, int] = {}
+    depth = 0
+    indent = 0
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO(text).readline):
+            if tok.type == tokenize.OP and tok.string in "([{":
+                if depth == 0:
+                    row = tok.start[0] - 1
+                    indent = len(lines[row]) - len(lines[row].lstrip(" \t"))
+                depth += 1
+            elif tok.type == tokenize.OP and tok.string in ")]}":
+                depth = max(0, depth - 1)
+            elif depth > 0 and tok.type not in (tokenize.NL, tokenize.COMMENT):
+                row = tok.start[0] - 1
+                line = lines[row]
+                lead = len(line) - len(line.lstrip(" \t"))
+                if tok.start[1] == lead and lead < indent and row not in fix:
+                    fix[row] = indent - lead
+    except (tokenize.TokenError, IndentationError, SyntaxError):
+        return None
+    if not fix:
+        return None
+    for row, extra in fix.items():
+        lines[row] = " " * extra + lines[row]
+    return "".join(lines)
+
+
+def instrument(source: str | bytes, *, filename: str = "<snippet>", context: int = 16,
+               elide: bool = True) -> Instrumented:
+    """Rewrite ``source`` so every name read, attribute read and call goes
+    through the loaders ``_n_``, ``_a_``, ``_c_`` and every statement is
+    followed by a line marker ``_l_`` (docs/LOADERS.md).
+
+    ``context`` is the number of tokens kept on each side of a site for the
+    value model; ``elide=False`` wraps even reads that cannot fail.
+    Raises SyntaxError for invalid code, ValueError for NUL bytes or sources
+    over 256 MiB, RecursionError for nesting deeper than CPython compiles.
+    """
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        source = decode_source(bytes(source))
+    elif not isinstance(source, str):
+        raise TypeError(f"instrument() takes str or bytes, not {type(source).__name__}")
+    elif source.startswith("\ufeff"):
+        source = source[1:]
+    try:
+        text, iids, lines, line_map = _core.instrument(source, filename, context, elide)
+    except SyntaxError as exc:
+        # CPython accepted the code but tree-sitter did not: retry once with
+        # bracketed continuation lines re-indented (see above).
+        retry = reindent_continuations(source) if TREE_SITTER_GAVE_UP in str(exc) else None
+        if retry is None:
+            raise
+        text, iids, lines, line_map = _core.instrument(retry, filename, context, elide)
+    return Instrumented(text, iids, lines, line_map, filename, source)

@@ -1,0 +1,537 @@
+"""Command line: ``python -m lexecutor_c`` / ``lexecutor-c``.
+
+Subcommands register themselves with :func:`command`; adding one (record,
+train, treefix, ...) is a function that configures its argparse sub-parser
+and a handler returning the exit status:
+
+    @command("record", help="...")
+    def _record_args(p): p.add_argument(...)
+    @_record_args.handler
+    def _record(args, ui): ...; return 0
+
+Exit statuses: 0 every file ran to its end, 1 some run ended early
+(exception, timeout, crash, memory, non-zero exit), 2 usage errors and input
+that cannot be read or parsed.  Errors are one line on stderr, never a
+traceback.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from dataclasses import dataclass
+from typing import Callable, Optional
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+PROG = "lexecutor-c"
+
+# What the LExecutor paper reports for its Figure 1 (see
+# /work/shared/examples/README.md in the project).
+FIGURE1_EXPECTED = {
+    "as-is": "crashes at once (NameError on line 1)",
+    "has_min_size": "a function returning True",
+    "all_data": "a non-empty list",
+    "config_str": "a non-empty string",
+    "logger": "an object whose info is a method returning None",
+    "coverage": "every line runs (the raise on line 2 is skipped: has_min_size returns True)",
+}
+
+
+class UsageError(Exception):
+    """Bad input for a command: reported in one line, exit status 2."""
+
+
+# ---------------------------------------------------------------- registry
+
+@dataclass
+class Command:
+    name: str
+    help: str
+    configure: Callable[[argparse.ArgumentParser], None]
+    run: Optional[Callable] = None
+
+    def handler(self, fn):
+        self.run = fn
+        return fn
+
+
+COMMANDS: dict[str, Command] = {}
+
+
+def command(name: str, help: str):
+    """Decorator for a function that adds a subcommand's arguments; the
+    returned Command's ``.handler`` decorates its implementation."""
+    def deco(configure):
+        cmd = Command(name, help, configure)
+        COMMANDS[name] = cmd
+        return cmd
+    return deco
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):        # one line (plus usage), status 2
+        self.print_usage(sys.stderr)
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog=PROG, description="Learning-guided execution of incomplete "
+                                            "Python code (LExecutor, FSE'23).")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub.required = True
+    for cmd in COMMANDS.values():
+        p = sub.add_parser(cmd.name, help=cmd.help, description=cmd.help)
+        cmd.configure(p)
+    return parser
+
+
+# ---------------------------------------------------------------- output
+
+class UI:
+    """Tables and lines, through rich when it is installed (plain text
+    otherwise); everything for the user on stdout, problems on stderr."""
+
+    def __init__(self, stdout=None, stderr=None):
+        self.stdout = stdout or sys.stdout
+        self.stderr = stderr or sys.stderr
+        try:
+            from rich.console import Console
+            self.console = Console(file=self.stdout, highlight=False, soft_wrap=False)
+            self.err_console = Console(file=self.stderr, highlight=False)
+        except ImportError:
+            self.console = self.err_console = None
+
+    def line(self, text: str = "", style: Optional[str] = None) -> None:
+        if self.console is not None:
+            from rich.text import Text
+            self.console.print(Text(text, style=style or ""), soft_wrap=True)
+        else:
+            print(text, file=self.stdout)
+
+    def table(self, title: str, columns: list[str], rows: list[list]) -> None:
+        cells = [["" if c is None else str(c) for c in row] for row in rows]
+        if self.console is not None:
+            from rich.table import Table
+            from rich.text import Text
+            t = Table(title=title, title_justify="left", show_lines=False)
+            for c in columns:
+                t.add_column(c, overflow="fold")
+            for row in cells:
+                t.add_row(*[Text(c) for c in row])
+            self.console.print(t)
+            return
+        widths = [max([len(c)] + [len(r[i]) for r in cells]) for i, c in enumerate(columns)]
+        print(title, file=self.stdout)
+        print("  ".join(c.ljust(w) for c, w in zip(columns, widths)), file=self.stdout)
+        for r in cells:
+            print("  ".join(c.ljust(w) for c, w in zip(r, widths)), file=self.stdout)
+
+    def code(self, text: str, filename: str = "") -> None:
+        if self.console is not None:
+            from rich.syntax import Syntax
+            self.console.print(Syntax(text, "python", line_numbers=True,
+                                      theme="ansi_dark", word_wrap=True))
+        else:
+            for i, ln in enumerate(text.splitlines(), 1):
+                print(f"{i:4} {ln}", file=self.stdout)
+
+    def error(self, message: str) -> None:
+        print(f"{PROG}: error: {_one_line(message)}", file=self.stderr)
+
+    def warn(self, message: str) -> None:
+        print(f"{PROG}: {_one_line(message)}", file=self.stderr)
+
+
+def _one_line(s: str) -> str:
+    return " ".join(str(s).split())
+
+
+# ---------------------------------------------------------------- input errors
+
+def _input_error(path: str, exc: BaseException) -> Optional[str]:
+    """A one-line message for errors that mean 'this input is unusable'; None
+    for anything else."""
+    from .api import SourceError
+    if isinstance(exc, SyntaxError):
+        where = f"{path}:{exc.lineno}" if exc.lineno else path
+        return f"{where}: syntax error: {exc.msg}"
+    if isinstance(exc, SourceError):
+        return str(exc)
+    if isinstance(exc, UnicodeError):
+        return f"{path}: {exc}"
+    if isinstance(exc, OSError):
+        return f"cannot read {path}: {exc.strerror or exc}"
+    return None
+
+
+def _status_text(r) -> str:
+    if r.status == "exception" and r.exception:
+        line = f" at line {r.exception['line']}" if r.exception.get("line") else ""
+        return f"exception {r.exception['type']}: {r.exception['message']}{line}"
+    if r.status == "exit":
+        return f"exit {r.exit_code}"
+    if r.status == "crashed":
+        return f"crashed: {r.error}"
+    if r.status in ("timeout", "memory") and r.error:
+        return f"{r.status}: {r.error}"
+    return r.status
+
+
+def _coverage_text(r) -> str:
+    if r.coverage is None:
+        total = "?" if r.total_lines is None else r.total_lines
+        return f"coverage unknown (?/{total} line markers: the run did not report back)"
+    return f"coverage {r.coverage:.1%} ({r.covered_lines}/{r.total_lines} line markers)"
+
+
+def _show_result(ui: UI, r, show_output: bool) -> None:
+    rows = [[i["line"], i["kind"], i["name"], i["cls"], i["value"]] for i in r.injections]
+    if rows:
+        ui.table(f"{r.filename}: injected values", ["line", "kind", "name", "class", "value"],
+                 rows)
+    else:
+        ui.line(f"{r.filename}: nothing injected")
+    for f in r.failed_imports:
+        names = "" if f["names"] in (None, []) else f" ({', '.join(f['names']) if isinstance(f['names'], list) else f['names']})"
+        ui.line(f"  failed import: {f['module']}{names}")
+    ui.line(f"  {_coverage_text(r)}")
+    if r.uncovered:
+        ui.line(f"  lines not reached: {_ranges(r.uncovered)}")
+    ui.line(f"  ended: {_status_text(r)}  [{r.wall_time:.2f} s]",
+            style=None if r.ok else "bold red")
+    if show_output:
+        for name in ("stdout", "stderr"):
+            text = getattr(r, name)
+            if text:
+                more = " (truncated)" if getattr(r, f"{name}_truncated") else ""
+                ui.line(f"  --- {name}{more} ---")
+                ui.line(text.rstrip("\n"))
+
+
+def _ranges(nums: list[int]) -> str:
+    out, start, prev = [], None, None
+    for n in nums:
+        if start is None:
+            start = prev = n
+        elif n == prev + 1:
+            prev = n
+        else:
+            out.append(f"{start}" if start == prev else f"{start}-{prev}")
+            start = prev = n
+    if start is not None:
+        out.append(f"{start}" if start == prev else f"{start}-{prev}")
+    return ", ".join(out)
+
+
+# ---------------------------------------------------------------- run
+
+def _positive_float(s: str) -> float:
+    try:
+        v = float(s)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {s!r}")
+    if not v > 0 or v != v or v == float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds: {s!r}")
+    return v
+
+
+def add_execution_options(p: argparse.ArgumentParser) -> None:
+    """The options of every command that executes code (shared with later
+    commands such as record or bench)."""
+    from .api import ABSTRACTIONS, PREDICTORS
+    p.add_argument("--predictor", choices=PREDICTORS, default="naive",
+                   help="how missing values are chosen (default: naive)")
+    p.add_argument("--abstraction", choices=ABSTRACTIONS, default="fine",
+                   help="value abstraction of the predictor (default: fine)")
+    p.add_argument("--seed", type=int, default=None, help="random seed")
+    p.add_argument("--randomize", action="store_true",
+                   help="randomise among the predictor's choices")
+    p.add_argument("--timeout", type=_positive_float, default=10.0, metavar="S",
+                   help="wall-clock seconds per file (default: 10)")
+    p.add_argument("--no-isolate", dest="isolate", action="store_false",
+                   help="execute in this process: no sandbox, no limits (trusted code only)")
+
+
+@command("run", help="execute files with value injection and report injections and coverage")
+def _run_args(p):
+    p.add_argument("files", nargs="+", metavar="FILE", help="Python files to execute")
+    add_execution_options(p)
+    p.add_argument("--json", action="store_true", help="print one JSON document")
+    p.add_argument("--output", action="store_true",
+                   help="also print what each program wrote to stdout/stderr")
+
+
+@_run_args.handler
+def _run(args, ui: UI) -> int:
+    from . import api
+    entries = []
+    progress = None
+    if len(args.files) > 1 and not args.json:
+        progress = _make_progress(ui)
+    task = None
+    if progress is not None:
+        progress.start()
+        task = progress.add_task("running", total=len(args.files))
+    try:
+        for path in args.files:
+            entry = {"file": path}
+            if progress is not None:
+                progress.update(task, description=_short(path))
+                progress.refresh()
+            try:
+                r = api.run(_PathArg(path),
+                            predictor=args.predictor, abstraction=args.abstraction,
+                            timeout=args.timeout, isolate=args.isolate, seed=args.seed,
+                            randomize=args.randomize, filename=path)
+                entry["result"] = r
+            except api.BackendUnavailable as e:
+                raise UsageError(str(e))
+            except Exception as e:
+                msg = _input_error(path, e)
+                if msg is None:
+                    msg = f"{path}: internal error: {type(e).__name__}: {e}"
+                    entry["error"] = {"type": "internal", "message": msg}
+                else:
+                    entry["error"] = {"type": _error_kind(e), "message": msg}
+            if not args.json:
+                if progress is not None:
+                    progress.stop()
+                if "result" in entry:
+                    _show_result(ui, entry["result"], args.output)
+                else:
+                    ui.error(entry["error"]["message"])
+                if progress is not None:
+                    progress.start()
+            entries.append(entry)
+            if progress is not None:
+                progress.advance(task)
+                progress.refresh()
+    finally:
+        if progress is not None:
+            progress.stop()
+    summary = _summary(entries)
+    if args.json:
+        doc = {"version": 1,
+               "options": {"predictor": args.predictor, "abstraction": args.abstraction,
+                           "seed": args.seed, "randomize": args.randomize,
+                           "timeout": args.timeout, "isolate": args.isolate},
+               "files": [{"file": e["file"], "result": e["result"].to_dict()} if "result" in e
+                         else {"file": e["file"], "error": e["error"]} for e in entries],
+               "summary": summary}
+        ui.stdout.write(json.dumps(doc, indent=2) + "\n")
+    elif len(entries) > 1:
+        _show_summary(ui, summary)
+    if summary["errors"]:
+        return EXIT_USAGE
+    if summary["failed"]:
+        return EXIT_FAILED
+    return EXIT_OK
+
+
+class _PathArg(os.PathLike):
+    """A command-line FILE: always a path, so a missing file is reported as
+    missing instead of being executed as source code."""
+
+    def __init__(self, path):
+        self.path = path
+
+    def __fspath__(self):
+        return self.path
+
+
+def _error_kind(e: BaseException) -> str:
+    from .api import SourceError
+    if isinstance(e, SyntaxError):
+        return "syntax"
+    if isinstance(e, SourceError):
+        return "source"
+    if isinstance(e, OSError):
+        return "unreadable"
+    return "internal"
+
+
+def _summary(entries: list[dict]) -> dict:
+    statuses: dict[str, int] = {}
+    covs = []
+    failed = 0
+    for e in entries:
+        r = e.get("result")
+        if r is None:
+            continue
+        statuses[r.status] = statuses.get(r.status, 0) + 1
+        if not r.ok:
+            failed += 1
+        if r.coverage is not None:
+            covs.append(r.coverage)
+    n_results = sum(1 for e in entries if "result" in e)
+    internal = sum(1 for e in entries if e.get("error", {}).get("type") == "internal")
+    return {
+        "files": len(entries),
+        "ran": n_results,
+        "ok": n_results - failed,
+        # runs that ended early, and files lexecutor_c itself failed on (exit 1)
+        "failed": failed + internal,
+        # files that cannot be read, decoded or parsed (exit 2)
+        "errors": sum(1 for e in entries if "error" in e) - internal,
+        "internal_errors": internal,
+        "statuses": statuses,
+        "mean_coverage": (sum(covs) / len(covs)) if covs else None,
+        "injections": sum(len(e["result"].injections) for e in entries if "result" in e),
+    }
+
+
+def _show_summary(ui: UI, s: dict) -> None:
+    rows = [["files", s["files"]], ["ran to the end", s["ok"]],
+            ["ended early", s["failed"]], ["unreadable / unparsable", s["errors"]]]
+    for st, n in sorted(s["statuses"].items()):
+        rows.append([f"  status {st}", n])
+    rows.append(["injections", s["injections"]])
+    rows.append(["mean coverage", "-" if s["mean_coverage"] is None
+                 else f"{s['mean_coverage']:.1%}"])
+    ui.table("summary", ["", ""], rows)
+
+
+def _short(path: str, width: int = 40) -> str:
+    return path if len(path) <= width else "..." + path[-(width - 3):]
+
+
+def _make_progress(ui: UI):
+    """A progress bar on stderr; no refresh thread (the sandbox forks, and a
+    fork while another thread holds the console's lock is best avoided)."""
+    try:
+        from rich.console import Console
+        from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
+                                   TimeElapsedColumn)
+    except ImportError:
+        return None
+    console = Console(file=ui.stderr)
+    if not console.is_terminal:
+        return None
+    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                    TimeElapsedColumn(), console=console, auto_refresh=False, transient=True)
+
+
+# ---------------------------------------------------------------- instrument
+
+@command("instrument", help="print a file as instrumented (loaders _n_ _a_ _c_ _l_ _i_)")
+def _instrument_args(p):
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--iids", action="store_true", help="also print the table of sites")
+
+
+@_instrument_args.handler
+def _instrument(args, ui: UI) -> int:
+    from . import api
+    try:
+        text, filename = api.load_source(_PathArg(args.file), args.file)
+        inst = api.get_instrument()(text, filename=filename)
+    except api.BackendUnavailable as e:
+        raise UsageError(str(e))
+    except Exception as e:
+        msg = _input_error(args.file, e)
+        if msg is None:
+            raise
+        raise UsageError(msg)
+    ui.stdout.write(inst.source if inst.source.endswith("\n") else inst.source + "\n")
+    if args.iids:
+        rows = []
+        for s in inst.iids:
+            span = f"{s.line}:{s.col}-{s.end_line}:{s.end_col}"
+            rows.append([s.iid, s.kind, getattr(s, "name", None) or "", span])
+        ui.table(f"{filename}: {len(rows)} sites", ["iid", "kind", "name", "span"], rows)
+    return EXIT_OK
+
+
+# ---------------------------------------------------------------- demo
+
+@command("demo", help="run the paper's Figure 1 example and compare with what the paper reports")
+def _demo_args(p):
+    p.add_argument("--predictor", default="naive",
+                   choices=[x for x in ("naive", "random", "frequency", "neural")],
+                   help="predictor for the injected run (default: naive)")
+    p.add_argument("--seed", type=int, default=None)
+    p.add_argument("--json", action="store_true", help="print one JSON document")
+
+
+def example_path(name: str = "lexecutor_figure1.py") -> str:
+    from importlib import resources
+    ref = resources.files("lexecutor_c") / "examples" / name
+    return str(ref)
+
+
+@_demo_args.handler
+def _demo(args, ui: UI) -> int:
+    from . import api
+    path = example_path()
+    try:
+        text, _ = api.load_source(_PathArg(path), path)
+        plain = api.run(text, predictor="as-is", filename="lexecutor_figure1.py")
+        injected = api.run(text, predictor=args.predictor, seed=args.seed,
+                           filename="lexecutor_figure1.py")
+    except api.BackendUnavailable as e:
+        raise UsageError(str(e))
+    except OSError as e:
+        raise UsageError(f"the packaged example is missing: {e}")
+    if args.json:
+        ui.stdout.write(json.dumps({"source": text, "as_is": plain.to_dict(),
+                                    "injected": injected.to_dict(),
+                                    "paper": FIGURE1_EXPECTED}, indent=2) + "\n")
+        return EXIT_OK if injected.ok else EXIT_FAILED
+    ui.line("LExecutor, FSE'23, Figure 1 (lexecutor_c/examples/lexecutor_figure1.py):",
+            style="bold")
+    ui.code(text)
+    ui.line()
+    ui.line(f"As is ({_status_text(plain)}); the paper: {FIGURE1_EXPECTED['as-is']}.")
+    ui.line()
+    by_name: dict[str, list] = {}
+    for inj in injected.injections:
+        by_name.setdefault(inj["name"], []).append(inj)
+    rows = []
+    for name in ("has_min_size", "all_data", "config_str", "logger"):
+        got = by_name.pop(name, [])
+        value = "; ".join(f"line {i['line']}: {i['cls']} {i['value']}" for i in got) or \
+            "(not injected)"
+        rows.append([name, value, FIGURE1_EXPECTED[name]])
+    for name, got in by_name.items():
+        rows.append([name, "; ".join(f"line {i['line']}: {i['cls']} {i['value']}"
+                                     for i in got), "-"])
+    ui.table(f"With the {args.predictor} predictor", ["name", "injected here", "the paper"],
+             rows)
+    ui.line(f"{_coverage_text(injected)}; ended: {_status_text(injected)}")
+    ui.line(f"the paper: {FIGURE1_EXPECTED['coverage']}")
+    if injected.uncovered:
+        ui.line(f"lines not reached here: {_ranges(injected.uncovered)}")
+    return EXIT_OK if injected.ok else EXIT_FAILED
+
+
+# ---------------------------------------------------------------- main
+
+def main(argv: Optional[list[str]] = None) -> int:
+    """Entry point; returns the exit status (the console script exits with it)."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as e:          # --help, or a usage error already printed
+        return e.code if isinstance(e.code, int) else EXIT_USAGE
+    ui = UI()
+    try:
+        return COMMANDS[args.command].run(args, ui)
+    except UsageError as e:
+        ui.error(str(e))
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        ui.warn("interrupted")
+        return 130
+    except BrokenPipeError:
+        # the reader went away (| head): say nothing more on a dead pipe
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        except (OSError, ValueError):
+            pass
+        return EXIT_FAILED
+
+
+if __name__ == "__main__":       # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,563 @@
+"""lexecutor_c.sandbox: every way a child can misbehave, and that the parent
+carries on unharmed (no zombies, no leaked descriptors, no leftover
+directories or cgroups) after each."""
+import ctypes
+import os
+import signal
+import socket
+import sys
+import time
+
+import pytest
+
+from lexecutor_c import sandbox
+from lexecutor_c.sandbox import Limits, Outcome, SandboxError, call_isolated
+
+FAST = Limits(timeout=5.0)
+
+
+def _open_fds():
+    return sorted(int(x) for x in os.listdir("/proc/self/fd"))
+
+
+def _children_left():
+    try:
+        pid, _ = os.waitpid(-1, os.WNOHANG)
+    except ChildProcessError:
+        return False
+    return True   # a child exists (pid == 0: running; else we just reaped a zombie)
+
+
+def _alive(pid):
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            data = f.read()
+    except OSError:
+        return False
+    state = data[data.rfind(b")") + 2:].split()[0]
+    return state not in (b"Z", b"X")
+
+
+@pytest.fixture(autouse=True)
+def parent_stays_clean(tmp_path):
+    """Around every test: the parent ends with the same descriptors, no
+    children, and no sandbox directories or cgroups of its own left behind."""
+    before = _open_fds()
+    tmp_before = {n for n in os.listdir("/tmp") if n.startswith("lexecutor_c-")}
+    yield
+    assert not _children_left(), "a child process was left behind"
+    after = _open_fds()
+    assert after == before, f"descriptors leaked: {set(after) - set(before)}"
+    tmp_after = {n for n in os.listdir("/tmp") if n.startswith("lexecutor_c-")}
+    assert tmp_after <= tmp_before, f"temporary directories left: {tmp_after - tmp_before}"
+    base = sandbox._PidsCgroup.base()
+    if base:
+        mine = [n for n in os.listdir(base) if n.startswith(f"lexecutor_c.{os.getpid()}.")]
+        assert mine == [], f"cgroups left: {mine}"
+
+
+def _still_works():
+    out = call_isolated(pow, 2, 10, limits=FAST)
+    assert out.status == "ok" and out.value == 1024
+
+
+# ---------------------------------------------------------------- normal calls
+
+def test_returns_value_and_captures_output():
+    def f(a, b, *, c):
+        print("to stdout")
+        print("to stderr", file=sys.stderr)
+        return {"sum": a + b + c, "items": [1, (2, 3)], "blob": b"\x00\xff"}
+
+    out = call_isolated(f, 1, 2, c=3, limits=FAST)
+    assert out.ok and out.status == "ok"
+    assert out.value == {"sum": 6, "items": [1, (2, 3)], "blob": b"\x00\xff"}
+    assert out.stdout == b"to stdout\n"
+    assert out.stderr == b"to stderr\n"
+    assert not out.stdout_truncated and not out.stderr_truncated
+    assert out.unwrap() == out.value
+    assert out.pid and out.pid != os.getpid()
+    assert out.wall_time > 0
+
+
+def test_child_really_is_another_process_with_fresh_cwd():
+    here = os.getcwd()
+
+    def f():
+        return os.getpid(), os.getsid(0), os.getcwd(), os.listdir(".")
+
+    out = call_isolated(f, limits=FAST)
+    pid, sid, cwd, listing = out.value
+    assert pid == out.pid and sid == pid            # leader of its own session
+    assert cwd != here and os.path.basename(cwd).startswith("lexecutor_c-")
+    assert listing == []
+    assert not os.path.exists(cwd)                  # removed afterwards
+    assert os.getcwd() == here
+
+
+def test_stdin_default_is_empty_and_given_bytes_arrive():
+    out = call_isolated(lambda: sys.stdin.read(), limits=FAST)
+    assert out.value == ""
+    out = call_isolated(lambda: sys.stdin.buffer.read(), stdin=b"line1\nline2\n", limits=FAST)
+    assert out.value == b"line1\nline2\n"
+    out = call_isolated(input, stdin="answer\n", limits=FAST)
+    assert out.value == "answer"
+
+
+def test_bad_stdin_type_is_a_type_error():
+    with pytest.raises(TypeError):
+        call_isolated(int, stdin=42, limits=FAST)
+
+
+def test_rlimits_in_force():
+    import resource
+
+    def f():
+        return {n: resource.getrlimit(getattr(resource, n)) for n in
+                ("RLIMIT_CORE", "RLIMIT_CPU", "RLIMIT_FSIZE", "RLIMIT_NOFILE", "RLIMIT_AS")}
+
+    out = call_isolated(f, limits=Limits(timeout=3, fsize=1 << 20, nofile=64))
+    lim = out.value
+    assert lim["RLIMIT_CORE"] == (0, 0)
+    assert lim["RLIMIT_CPU"][0] == 4                # ceil(timeout) + 1
+    assert lim["RLIMIT_FSIZE"] == (1 << 20, 1 << 20)
+    assert lim["RLIMIT_NOFILE"] == (64, 64)
+    assert lim["RLIMIT_AS"][0] != resource.RLIM_INFINITY
+
+
+def test_file_size_limit():
+    def f():
+        with open("big", "wb") as fh:
+            fh.write(b"x" * (2 << 20))
+
+    out = call_isolated(f, limits=Limits(timeout=5, fsize=1 << 20))
+    assert out.status == "exception"
+    assert out.exc_type == "OSError" and "File too large" in out.exc_message
+
+
+def test_inherited_descriptors_are_closed(tmp_path):
+    path = tmp_path / "secret"
+    path.write_text("s")
+    fd = os.open(path, os.O_RDONLY)        # inheritable from the parent's view? close anyway
+    os.set_inheritable(fd, True)
+    try:
+        out = call_isolated(lambda: sorted(int(x) for x in os.listdir("/proc/self/fd")),
+                            limits=FAST)
+    finally:
+        os.close(fd)
+    assert fd not in out.value
+    # 0, 1, 2, the result pipe, and the descriptor listdir itself uses
+    assert len(out.value) <= 5
+
+
+# ---------------------------------------------------------------- failures
+
+def test_exception_in_func():
+    def f():
+        raise KeyError("missing")
+
+    out = call_isolated(f, limits=FAST)
+    assert out.status == "exception"
+    assert out.exc_type == "KeyError"
+    assert out.exc_message == "'missing'"
+    assert "raise KeyError" in out.traceback
+    assert out.exception is None            # "data" mode carries no objects over
+    with pytest.raises(SandboxError, match="KeyError"):
+        out.unwrap()
+    _still_works()
+
+
+def test_exception_object_in_pickle_mode():
+    out = call_isolated(lambda: int("x"), limits=FAST, result="pickle")
+    assert out.status == "exception"
+    assert isinstance(out.exception, ValueError)
+    with pytest.raises(SandboxError) as info:
+        out.unwrap()
+    assert isinstance(info.value.__cause__, ValueError)
+
+
+def test_segfault():
+    out = call_isolated(ctypes.string_at, 0, limits=FAST)
+    assert out.status == "signal"
+    assert out.signal == signal.SIGSEGV and out.signal_name == "SIGSEGV"
+    assert b"Segmentation fault" in out.stderr or b"Fatal Python error" in out.stderr
+    _still_works()
+
+
+def test_os_exit():
+    out = call_isolated(os._exit, 3, limits=FAST)
+    assert out.status == "exit" and out.exit_code == 3
+    _still_works()
+
+
+def test_sys_exit_code():
+    out = call_isolated(sys.exit, 2, limits=FAST)
+    assert out.status == "exit" and out.exit_code == 2 and out.exit_message is None
+
+
+def test_sys_exit_message():
+    out = call_isolated(sys.exit, "msg", limits=FAST)
+    assert out.status == "exit" and out.exit_code == 1 and out.exit_message == "msg"
+    assert out.stderr == b"msg\n"
+
+
+def test_sys_exit_none_is_zero():
+    out = call_isolated(sys.exit, limits=FAST)
+    assert out.status == "exit" and out.exit_code == 0
+
+
+def test_memory_bomb():
+    def f():
+        hog = []
+        while True:
+            hog.append(bytearray(64 << 20))
+
+    out = call_isolated(f, limits=Limits(timeout=10, memory=256 << 20))
+    assert out.status == "memory", out
+    _still_works()
+
+
+def test_single_huge_allocation():
+    out = call_isolated(bytearray, 8 << 30, limits=Limits(timeout=10, memory=256 << 20))
+    assert out.status == "memory"
+
+
+def test_infinite_loop_soft_timeout():
+    def f():
+        while True:
+            pass
+
+    t = time.monotonic()
+    out = call_isolated(f, limits=Limits(timeout=0.5))
+    assert out.status == "timeout" and out.timeout_kind == "soft"
+    assert time.monotonic() - t < 3
+    _still_works()
+
+
+def test_sleeping_forever_soft_timeout():
+    out = call_isolated(time.sleep, 10_000, limits=Limits(timeout=0.3))
+    assert out.status == "timeout" and out.timeout_kind == "soft"
+    assert out.wall_time < 2
+
+
+def test_timeout_that_is_swallowed_is_killed():
+    def f():
+        while True:
+            try:
+                time.sleep(10_000)
+            except BaseException:
+                pass
+
+    t = time.monotonic()
+    out = call_isolated(f, limits=Limits(timeout=0.3, grace=0.3))
+    assert out.status == "timeout" and out.timeout_kind == "hard"
+    assert 0.5 <= time.monotonic() - t < 3
+
+
+def test_hard_timeout_without_soft():
+    def f():
+        signal.pthread_sigmask(signal.SIG_BLOCK, [signal.SIGALRM])
+        time.sleep(10_000)
+
+    out = call_isolated(f, limits=Limits(timeout=0.3, soft_timeout=False))
+    assert out.status == "timeout" and out.timeout_kind == "hard"
+    assert out.wall_time < 2
+
+
+def test_cpu_limit():
+    def f():
+        signal.signal(signal.SIGALRM, signal.SIG_IGN)   # dodge the soft timeout
+        while True:
+            pass
+
+    out = call_isolated(f, limits=Limits(timeout=20, cpu=1))
+    assert out.status == "timeout" and out.timeout_kind == "cpu"   # not the wall clock
+    assert out.signal == signal.SIGXCPU
+
+
+def test_huge_output_is_truncated_without_deadlock():
+    def f():
+        chunk = "y" * 1023 + "\n"
+        for _ in range(8 * 1024):            # 8 MiB on stdout
+            sys.stdout.write(chunk)
+        sys.stderr.write("e" * 100_000)
+        return "done"
+
+    out = call_isolated(f, limits=Limits(timeout=20, stdout_max=64 << 10, stderr_max=1000))
+    assert out.status == "ok" and out.value == "done"
+    assert len(out.stdout) == 64 << 10 and out.stdout_truncated
+    assert out.stdout_size == 8 << 20
+    assert len(out.stderr) == 1000 and out.stderr_truncated and out.stderr_size == 100_000
+
+
+def test_raw_fd_output_is_captured():
+    out = call_isolated(os.write, 1, b"raw", limits=FAST)
+    assert out.value == 3 and out.stdout == b"raw"
+
+
+def test_huge_return_value():
+    out = call_isolated(bytes, 40 << 20, limits=Limits(timeout=20))
+    assert out.status == "ok" and len(out.value) == 40 << 20
+
+
+def test_return_value_over_limit():
+    out = call_isolated(bytes, 2 << 20, limits=Limits(timeout=20, result_max=1 << 20))
+    assert out.status == "error" and "too large" in out.error
+
+
+def test_unpicklable_return_value():
+    out = call_isolated(lambda: (lambda: 1), limits=FAST)
+    assert out.status == "error" and "cannot be pickled" in out.error
+    out = call_isolated(socket.socket, limits=FAST, result="pickle")
+    assert out.status == "error" and "cannot be pickled" in out.error
+    _still_works()
+
+
+def test_data_mode_refuses_objects():
+    class Point:
+        pass
+
+    out = call_isolated(Point, limits=FAST)
+    assert out.status == "error" and "pickle" in out.error
+    out = call_isolated(complex, 1, 2, limits=FAST)        # allowed plain type
+    assert out.value == 1 + 2j
+
+
+def test_forged_report_is_not_executed(tmp_path):
+    """Code in the child can write to the result pipe; in data mode a pickle
+    that would call a function in the parent is refused."""
+    marker = tmp_path / "pwned"
+
+    class Evil:
+        def __reduce__(self):
+            return (os.mkdir, (str(marker),))
+
+    def f():
+        import pickle
+        payload = pickle.dumps(("ok", Evil()))
+        fd = sandbox._child_channel
+        sandbox._send_frame(fd, b"R", payload)
+        os._exit(0)
+
+    out = call_isolated(f, limits=FAST)
+    assert out.status == "error" and "refusing" in out.error
+    assert not marker.exists()
+
+
+def test_child_that_closes_fds_and_changes_cwd():
+    def f():
+        os.chdir("/")
+        for fd in range(0, 256):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+        return "never reported"
+
+    out = call_isolated(f, limits=FAST)
+    assert out.status == "error"          # the result pipe went with the rest
+    _still_works()
+
+
+def test_child_that_changes_cwd_and_writes_files():
+    def f():
+        with open("a.txt", "w") as fh:
+            fh.write("x")
+        os.makedirs("d/e")
+        os.chmod("d", 0)
+        os.chdir("/tmp")
+        return "fine"
+
+    out = call_isolated(f, limits=FAST)
+    assert out.value == "fine"            # the fixture checks the directory is gone
+
+
+def test_progress_survives_a_crash():
+    def f():
+        sandbox.report_progress({"step": 1})
+        sandbox.report_progress({"step": 2})
+        ctypes.string_at(0)
+
+    out = call_isolated(f, limits=FAST)
+    assert out.status == "signal" and out.progress == {"step": 2}
+    assert sandbox.report_progress("outside") is False
+
+
+def test_no_network():
+    out = call_isolated(lambda: None, limits=FAST)
+    if not out.isolation.get("netns"):
+        pytest.skip(f"network namespaces not permitted here: {out.isolation.get('netns_why')}")
+
+    def f():
+        s = socket.socket()
+        s.settimeout(2)
+        try:
+            s.connect(("192.0.2.1", 80))       # TEST-NET-1: never answers anyway
+        finally:
+            s.close()
+
+    out = call_isolated(f, limits=FAST)
+    assert out.status == "exception" and out.exc_type == "OSError"
+    assert "unreachable" in out.exc_message.lower()
+    out = call_isolated(lambda: socket.gethostbyname("localhost"), limits=FAST)
+    assert out.status in ("ok", "exception")
+
+
+def test_network_allowed_when_asked():
+    out = call_isolated(lambda: None, limits=Limits(timeout=5, network=True))
+    assert out.ok and "netns" not in out.isolation or out.isolation["netns"] is False
+
+
+# ---------------------------------------------------------------- processes
+
+def _bomb(pidfile):
+    """A fork bomb that cannot finish on its own; every process it starts
+    writes its pid to pidfile so the test can check they are all gone."""
+    def note():
+        with open(pidfile, "a") as fh:
+            fh.write(f"{os.getpid()}\n")
+
+    note()
+    while True:
+        try:
+            if os.fork() == 0:
+                note()
+        except OSError:
+            time.sleep(0.01)
+
+
+def _bomb_pids(pidfile):
+    with open(pidfile) as fh:
+        return [int(x) for x in fh.read().split()]
+
+
+def test_fork_bomb_is_bounded_and_cleaned_up(tmp_path):
+    pidfile = tmp_path / "pids"
+    out = call_isolated(_bomb, str(pidfile), limits=Limits(timeout=1.0, grace=0.2, nproc=16))
+    assert out.status == "timeout"
+    pids = _bomb_pids(pidfile)
+    assert 2 <= len(pids) <= 16 + 1 or out.isolation["process_limit"] != "pids cgroup"
+    time.sleep(0.05)
+    assert [p for p in pids if _alive(p)] == []
+    _still_works()
+
+
+def test_fork_bomb_without_cgroup_uses_fork_guard(tmp_path, monkeypatch):
+    monkeypatch.setattr(sandbox._PidsCgroup, "create",
+                        classmethod(lambda cls, n: (None, "disabled by the test")))
+    pidfile = tmp_path / "pids"
+    out = call_isolated(_bomb, str(pidfile), limits=Limits(timeout=1.0, grace=0.2, nproc=16))
+    assert out.status == "timeout"
+    assert out.isolation["pids_cgroup"] is False
+    assert out.isolation["process_limit"] in ("fork guard", "RLIMIT_NPROC")
+    pids = _bomb_pids(pidfile)
+    assert len(pids) <= 16 + 2
+    time.sleep(0.05)
+    assert [p for p in pids if _alive(p)] == []
+
+
+def test_escaped_grandchild_is_killed(tmp_path):
+    """A grandchild that starts a session of its own (daemonises) still dies
+    with the sandbox when there is a pids cgroup."""
+    pidfile = tmp_path / "pid"
+
+    def f():
+        if os.fork() == 0:
+            os.setsid()
+            if os.fork() == 0:
+                with open(pidfile, "w") as fh:
+                    fh.write(str(os.getpid()))
+                os.close(1)
+                os.close(2)
+                time.sleep(10_000)
+            os._exit(0)
+        for _ in range(200):
+            if pidfile.exists() and pidfile.read_text():
+                break
+            time.sleep(0.01)
+        return "parent done"
+
+    out = call_isolated(f, limits=FAST)
+    assert out.value == "parent done"
+    pid = int(pidfile.read_text())
+    time.sleep(0.05)
+    if out.isolation.get("pids_cgroup"):
+        assert not _alive(pid)
+    else:
+        os.kill(pid, signal.SIGKILL)
+        pytest.skip("no pids cgroup here: a daemonised grandchild escapes")
+
+
+def test_background_child_does_not_hold_the_call():
+    def f():
+        if os.fork() == 0:
+            time.sleep(10_000)     # keeps stdout/stderr open
+        return "quick"
+
+    t = time.monotonic()
+    out = call_isolated(f, limits=Limits(timeout=10))
+    assert out.value == "quick"
+    assert time.monotonic() - t < 2
+
+
+def test_forked_process_returning_does_not_report_twice():
+    def f():
+        pid = os.fork()
+        if pid == 0:
+            return "from the grandchild"
+        os.waitpid(pid, 0)
+        return "from the child"
+
+    out = call_isolated(f, limits=FAST)
+    assert out.value == "from the child"
+
+
+def test_many_calls_in_a_row_leak_nothing():
+    for i in range(30):
+        assert call_isolated(abs, -i, limits=FAST).value == i
+
+
+def test_bad_limits():
+    with pytest.raises(ValueError):
+        call_isolated(abs, 1, limits=Limits(timeout=0))
+    with pytest.raises(ValueError):
+        call_isolated(abs, 1, result="marshal")
+
+
+def test_describe_covers_every_status():
+    for st in sandbox.STATUSES:
+        assert isinstance(Outcome(st).describe(), str)
+
+
+def test_run_as_another_user():
+    if os.getuid() != 0:
+        pytest.skip("needs root")
+    import pwd
+    try:
+        nobody = pwd.getpwnam("nobody")
+    except KeyError:
+        pytest.skip("no user nobody")
+
+    def f():
+        try:
+            os.kill(os.getppid(), 0)
+            can_signal_parent = True
+        except PermissionError:
+            can_signal_parent = False
+        with open("mine", "w") as fh:          # its directory is its own
+            fh.write("x")
+        return os.getuid(), os.getgid(), os.getgroups(), can_signal_parent
+
+    out = call_isolated(f, limits=Limits(timeout=5, user="nobody"))
+    assert out.value == (nobody.pw_uid, nobody.pw_gid, [], False)
+    assert out.isolation["user"] == nobody.pw_uid
+    with pytest.raises(ValueError, match="no such user"):
+        call_isolated(f, limits=Limits(user="no-such-user-xyz"))
+
+
+def test_capabilities_reports_what_applies():
+    caps = sandbox.capabilities()
+    assert isinstance(caps["netns"], bool) and isinstance(caps["pids_cgroup"], bool)
+    assert caps["process_limit"] in ("pids cgroup", "fork guard", "RLIMIT_NPROC")
+    if not caps["netns"]:
+        assert caps["netns_why"]
