@@ -100,6 +100,20 @@ def _child_instrument():
     return benchmarks.instrument
 
 
+def _loader_report(made):
+    """What the loaders saw: calls, markers reached, swallowed imports, injections."""
+    if made is None:
+        return {"loader_calls": {}, "markers": 0, "import_failures": [], "injections": []}
+    if hasattr(made, "reached"):  # the C runtime
+        return {"loader_calls": {"markers reached": len(made.reached())},
+                "markers": len(made.reached()),
+                "import_failures": [list(map(str, f)) for f in made.failed_imports],
+                "injections": [list(map(str, f)) for f in made.injections]}
+    return {"loader_calls": dict(made.counts), "markers": made.counts["l"],
+            "import_failures": [list(map(str, f)) for f in made.import_failures],
+            "injections": []}
+
+
 def _is_target(name, targets):
     return any(name == t or name.startswith(t + ".") for t in targets)
 
@@ -183,8 +197,7 @@ def child(test_module, targets, loader_kind, out_path):
         "hits": dict(hook.hits) if hook else {},
         "live": {name: "_l_" in getattr(m, "__dict__", {})
                  for name, m in list(sys.modules.items()) if _is_target(name, targets)},
-        "loader_calls": dict(getattr(made, "counts", {}) or {}),
-        "import_failures": [list(map(str, f)) for f in getattr(made, "import_failures", [])],
+        **_loader_report(made),
     }
     with open(out_path, "w") as f:
         json.dump(report, f)
@@ -285,6 +298,8 @@ def compare(base, inst, must_hit, ignore=()):
         problems.append(f"  ... {len(diff) - 20} more test ids differ")
     if inst["import_failures"]:
         problems.append(f"_i_ swallowed ImportErrors the plain run did not have: {inst['import_failures'][:5]}")
+    if inst.get("injections"):
+        problems.append(f"values were injected in a run with nothing missing: {inst['injections'][:5]}")
     return problems
 
 
@@ -333,9 +348,8 @@ if __name__ != "__main__":
             if tid.startswith("test." + test_module + "."):
                 print(f"  not compared: {tid} ({why})")
         problems = compare(base, inst, must_hit, ignore)
-        if _real_instrumenter() and kind == "passthrough":
-            if inst["loader_calls"].get("l", 0) == 0:
-                problems.append("no line marker ran: the instrumented code never executed")
+        if _real_instrumenter() and inst["markers"] == 0:
+            problems.append("no line marker ran: the instrumented code never executed")
         assert not problems, f"{test_module} [{kind}]:\n" + "\n".join(problems)
 
     @pytest.mark.parametrize("kind", LOADER_KINDS)
