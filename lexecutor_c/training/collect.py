@@ -41,20 +41,23 @@ from lexecutor_c.training import dataset as ds
 # Projects whose test suites run here offline in a few minutes.  The
 # benchmark projects of the papers (black, flask, pandas, scrapy, tensorflow)
 # must never be added: they are what the model is evaluated on.
-PROJECTS: Dict[str, dict] = {
-    "attrs": {},
-    "more-itertools": {},
-    "python-dateutil": {},
-    "idna": {},
-    "packaging": {},
-    "toolz": {},
-    "boltons": {},
-    "tabulate": {},
-    "click": {},
-    "six": {},
-    "sortedcontainers": {},
-    "pyparsing": {},
-}
+PROJECTS = (
+    "attrs",
+    "more-itertools",
+    "python-dateutil",
+    "idna",
+    "packaging",
+    "toolz",
+    "boltons",
+    "tabulate",
+    "click",
+    "six",
+    "pyparsing",
+    "cachetools",
+    "markdown",
+    "humanize",
+    "wcwidth",
+)
 FORBIDDEN = {"black", "flask", "pandas", "scrapy", "tensorflow"}
 
 # stdlib test modules and the modules they test
@@ -218,7 +221,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--skip-record", action="store_true",
                     help="reuse DATA/events; only rebuild the dataset and table")
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--heldout", default="tabulate,sortedcontainers",
+    ap.add_argument("--heldout", default="tabulate,toolz",
                     help="projects held out for the project-disjoint split")
     ap.add_argument("--cap", type=int, default=300,
                     help="most examples per (project, name, kind, class); 0: no cap")
@@ -270,8 +273,18 @@ def main(argv: Optional[List[str]] = None) -> int:
             "projects": sorted({ex.project for ex in examples}), "seed": args.seed}
     save_frequency_table(args.table, table, meta)
     info["table"] = args.table
+    # keep what earlier invocations recorded for the projects not re-run now
+    mpath = os.path.join(data, "manifest.json")
+    if os.path.exists(mpath):
+        try:
+            with open(mpath) as f:
+                old = {r["project"]: r for r in json.load(f).get("runs", [])}
+        except (OSError, ValueError, KeyError, TypeError):
+            old = {}
+        old.update({r["project"]: r for r in runs})
+        runs = [old[k] for k in sorted(old) if k in wanted]
     manifest = {"runs": runs, "dataset": info, "events_files": [os.path.basename(e) for e in events]}
-    with open(os.path.join(data, "manifest.json"), "w") as f:
+    with open(mpath, "w") as f:
         json.dump(manifest, f, indent=2)
     log(json.dumps(info, indent=2))
     return 0
