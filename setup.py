@@ -56,4 +56,33 @@ core = Extension(
     libraries=["tree-sitter", "curl", "cjson"],
 )
 
-setup(ext_modules=[core])
+
+
+def torch_shim():
+    """lexecutor_c._torch_shim (csrc/torch_shim.cpp), only when torch is
+    installed (LX_NO_TORCH=1 skips it): the neural predictor's LibTorch
+    inference, linked against the wheel's own libraries."""
+    if os.environ.get("LX_NO_TORCH"):
+        return []
+    try:
+        import torch
+        from torch.utils.cpp_extension import include_paths, library_paths
+    except ImportError:
+        print("lexecutor_c build: torch not installed, skipping the neural predictor's shim")
+        return []
+    abi = int(torch._C._GLIBCXX_USE_CXX11_ABI)
+    libdirs = library_paths()
+    return [Extension(
+        "lexecutor_c._torch_shim",
+        sources=["csrc/torch_shim.cpp"],
+        include_dirs=include_paths(),
+        library_dirs=libdirs,
+        libraries=["c10", "torch_cpu"],
+        language="c++",
+        extra_compile_args=["-std=c++20", "-O2", "-fvisibility=hidden",
+                            f"-D_GLIBCXX_USE_CXX11_ABI={abi}", "-Wno-unused-parameter"],
+        extra_link_args=[f"-Wl,-rpath,{d}" for d in libdirs],
+    )]
+
+
+setup(ext_modules=[core] + torch_shim())

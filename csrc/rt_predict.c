@@ -144,8 +144,20 @@ lx_predictor_setup(lx_runtime_obj *rt, PyObject *predictor, PyObject *freq_table
             rt->predictor = LX_PRED_FREQUENCY;
         }
         else if (PyUnicode_CompareWithASCIIString(predictor, "neural") == 0) {
-            PyErr_SetString(PyExc_NotImplementedError, "neural predictor: see issue 5");
-            return -1;
+            /* A callable predictor backed by the LibTorch shim
+             * (lexecutor_c/neural.py, csrc/torch_shim.cpp); it loads the
+             * shim and the model on its first query, not here. */
+            PyObject *mod = PyImport_ImportModule("lexecutor_c.neural");
+            if (mod == NULL) {
+                return -1;
+            }
+            PyObject *fn = PyObject_CallMethod(mod, "runtime_predictor", NULL);
+            Py_DECREF(mod);
+            if (fn == NULL) {
+                return -1;
+            }
+            rt->predictor = LX_PRED_CALLABLE;
+            rt->predictor_fn = fn;
         }
         else {
             PyErr_Format(PyExc_ValueError,

@@ -9,6 +9,7 @@ Importing this package is cheap: LibTorch, libcurl and models load on first use.
 from . import _core
 from ._instrument import IidInfo, Instrumented, LineInfo, UndefinedName, instrument
 from .api import BackendUnavailable, LExecutorError, SourceError, run
+from .record import RecordResult, record
 from .result import Result
 from .sandbox import Limits, Outcome, call_isolated
 
@@ -28,8 +29,9 @@ DummyResource = _core.DummyResource
 
 __all__ = [
     "BackendUnavailable", "Dummy", "DummyResource", "IidInfo", "Instrumented", "LExecutorError",
-    "LineInfo", "Limits", "MISSING", "Outcome", "Result", "SourceError", "UndefinedName", "call_isolated",
-    "instrument", "run", "treefix", "TreefixError", "TreefixResult",
+    "LineInfo", "Limits", "MISSING", "Outcome", "RecordResult", "Result", "SourceError",
+    "UndefinedName", "call_isolated", "instrument", "record", "run", "treefix", "TreefixError",
+    "TreefixResult",
 ]
 __version__ = "0.1.0"
 

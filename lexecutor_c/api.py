@@ -207,6 +207,23 @@ def _safe_str(obj) -> str:
         return f"<unprintable {type(obj).__name__}>"
 
 
+
+_FREQUENCY_TABLE = None
+
+
+def _shipped_frequency_table():
+    """lexecutor_c/model/frequency.json.gz (docs/MODEL.md), loaded once; None
+    when the package has none (the predictor then always answers object)."""
+    global _FREQUENCY_TABLE
+    if _FREQUENCY_TABLE is None:
+        from .runtime import load_frequency_table
+        try:
+            _FREQUENCY_TABLE = load_frequency_table()
+        except FileNotFoundError:
+            return None
+    return _FREQUENCY_TABLE
+
+
 def _execute(text: str, filename: str, opts: dict, instrument, runtime_cls,
              in_child: bool) -> dict:
     """Instrument, run and collect; returns plain data.  Runs in the sandbox
@@ -234,6 +251,8 @@ def _execute(text: str, filename: str, opts: dict, instrument, runtime_cls,
     extra = {}
     if opts.get("frequency_table") is not None:
         extra["frequency_table"] = opts["frequency_table"]
+    elif opts["predictor"] == "frequency":      # the table shipped in the package
+        extra["frequency_table"] = _shipped_frequency_table()
     rt = runtime_cls(sites=inst.iids, predictor=opts["predictor"],
                      abstraction=opts["abstraction"], seed=opts["seed"],
                      randomize=opts["randomize"], record=False, filename=filename, **extra)

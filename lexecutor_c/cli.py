@@ -795,6 +795,121 @@ def _treefix(args, ui: UI) -> int:
         ui.line(f"  lines not reached: {_ranges(r.uncovered)}")
     if r.unresolved_imports:
         ui.line(f"  unresolved imports: {', '.join(r.unresolved_imports)}")
+
+# ---------------------------------------------------------------- record
+
+@command("record", help="run a command (e.g. python -m pytest) recording value-use events "
+                        "of the chosen modules")
+def _record_args(p):
+    p.add_argument("--include", action="append", nargs="+", metavar="PATTERN",
+                   help="module name pattern (mypkg, test_*) or path (./src, lib/x.py) to "
+                        "instrument; default: the current directory (never the stdlib or "
+                        "site-packages unless a pattern names them)")
+    p.add_argument("--out", default="events.jsonl.gz", metavar="FILE",
+                   help="events file to write (default: events.jsonl.gz)")
+    p.add_argument("--all-events", action="store_true",
+                   help="keep every event, not one per site, name and class per process")
+    p.add_argument("--timeout", type=_positive_float, default=None, metavar="SECONDS",
+                   help="kill the command after this long")
+    p.add_argument("--flush-interval", type=float, default=5.0, metavar="SECONDS",
+                   help="write events to disk this often (default 5; 0: only at exit)")
+    p.add_argument("cmd", nargs=argparse.REMAINDER, metavar="-- COMMAND ...",
+                   help="the command to run")
+
+
+@_record_args.handler
+def _record(args, ui: UI) -> int:
+    from .record import RecordError, record
+    cmd = list(args.cmd)
+    if cmd and cmd[0] == "--":
+        cmd = cmd[1:]
+    if not cmd:
+        raise UsageError("record: give the command to run after --, e.g. "
+                         "lexecutor-c record --include mypkg -- python -m pytest tests")
+    include = None
+    if args.include:
+        include = [pat for group in args.include for pat in group]
+    try:
+        r = record(cmd, include=include, out=args.out, unique=not args.all_events,
+                   timeout=args.timeout, flush_interval=args.flush_interval)
+    except RecordError as e:
+        raise UsageError(f"record: {e}")
+    except (FileNotFoundError, PermissionError) as e:
+        raise UsageError(f"record: cannot run {cmd[0]!r}: {e.strerror or e}")
+    for w in r.warnings:
+        ui.warn(f"record: {w}")
+    for path, why in r.failed[:10]:
+        ui.warn(f"record: not instrumented: {path}: {why}")
+    ended = ("timed out" if r.timed_out else
+             f"exit status {r.returncode}" if r.returncode >= 0 else
+             f"killed by signal {-r.returncode}")
+    ui.warn(f"record: {r.events} events from {len(r.modules)} modules in {r.processes} "
+            f"process(es) written to {r.out}; the command ended with {ended}")
+    if r.timed_out:
+        return EXIT_FAILED
+    return r.returncode if 0 <= r.returncode < 256 else EXIT_FAILED
+
+
+# ---------------------------------------------------------------- train
+
+@command("train", help="train the neural value model on recorded events and export it "
+                       "(TorchScript + tokenizer) for predictor='neural'")
+def _train_args(p):
+    p.add_argument("--events", nargs="+", required=True, metavar="FILE",
+                   help="events files written by `record` (globs allowed)")
+    p.add_argument("--out", required=True, metavar="MODEL", help="model file to write (.pt)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--epochs", type=float, default=4.0)
+    p.add_argument("--max-steps", type=int, default=None)
+    p.add_argument("--max-minutes", type=float, default=None,
+                   help="stop training after this long (the model is still exported)")
+    p.add_argument("--batch-size", type=int, default=256)
+    p.add_argument("--lr", type=float, default=2e-3)
+    p.add_argument("--dim", type=int, default=128)
+    p.add_argument("--layers", type=int, default=2)
+    p.add_argument("--heads", type=int, default=4)
+    p.add_argument("--ff", type=int, default=256)
+    p.add_argument("--buckets", type=int, default=16384)
+    p.add_argument("--threads", type=int, default=2)
+    p.add_argument("--cap", type=int, default=300,
+                   help="most examples per (project, name, kind, class); 0: no cap")
+    p.add_argument("--heldout-projects", default="",
+                   help="comma-separated projects to test on (default: a random 5%% split)")
+    p.add_argument("--report", metavar="JSON", help="also write the report here")
+    p.add_argument("--latency", action="store_true",
+                   help="measure per-query latency through the C shim after training")
+
+
+@_train_args.handler
+def _train(args, ui: UI) -> int:
+    if args.dim % args.heads or args.dim <= 0 or args.layers < 0 or args.buckets < 2 \
+            or args.batch_size < 1 or args.epochs <= 0 or args.threads < 1:
+        raise UsageError("train: bad model settings (dim must be a positive multiple of heads, "
+                         "buckets >= 2, batch size, epochs and threads positive)")
+    try:
+        from .training.train import latency, train
+        report = train(args.events, args.out, seed=args.seed, epochs=args.epochs,
+                       batch_size=args.batch_size, lr=args.lr, dim=args.dim,
+                       layers=args.layers, heads=args.heads, ff=args.ff, buckets=args.buckets,
+                       threads=args.threads, cap=args.cap or None,
+                       heldout_projects=[p for p in args.heldout_projects.split(",") if p],
+                       max_steps=args.max_steps, max_minutes=args.max_minutes,
+                       log=lambda m: ui.warn(f"train: {m}"))
+    except (FileNotFoundError, ValueError, RuntimeError) as e:
+        raise UsageError(f"train: {e}")
+    if args.latency:
+        from .neural import NeuralUnavailable
+        from .training import dataset as ds
+        try:
+            exs = ds.examples_from_events(
+                [f for e in args.events for f in (__import__("glob").glob(e) or [e])])
+            report["latency"] = latency(args.out, exs)
+        except NeuralUnavailable as e:
+            ui.warn(f"train: no latency measurement: {e}")
+    if args.report:
+        with open(args.report, "w") as f:
+            json.dump(report, f, indent=2)
+    ui.stdout.write(json.dumps(report, indent=2) + "\n")
     return EXIT_OK
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
 from collections import Counter, defaultdict
 from typing import Callable, Dict, Iterable, List, NamedTuple, Optional, Sequence, Tuple
 
@@ -21,6 +22,7 @@ __all__ = [
     "Site", "Event", "EVENT_FIELDS", "FORMAT", "FORMAT_VERSION",
     "register_predictor", "unregister_predictor", "resolve_predictor", "new_runtime",
     "write_events", "read_events", "train_frequency",
+    "FREQUENCY_TABLE", "load_frequency_table", "save_frequency_table", "coarse_class",
 ]
 
 BUILTIN_PREDICTORS = ("as-is", "naive", "random", "frequency", "neural")
@@ -162,3 +164,70 @@ def train_frequency(events: Iterable[Sequence], kinds: Optional[Iterable[str]] =
             continue
         counts[name][cls] += 1
     return {name: dict(c) for name, c in counts.items()}
+
+
+# ---- frequency tables ----------------------------------------------------
+
+FREQUENCY_FORMAT = "lexecutor_c.frequency"
+FREQUENCY_TABLE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "model",
+                               "frequency.json.gz")
+
+
+def coarse_class(cls: str) -> str:
+    """The coarse class of a fine class name (coarse names map to themselves)."""
+    if cls in ("True", "False"):
+        return "bool"
+    head = cls.split("_", 1)[0]
+    if head in _core.COARSE_CLASSES:
+        return head
+    raise ValueError(f"unknown class {cls!r}")
+
+
+def save_frequency_table(path, table: Dict[str, Dict[str, int]], meta: Optional[dict] = None
+                         ) -> None:
+    """Write ``{name: {cls: count}}`` as gzip'd JSON ``{"format", "version",
+    "meta", "counts"}`` (keys sorted, so equal tables give equal files)."""
+    fine = set(_core.FINE_CLASSES)
+    for name, row in table.items():
+        if not isinstance(name, str) or not isinstance(row, dict):
+            raise TypeError("table must map str names to {class: count} dicts")
+        for cls, n in row.items():
+            if cls not in fine:
+                raise ValueError(f"unknown class {cls!r} for name {name!r}")
+            if not isinstance(n, int) or isinstance(n, bool) or n < 0:
+                raise TypeError(f"count for {name!r}/{cls!r} must be an int >= 0")
+    doc = {"format": FREQUENCY_FORMAT, "version": 1, "meta": meta or {}, "counts": table}
+    data = json.dumps(doc, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    with open(path, "wb") as f:          # mtime 0: reproducible bytes
+        with gzip.GzipFile(fileobj=f, mode="wb", mtime=0, filename="") as g:
+            g.write(data.encode("utf-8"))
+
+
+def load_frequency_table(path=None, *, with_meta: bool = False):
+    """The frequency table ``{name: {cls: count}}`` for
+    ``Runtime(predictor="frequency", frequency_table=...)``.  ``path``
+    defaults to the table shipped in the package
+    (``lexecutor_c/model/frequency.json.gz``, see docs/MODEL.md).  With
+    ``with_meta`` returns ``(table, meta)``.  Raises FileNotFoundError, or
+    ValueError for a file that is not a frequency table."""
+    path = FREQUENCY_TABLE if path is None else path
+    try:
+        with gzip.open(path, "rt", encoding="utf-8") as f:
+            doc = json.load(f)
+    except (OSError, EOFError, json.JSONDecodeError, UnicodeDecodeError) as e:
+        if isinstance(e, FileNotFoundError):
+            raise
+        raise ValueError(f"{path}: not a frequency table ({e})") from e
+    if not isinstance(doc, dict) or doc.get("format") != FREQUENCY_FORMAT:
+        raise ValueError(f"{path}: not a frequency table")
+    if doc.get("version") != 1:
+        raise ValueError(f"{path}: frequency table version {doc.get('version')!r}, "
+                         "this reader knows 1")
+    counts = doc.get("counts")
+    fine = set(_core.FINE_CLASSES)
+    if not isinstance(counts, dict) or not all(
+            isinstance(k, str) and isinstance(v, dict) and
+            all(c in fine and isinstance(n, int) for c, n in v.items())
+            for k, v in counts.items()):
+        raise ValueError(f"{path}: malformed counts")
+    return (counts, doc.get("meta") or {}) if with_meta else counts

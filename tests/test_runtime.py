@@ -255,7 +255,8 @@ def test_loader_bad_values_raise_value_error(loader, args):
 
 @pytest.mark.parametrize("kwargs,exc", [
     ({"predictor": 3}, TypeError), ({"predictor": "bogus"}, ValueError),
-    ({"predictor": "neural"}, NotImplementedError), ({"abstraction": "medium"}, ValueError),
+    ({"predictor": "neural", "frequency_table": {}}, ValueError),
+    ({"abstraction": "medium"}, ValueError),
     ({"abstraction": 1}, TypeError), ({"seed": "x"}, TypeError), ({"filename": 3}, TypeError),
     ({"sites": 5}, TypeError), ({"sites": [object()]}, TypeError),
     ({"sites": [Site("1", "name")]}, TypeError), ({"sites": [Site(1, 2)]}, TypeError),

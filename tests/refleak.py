@@ -1,0 +1,352 @@
+"""Reference-leak check of the C entry points.
+
+Each entry point is called in rounds of many calls; after every round the
+process is measured: the interpreter's total reference count
+(sys.gettotalrefcount, debug builds only), allocated memory blocks
+(sys.getallocatedblocks), live gc-tracked objects, memory traced by
+tracemalloc and the resident set size (which also sees plain malloc, e.g.
+tree-sitter trees that are never freed).  After warm-up rounds, growth in
+*every* measured round above a per-call threshold is a leak.  A deliberately
+leaking canary runs first: if it is not caught, the checker itself is broken.
+
+    python tests/refleak.py                 # all entry points; exit 1 on a leak
+    python tests/refleak.py -k instrument   # only those whose name contains it
+    python tests/refleak.py --list          # the entry points and which exist
+
+New entry points: write a function that makes one call (expected exceptions
+caught) and decorate it with @entry_point("name", needs=...); ``needs`` names
+the attribute(s) whose absence skips it (the part is not built yet).  Public
+callables of lexecutor_c._core that no case names are listed as uncovered.
+"""
+import argparse
+import gc
+import os
+import sys
+import tracemalloc
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+
+WARMUP = 2
+ROUNDS = 5
+# growth per call that counts as a leak, in every measured round
+PER_CALL = {"refs": 0.1, "blocks": 0.1, "gc objects": 0.1, "traced bytes": 8.0, "rss bytes": 64.0}
+
+CASES = []
+
+
+def entry_point(name, needs=(), calls=2000):
+    """Register a one-call function as the leak case *name*."""
+    def deco(fn):
+        CASES.append({"name": name, "fn": fn, "needs": (needs,) if isinstance(needs, str) else needs,
+                      "calls": calls})
+        return fn
+    return deco
+
+
+def _core():
+    import lexecutor_c._core as core
+    return core
+
+
+def _has(path):
+    """`path` like "lexecutor_c.instrument" or "_core.Runtime" exists."""
+    import lexecutor_c
+    obj = {"lexecutor_c": lexecutor_c, "_core": _core()}
+    head, *rest = path.split(".")
+    cur = obj[head]
+    for part in rest:
+        if not hasattr(cur, part):
+            return False
+        cur = getattr(cur, part)
+    return True
+
+
+# -- the cases -----------------------------------------------------------------
+
+VALID = '''\
+import os, sys as s
+from collections import OrderedDict as OD
+class C(Base, metaclass=M):
+    __slots__ = ("a",)
+    x = y
+    def m(self, a, /, b=1, *c, d, **e):
+        global g
+        for i in range(a):
+            if i % 2: continue
+            try:
+                yield self.__p(i, *c, **e)
+            except (KeyError, ValueError) as err:
+                raise RuntimeError(f"{err!r:>{b}}") from err
+        return [z.w for z in c if z]
+async def h():
+    async with a as b:
+        await b.c()
+match q:
+    case P(x=0) | [1, *r]: del r
+    case _: pass
+lambda k=v: k.attr
+'''
+with open(os.__file__, "rb") as _f:
+    STDLIB_FILE = _f.read()
+
+
+def _instrument():
+    import lexecutor_c
+    return lexecutor_c.instrument
+
+
+@entry_point("canary (leaks on purpose)", calls=2000)
+def canary(_sink=[]):
+    _sink.append(object())
+
+
+@entry_point("instrument(str)", needs="lexecutor_c.instrument")
+def instrument_str():
+    _instrument()(VALID)
+
+
+@entry_point("instrument(bytes, filename=)", needs="lexecutor_c.instrument")
+def instrument_bytes():
+    _instrument()(VALID.encode(), filename="leak.py")
+
+
+@entry_point("instrument(os.py) + all fields", needs="lexecutor_c.instrument", calls=50)
+def instrument_big():
+    r = _instrument()(STDLIB_FILE, filename=os.__file__)
+    r.source, r.iids, r.lines, r.line_map  # noqa: B018 - attribute getters are entry points too
+    if r.iids:
+        repr(r.iids[0])
+
+
+@entry_point("Instrumented.compile()", needs="lexecutor_c.instrument", calls=300)
+def instrument_compile():
+    _instrument()(VALID).compile("leak.py")
+
+
+@entry_point("instrument(syntax error)", needs="lexecutor_c.instrument")
+def instrument_syntax_error():
+    try:
+        _instrument()("def f(:\n    x = (\n")
+    except SyntaxError:
+        pass
+
+
+@entry_point("instrument(bad bytes)", needs="lexecutor_c.instrument")
+def instrument_bad_bytes():
+    try:
+        _instrument()(b"x = '\xff\xfe\x80'\n")
+    except (SyntaxError, UnicodeDecodeError, ValueError):
+        pass
+
+
+@entry_point("instrument(bad types)", needs="lexecutor_c.instrument")
+def instrument_bad_types():
+    inst = _instrument()
+    for args, kw in (((123,), {}), ((None,), {}), (("x = 1",), {"filename": 5}),
+                     (("x = 1",), {"nope": 1}), ((), {})):
+        try:
+            inst(*args, **kw)
+        except TypeError:
+            pass
+
+
+def _runtime_loaders():
+    return _core().Runtime(predictor="as-is").loaders()
+
+
+_RT = {}
+
+
+def _rt():
+    if "l" not in _RT:
+        _RT["l"] = _runtime_loaders()
+    return _RT["l"]
+
+
+@entry_point("Runtime(...).loaders()", needs="_core.Runtime", calls=500)
+def runtime_create():
+    _runtime_loaders()
+
+
+@entry_point("_n_ present / missing", needs="_core.Runtime")
+def runtime_names():
+    ld = _rt()
+    ld["_n_"](1, "x", lambda: 42)
+    ld["_n_"](2, "x", lambda: 42, {"x": 1})
+    try:
+        ld["_n_"](3, "nope", lambda: nope)  # noqa: F821 - missing on purpose
+    except NameError:
+        pass
+
+
+@entry_point("_a_ present / missing", needs="_core.Runtime")
+def runtime_attrs():
+    ld = _rt()
+    ld["_a_"](4, os, "sep")
+    try:
+        ld["_a_"](5, os, "no_such_attribute")
+    except AttributeError:
+        pass
+
+
+@entry_point("_c_ args / kwargs / raising", needs="_core.Runtime")
+def runtime_calls():
+    ld = _rt()
+    ld["_c_"](6, max, 1, 2, key=abs)
+    ld["_c_"](7, dict, iid=1, fn=2)
+    try:
+        ld["_c_"](8, int, "not a number")
+    except ValueError:
+        pass
+
+
+@entry_point("_l_ / _l_(value)", needs="_core.Runtime")
+def runtime_lines():
+    ld = _rt()
+    ld["_l_"](9)
+    ld["_l_"](10, "v")
+
+
+@entry_point("_i_ present / missing", needs="_core.Runtime")
+def runtime_imports():
+    ld = _rt()
+    ld["_i_"](11, "os.path", 0, None)
+    ld["_i_"](12, "os", 0, ("path", "sep"))
+    ld["_i_"](13, "no_such_module_for_refleak", 0, ("a",))
+
+
+# -- measuring -------------------------------------------------------------------
+
+def _rss():
+    try:
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError):
+        return 0
+
+
+def snapshot():
+    gc.collect()
+    gc.collect()
+    snap = {"blocks": sys.getallocatedblocks(), "gc objects": len(gc.get_objects()),
+            "traced bytes": tracemalloc.get_traced_memory()[0], "rss bytes": _rss()}
+    if hasattr(sys, "gettotalrefcount"):
+        snap["refs"] = sys.gettotalrefcount()
+    return snap
+
+
+def measure(case, rounds=ROUNDS, warmup=WARMUP):
+    """Per-metric growth of each measured round, and the metrics that leak."""
+    fn, calls = case["fn"], case["calls"]
+    gc.disable()
+    try:
+        before = snapshot()
+        deltas = {k: [] for k in before}
+        for r in range(warmup + rounds):
+            for _ in range(calls):
+                fn()
+            after = snapshot()
+            if r >= warmup:
+                for k in deltas:
+                    deltas[k].append(after[k] - before[k])
+            before = after
+    finally:
+        gc.enable()
+    leaks = [k for k, ds in deltas.items() if min(ds) > PER_CALL[k] * calls]
+    return deltas, leaks
+
+
+def selected(cases, keyword):
+    return [c for c in cases if not keyword or keyword in c["name"] or c["fn"] is canary]
+
+
+def uncovered():
+    """Public callables of _core whose name no case mentions."""
+    try:
+        core = _core()
+    except ImportError:
+        return []
+    named = " ".join(c["name"] + " " + " ".join(c["needs"]) for c in CASES)
+    return sorted(n for n in dir(core) if not n.startswith("_") and callable(getattr(core, n))
+                  and n not in named)
+
+
+def render(rows):
+    try:
+        from rich.console import Console
+        from rich.table import Table
+    except ImportError:
+        for r in rows:
+            print(" | ".join(str(v) for v in r))
+        return
+    table = Table(title="Reference-leak check: growth per round, min..max over "
+                        f"{ROUNDS} rounds after {WARMUP} warm-up")
+    for col in ("entry point", "calls/round", "refs", "blocks", "gc objects", "traced KiB",
+                "RSS KiB", "verdict"):
+        table.add_column(col, justify="left" if col in ("entry point", "verdict") else "right")
+    for r in rows:
+        table.add_row(*r)
+    Console(width=max(120, Console().width)).print(table)
+
+
+def _fmt(ds, scale=1):
+    """min..max of the per-round growth."""
+    if ds is None:
+        return "-"
+    lo, hi = min(ds) / scale, max(ds) / scale
+    return f"{lo:+.0f}" if lo == hi else f"{lo:+.0f}..{hi:+.0f}"
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("-k", dest="keyword", help="only entry points whose name contains this")
+    ap.add_argument("--list", action="store_true")
+    ap.add_argument("--rounds", type=int, default=ROUNDS)
+    args = ap.parse_args(argv)
+
+    cases = selected(CASES, args.keyword)
+    if args.list:
+        for c in cases:
+            ok = all(_has(n) for n in c["needs"])
+            print(f"{c['name']:40s} {'available' if ok else 'not built: ' + ', '.join(c['needs'])}")
+        return 0
+    tracemalloc.start()
+    rows, leaked, skipped, canary_caught = [], [], [], False
+    for c in cases:
+        missing = [n for n in c["needs"] if not _has(n)]
+        if missing:
+            skipped.append(f"{c['name']} (no {', '.join(missing)})")
+            continue
+        deltas, leaks = measure(c, rounds=args.rounds)
+        if c["fn"] is canary:
+            canary_caught = bool(leaks)
+            verdict = "caught (expected)" if leaks else "NOT CAUGHT: checker broken"
+        else:
+            verdict = ("LEAK: " + ", ".join(leaks)) if leaks else "ok"
+            if leaks:
+                leaked.append(c["name"])
+        rows.append((c["name"], str(c["calls"]), _fmt(deltas.get("refs")), _fmt(deltas["blocks"]),
+                     _fmt(deltas["gc objects"]), _fmt(deltas["traced bytes"], 1024),
+                     _fmt(deltas["rss bytes"], 1024), verdict))
+    render(rows)
+    if not hasattr(sys, "gettotalrefcount"):
+        print("refs: sys.gettotalrefcount needs a debug build; blocks, gc objects, "
+              "tracemalloc and RSS stand in")
+    for s in skipped:
+        print(f"skipped: {s}")
+    for n in uncovered():
+        print(f"uncovered: lexecutor_c._core.{n} has no leak case (add one with @entry_point)")
+    if not canary_caught:
+        print("FAIL: the canary leak was not detected")
+        return 2
+    if leaked:
+        print(f"FAIL: leaks in {', '.join(leaked)}")
+        return 1
+    ran = len(rows) - 1
+    print(f"no leak in {ran} entry point(s)" if ran else "no entry point is built yet")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

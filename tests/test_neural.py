@@ -1,0 +1,300 @@
+"""The neural value predictor: tokenizer, training, export, the LibTorch shim,
+predictor='neural'; and the frequency table helpers."""
+import json
+import os
+import random
+import subprocess
+import sys
+
+import pytest
+
+from lexecutor_c import _core
+from lexecutor_c.neural import (NeuralModel, NeuralPredictor, NeuralUnavailable, Tokenizer,
+                                TokenizerConfig, fnv1a, word_features)
+from lexecutor_c.runtime import (coarse_class, load_frequency_table, save_frequency_table,
+                                 write_events)
+from lexecutor_c.training import dataset as ds
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+try:
+    import torch  # noqa: F401
+    HAVE_TORCH = True
+except ImportError:
+    HAVE_TORCH = False
+try:
+    from lexecutor_c import _torch_shim  # noqa: F401
+    HAVE_SHIM = True
+except ImportError:
+    HAVE_SHIM = False
+
+needs_torch = pytest.mark.skipif(not HAVE_TORCH, reason="torch is not installed "
+                                 "(pip install torch==2.13.0)")
+needs_shim = pytest.mark.skipif(not (HAVE_TORCH and HAVE_SHIM),
+                                reason="lexecutor_c._torch_shim not built (needs torch at build time)")
+
+
+# ---------------------------------------------------------------- tokenizer
+
+def test_fnv1a_known_values():
+    assert fnv1a(b"") == 0x811C9DC5
+    assert fnv1a(b"a") == 0xE40C292C
+
+
+def test_word_features():
+    f = word_features(b"getHTTPResponse_code", 12)
+    assert f[0] == b"w:getHTTPResponse_code"
+    assert f[1:5] == [b"s:get", b"s:http", b"s:response", b"s:code"]
+    assert f[5] == b"g:^ge" and len(f) == 12
+    assert word_features(b"x", 12) == [b"w:x", b"g:^x$"]
+    assert word_features(b"(", 12) == [b"w:(", b"g:^($"]
+    assert word_features(b"Name", 12)[1] == b"s:name"     # one piece, differs in case
+    assert not any(x.startswith(b"s:") for x in word_features(b"name", 12))
+    assert word_features(b"a" * 100, 3)[0] == b"w:" + b"a" * 32
+
+
+def test_tokenizer_layout_and_errors():
+    cfg = TokenizerConfig(buckets=1000, max_len=10, max_feats=4, ctx=3)
+    tok = Tokenizer(cfg)
+    rows = tok.encode("x", "name", "a b c d", "e f g h")
+    # name, kind, 3 before, mask, 3 after
+    assert len(rows) == 9
+    assert rows[2] == tok.word_ids(b"b") and rows[6] == tok.word_ids(b"e")
+    assert all(1 <= i < 1000 for r in rows for i in r)
+    assert rows[5] == tok.encode("y", "call", "", "")[2]          # the <mask> position
+    padded = tok.encode_padded("x", "name", "", "")
+    assert len(padded) == 10 and all(len(r) == 4 for r in padded) and padded[-1] == [0] * 4
+    with pytest.raises(ValueError, match="empty input"):
+        tok.encode("", "name", "", "")
+    with pytest.raises(ValueError, match="kind"):
+        tok.encode("x", "bogus", "", "")
+    cfg2, fine, coarse = TokenizerConfig.from_text(cfg.to_text(["a", "b"], ["c"]))
+    assert (cfg2.buckets, cfg2.max_len, cfg2.max_feats, cfg2.ctx) == (1000, 10, 4, 3)
+    assert fine == ["a", "b"] and coarse == ["c"]
+    with pytest.raises(ValueError):
+        TokenizerConfig.from_text("something else")
+
+
+# ---------------------------------------------------------------- dataset
+
+def ev(name, cls, kind="name", before="a =", after="+ 1", file="f.py", iid=1):
+    return (name, cls, kind, file, 1, iid, before, after)
+
+
+def test_examples_dedup_cap_and_splits(tmp_path):
+    p1 = tmp_path / "proja.jsonl.gz"
+    p2 = tmp_path / "projb.events.gz"
+    write_events(p1, [ev("x", "int_pos"), ev("x", "int_pos", iid=2), ev("x", "None"),
+                      ev("y", "callable", kind="attribute")] +
+                 [ev("z", "str_nonempty", before=f"t{i}") for i in range(10)])
+    write_events(p2, [ev("x", "int_pos"), ev("w", "dict_empty", kind="call")])
+    stats = {}
+    exs = ds.examples_from_events([str(p1), str(p2)], cap=4, stats=stats)
+    assert stats == {"events": 16, "duplicates": 2, "capped": 6}
+    assert [e.project for e in exs].count("projb") == 1
+    assert sum(e.name == "z" for e in exs) == 4
+    train, test = ds.random_split(exs, 0.5, seed=1)
+    assert sorted(train + test) == sorted(exs)
+    assert ds.random_split(exs, 0.5, seed=1) == (train, test)          # deterministic
+    ptrain, ptest = ds.project_split(exs, ["projb"])
+    assert [e.name for e in ptest] == ["w"]
+    path = tmp_path / "x.jsonl.gz"
+    ds.write_examples(path, exs)
+    assert ds.read_examples(path) == exs
+    table = ds.class_counts(exs)
+    assert table["x"] == {"int_pos": 1, "None": 1}
+
+
+# ---------------------------------------------------------------- frequency table
+
+def test_frequency_table_round_trip_and_runtime(tmp_path):
+    path = tmp_path / "t.json.gz"
+    table = {"has_min_size": {"callable": 3, "object": 1}, "n": {"int_pos": 2}}
+    save_frequency_table(path, table, {"note": "test"})
+    first = path.read_bytes()
+    save_frequency_table(path, table, {"note": "test"})
+    assert path.read_bytes() == first                               # reproducible bytes
+    loaded, meta = load_frequency_table(path, with_meta=True)
+    assert loaded == table and meta == {"note": "test"}
+    rt = _core.Runtime(predictor="frequency", frequency_table=loaded)
+    g = {**rt.loaders()}
+    assert callable(eval("_n_(1, 'has_min_size', lambda: has_min_size)", g))
+    with pytest.raises(ValueError, match="unknown class"):
+        save_frequency_table(path, {"x": {"bogus": 1}})
+    (tmp_path / "bad.gz").write_bytes(b"not gzip")
+    with pytest.raises(ValueError, match="not a frequency table"):
+        load_frequency_table(tmp_path / "bad.gz")
+    with pytest.raises(FileNotFoundError):
+        load_frequency_table(tmp_path / "missing.gz")
+
+
+def test_shipped_frequency_table_loads():
+    table, meta = load_frequency_table(with_meta=True)
+    assert len(table) > 1000 and meta["examples"] > 10000
+    assert len(meta["projects"]) >= 8
+    best = lambda n: max(table[n], key=table[n].get)                 # noqa: E731
+    assert best("len") == "int_pos"
+    assert best("isinstance") == "True" or best("isinstance") == "False"
+    assert best("append") in ("callable", "None")
+
+
+def test_coarse_class():
+    assert [coarse_class(c) for c in ("True", "int_neg", "str_empty", "dict_nonempty",
+                                       "resource", "object", "None")] == \
+        ["bool", "int", "str", "dict", "resource", "object", "None"]
+    with pytest.raises(ValueError):
+        coarse_class("bogus")
+
+
+# ---------------------------------------------------------------- lazy loading
+
+def test_import_and_runtime_creation_load_no_torch():
+    code = ("import sys, lexecutor_c\n"
+            "from lexecutor_c import _core\n"
+            "rt = _core.Runtime(predictor='neural')\n"
+            "print(repr(rt.predictor), 'torch' in sys.modules,"
+            " 'lexecutor_c._torch_shim' in sys.modules)\n")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                         text=True, check=True).stdout.split()
+    assert out == ["neural", "False", "False"]
+
+
+def test_missing_model_file_is_a_clear_error(tmp_path):
+    with pytest.raises(NeuralUnavailable, match="does not exist"):
+        NeuralModel(str(tmp_path / "nope.pt"))
+    pred = NeuralPredictor(str(tmp_path / "nope.pt"))
+    rt = _core.Runtime(predictor=pred)
+    with pytest.raises(_core.PredictorError) as ei:
+        exec("_n_(1, 'x', lambda: x)", rt.loaders())
+    assert isinstance(ei.value.__cause__, NeuralUnavailable)
+
+
+def test_shim_missing_message(monkeypatch):
+    import builtins
+    from lexecutor_c import neural
+    real = builtins.__import__
+
+    def fake(name, globals=None, locals=None, fromlist=(), level=0):
+        if fromlist and "_torch_shim" in fromlist:
+            raise ImportError("simulated: no shim")
+        return real(name, globals, locals, fromlist, level)
+    monkeypatch.setattr(builtins, "__import__", fake)
+    with pytest.raises(NeuralUnavailable, match="torch"):
+        neural.load_shim()
+
+
+# ---------------------------------------------------------------- training + shim
+
+def synthetic_events(n=600, seed=0):
+    rng = random.Random(seed)
+    rows = []
+    kinds = [("is_{}", "True", "call"), ("is_{}", "callable", "name"), ("count_{}", "int_pos", "name"),
+             ("{}_name", "str_nonempty", "attribute"), ("{}s", "list_nonempty", "name"),
+             ("on_{}", "callable", "attribute"), ("{}_map", "dict_nonempty", "name")]
+    words = ["user", "item", "file", "node", "row", "key", "page", "task"]
+    for i in range(n):
+        pat, cls, kind = kinds[i % len(kinds)]
+        name = pat.format(rng.choice(words) + str(rng.randrange(50)))
+        before = " ".join(rng.choice(["x", "=", "(", ")", "if", "self", "."]) for _ in range(6))
+        rows.append((name, cls, kind, "syn.py", i, i + 1, before, ": pass"))
+    return rows
+
+
+@pytest.fixture(scope="module")
+def tiny_model(tmp_path_factory):
+    if not (HAVE_TORCH and HAVE_SHIM):
+        pytest.skip("torch / lexecutor_c._torch_shim not available")
+    d = tmp_path_factory.mktemp("model")
+    write_events(d / "syn.jsonl.gz", synthetic_events())
+    out = d / "tiny.pt"
+    p = subprocess.run([sys.executable, "-m", "lexecutor_c", "train", "--events",
+                        str(d / "syn.jsonl.gz"), "--out", str(out), "--max-steps", "60", "--epochs", "100",
+                        "--dim", "32", "--heads", "2", "--ff", "64", "--layers", "1",
+                        "--buckets", "4096", "--batch-size", "64", "--lr", "5e-3",
+                        "--threads", "1", "--seed", "3"],
+                       cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert p.returncode == 0, p.stderr
+    report = json.loads(p.stdout)
+    return out, report
+
+
+@needs_shim
+def test_train_reports_and_exports(tiny_model):
+    out, report = tiny_model
+    assert report["steps"] == 60 and report["train"] + report["test"] == report["examples"]
+    assert set(report["test_metrics"]["fine"]) == {"top1", "top3", "top5"}
+    assert report["test_metrics"]["fine"]["top1"] > 0.5         # separable synthetic data
+    assert os.path.getsize(out) == report["model_bytes"]
+
+
+@needs_shim
+def test_shim_tokenizer_matches_python(tiny_model):
+    out, _ = tiny_model
+    m = NeuralModel(str(out))
+    info = m.info
+    tok = Tokenizer(TokenizerConfig(info["buckets"], info["max_len"], info["max_feats"],
+                                    info["ctx"]))
+    rng = random.Random(5)
+    alphabet = "aZ_9 .(\t\u00e9\u4e2d\"'x\u2028\u3000-"
+    cases = [("getHTTPResponse", "call", "self . conn .", "( ) . status"),
+             ("x", "name", "", ""), ("é_ü", "attribute", "a\u00a0b", "c\u3000d"),
+             ("A" * 50, "name", " ".join(["w"] * 40), " ".join(["v"] * 40))]
+    for _ in range(200):
+        rnd = lambda n: "".join(rng.choice(alphabet) for _ in range(rng.randrange(n)))  # noqa
+        cases.append((rnd(12) or "n", rng.choice(["name", "attribute", "call"]), rnd(60),
+                      rnd(60)))
+    for name, kind, before, after in cases:
+        assert m.tokenize(name, kind, before, after) == tok.encode(name, kind, before, after)
+
+
+@needs_shim
+def test_shim_predictions_and_errors(tiny_model, tmp_path):
+    out, _ = tiny_model
+    m = NeuralModel(str(out))
+    top = m.predict("is_valid", "call", "if x .", ": pass", k=5)
+    assert len(top) == 5 and all(c in _core.FINE_CLASSES for c, _ in top)
+    probs = [p for _, p in top]
+    assert probs == sorted(probs, reverse=True) and 0 < sum(probs) <= 1.0001
+    assert top[0][0] == "True"
+    assert m.predict("count_rows", "name", "x =", "+ 1", k=1)[0][0] == "int_pos"
+    ctop = m.predict("is_valid", "call", "", "", k=3, coarse=True)
+    assert len(ctop) == 3 and all(c in _core.COARSE_CLASSES for c, _ in ctop)
+    assert len(m.predict("x", "name", k=100)) == len(_core.FINE_CLASSES)
+    with pytest.raises(ValueError, match="empty input"):
+        m.predict("", "name")
+    with pytest.raises(ValueError, match="kind"):
+        m.predict("x", "subscript")
+    with pytest.raises(ValueError, match="k must be"):
+        m.predict("x", "name", k=0)
+    with pytest.raises(TypeError):
+        m.predict(3, "name")
+    bad = tmp_path / "corrupt.pt"
+    bad.write_bytes(b"PK\x03\x04 this is not a model")
+    with pytest.raises(ValueError, match="cannot load model"):
+        NeuralModel(str(bad))
+    import torch
+    plain = tmp_path / "plain.pt"
+    torch.jit.save(torch.jit.script(torch.nn.Linear(2, 2)), str(plain))
+    with pytest.raises(ValueError, match="not a lexecutor_c model"):
+        NeuralModel(str(plain))
+
+
+@needs_shim
+def test_runtime_neural_predictor_end_to_end(tiny_model):
+    out, _ = tiny_model
+    code = ("import lexecutor_c as lx\n"
+            "src = 'if is_ready_user3():\\n    n = count_user4 + 1\\n'\n"
+            "inst = lx.instrument(src)\n"
+            "from lexecutor_c import _core\n"
+            "for abstraction in ('fine', 'coarse'):\n"
+            "    rt = _core.Runtime(sites=inst.iids, predictor='neural', abstraction=abstraction)\n"
+            "    g = {**rt.loaders(), '__name__': '__main__'}\n"
+            "    exec(inst.compile(), g)\n"
+            "    print(abstraction, g['n'], [i[4] for i in rt.injections])\n")
+    env = dict(os.environ, LEXECUTOR_C_MODEL=str(out))
+    p = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True,
+                       text=True, timeout=120)
+    assert p.returncode == 0, p.stderr
+    lines = p.stdout.splitlines()
+    assert lines[0] == "fine 2 ['callable', 'True', 'int_pos']"
+    assert lines[1] == "coarse 2 ['callable', 'bool', 'int']"
