@@ -65,6 +65,14 @@ SNIPPETS = [
     b"\t\n",
     b"lambda: (yield from x)\n",
     b"class D(B, metaclass=M, **kw): __slots__ = ()\n",
+    b"type(c).attr = type(c)\n",
+    b"print >> sys.stderr, 'x'\n",
+    b"with (ctx() as c):\n    pass\n",
+    b"with (ctx() as c, d as e,):\n    pass\n",
+    b"class L:\n    locals = dict\n    if a: b = 1\n    c = b\n",
+    b"\n\n",
+    b"def f[T](x): pass\n",
+    b"x = [*a, *b]; y = {**c, 'd': e}\n",
 ]
 
 _seeds = []
