@@ -2,8 +2,10 @@
 # fresh Debian machine: apt-get for system libraries, pip for Python ones).
 PYTHON  ?= python3
 PIP     := $(PYTHON) -m pip
-DEBS    := build-essential pkg-config libtree-sitter-dev libcjson-dev libcurl4-openssl-dev
-PYDEPS  := "tree-sitter-python>=0.23,<0.24" "pytest>=7" "libcst>=1.0" "rich>=13" "tqdm>=4" setuptools wheel
+DEBS    := build-essential pkg-config git libtree-sitter-dev libcjson-dev libcurl4-openssl-dev
+PYDEPS  := "tree-sitter-python>=0.23,<0.24" "rich>=13" "pytest>=7" "libcst>=1.0" \
+           "pytest-httpserver>=1.0" "ipython>=8" nbclient ipykernel nbformat \
+           "dask[distributed]" matplotlib setuptools wheel
 STAMP   := .make
 
 .PHONY: all deps build demo test test-fast asan refleak fuzz bench clean
@@ -42,7 +44,7 @@ test-fast: build
 asan: deps
 	rm -rf build lexecutor_c/_core*.so
 	LX_SANITIZE=1 CC=gcc $(PYTHON) setup.py -q build_ext --inplace
-	ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+	LX_UNDER_ASAN=1 ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:handle_segv=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	  PYTHONMALLOC=malloc LD_PRELOAD="$$(gcc -print-file-name=libasan.so) $$(gcc -print-file-name=libubsan.so)" \
 	  $(PYTHON) -m pytest -q -x -m "not slow" -p no:cacheprovider
 	rm -f lexecutor_c/_core*.so && $(MAKE) build

@@ -3,7 +3,7 @@
 The extension links Debian's libtree-sitter (0.20.7) and takes the Python
 grammar (tree-sitter-python 0.23.x, language ABI 14) from the installed
 wheel's capsule at import time, so no generated parser is vendored here.
-libcjson and libcurl are checked for now because later parts link them.
+libcurl and libcjson carry the LLM client of the Treefix loop (csrc/llm.c).
 """
 import glob
 import os
@@ -51,9 +51,9 @@ core = Extension(
     sources=sorted(glob.glob("csrc/*.c")),
     depends=sorted(glob.glob("csrc/*.h")),
     include_dirs=["csrc"],
-    extra_compile_args=cflags + pkg_config("--cflags", "tree-sitter"),
+    extra_compile_args=cflags + pkg_config("--cflags", "tree-sitter", "libcurl", "libcjson"),
     extra_link_args=ldflags,
-    libraries=["tree-sitter"],
+    libraries=["tree-sitter", "curl", "cjson"],
 )
 
 setup(ext_modules=[core])

@@ -50,7 +50,7 @@ enum {
     K_MEMBER_TYPE, K_PATTERN_LIST, K_TUPLE_PATTERN, K_LIST_PATTERN, K_TUPLE,
     K_LIST, K_PAREN_EXPR, K_EXPR_LIST, K_LIST_SPLAT, K_SUBSCRIPT, K_LISTCOMP,
     K_SETCOMP, K_DICTCOMP, K_GENEXP, K_ERROR, K_SPLAT_PATTERN,
-    K_KEYWORD_PATTERN, K_CLASS_PATTERN, K_GENERATOR_PLACEHOLDER,
+    K_KEYWORD_PATTERN, K_CLASS_PATTERN, K_COMPARISON,
     K__COUNT
 };
 
@@ -98,7 +98,7 @@ static const struct { const char *name; unsigned char kind; } kind_names[] = {
     {"dictionary_comprehension", K_DICTCOMP},
     {"generator_expression", K_GENEXP}, {"ERROR", K_ERROR},
     {"splat_pattern", K_SPLAT_PATTERN}, {"keyword_pattern", K_KEYWORD_PATTERN},
-    {"class_pattern", K_CLASS_PATTERN},
+    {"class_pattern", K_CLASS_PATTERN}, {"comparison_operator", K_COMPARISON},
 };
 
 /* ------------------------------------------------------------------ buffer */
@@ -211,6 +211,17 @@ typedef struct {
     uint32_t line, end_line, iid;
 } LineRec;
 
+/* A use of a name bound nowhere in the file and not a builtin (Treefix's
+ * undefinedness guidance): how it is used, on which line. */
+enum { U_READ, U_CALL, U_ATTR, U_METHOD, U_SUBSCRIPT, U_ITERATE, U_COMPARE, U_WITH };
+
+typedef struct {
+    uint32_t ident;              /* the name's identifier node */
+    uint32_t detail;             /* attribute / key / compared operand node, or NONE_IDX */
+    int32_t arity;               /* arguments of a call, -1 with * or **, -2 none */
+    unsigned char use;
+} UndefUse;
+
 typedef struct {
     lx_state *st;
     const char *src;
@@ -239,6 +250,10 @@ typedef struct {
     uint32_t cls_off, cls_len;   /* innermost class name, for mangling */
     uint32_t exit_call;          /* call whose last argument carries a marker */
     uint32_t exit_marker;
+    uint32_t calling;            /* function node of the call being emitted */
+    int32_t calling_arity;
+    UndefUse *undef;
+    uint32_t nundef, undefcap;
     int future_annotations;
     int elide;
     int context;
@@ -500,6 +515,10 @@ bind(Ctx *c, int32_t scope, uint32_t ident)
     uint32_t off = N(ident).start, len = N(ident).end - N(ident).start;
     if (ht_add(c, T_BOUND, scope, off, len) < 0 || ht_add(c, T_FILEBOUND, -1, off, len) < 0) {
         return -1;
+    }
+    /* `global x; x = 1` in a function binds the module's x */
+    if (scope > 0 && ht_has(c, T_GLOBAL, scope, off, len)) {
+        return ht_add(c, T_BOUND, 0, off, len);
     }
     return 0;
 }
@@ -814,7 +833,7 @@ analyse(Ctx *c, uint32_t n, int32_t scope)
 
 static int emit(Ctx *c, uint32_t n);
 static int emit_target(Ctx *c, uint32_t n);
-static int emit_block(Ctx *c, uint32_t block, const uint32_t *marks, int nmarks, int doc_ok);
+static int emit_block(Ctx *c, uint32_t block, const uint32_t *marks, int nmarks);
 
 static int
 copy(Ctx *c, uint32_t from, uint32_t to)
@@ -993,7 +1012,31 @@ undo_to(Ctx *c, uint32_t mark)
 
 /* -- name reads */
 
-enum { READ_PLAIN, READ_WRAP, READ_WRAP_NS };
+enum { READ_PLAIN, READ_WRAP, READ_WRAP_NS, READ_GLOBAL };
+
+/* Does a read of this name in the current scope resolve in the module's
+ * globals (LOAD_GLOBAL / LOAD_NAME falling through to globals)? */
+static int
+resolves_global(Ctx *c, uint32_t off, uint32_t len)
+{
+    int32_t s = c->cur_scope;
+    int first = 1;
+    while (s > 0) {
+        int kind = c->scopes[s].kind;
+        if (ht_has(c, T_GLOBAL, s, off, len)) {
+            return 1;
+        }
+        if (ht_has(c, T_NONLOCAL, s, off, len)) {
+            return 0;
+        }
+        if (ht_has(c, T_BOUND, s, off, len) && (kind != S_CLASS || first)) {
+            return 0;
+        }
+        first = 0;
+        s = c->scopes[s].parent;
+    }
+    return 1;
+}
 
 static int
 is_builtin(Ctx *c, uint32_t off, uint32_t len)
@@ -1031,7 +1074,10 @@ read_mode(Ctx *c, uint32_t ident)
         (local || text_is(c, ident, "__module__") || text_is(c, ident, "__qualname__"))) {
         return READ_WRAP_NS;
     }
-    return READ_WRAP;
+    if (text_is(c, ident, "__class__")) {
+        return READ_WRAP;   /* the implicit cell of methods: keep it a closure read */
+    }
+    return resolves_global(c, off, len) ? READ_GLOBAL : READ_WRAP;
 }
 
 /* The quote character a wrapper may use here: inside an f-string
@@ -1043,9 +1089,92 @@ quote_char(Ctx *c)
     return !c->forbid_dq ? '"' : !c->forbid_sq ? '\'' : 0;
 }
 
+/* Is the name read here bound in no scope it can see, and no builtin? */
+static int
+is_undefined(Ctx *c, uint32_t ident)
+{
+    uint32_t off = N(ident).start, len = N(ident).end - N(ident).start;
+    int32_t s = c->cur_scope;
+    int first = 1;
+    while (s >= 0) {
+        if (ht_has(c, T_GLOBAL, s, off, len)) {
+            return !ht_has(c, T_BOUND, 0, off, len) && !is_builtin(c, off, len);
+        }
+        if (ht_has(c, T_NONLOCAL, s, off, len)) {
+            return 0;
+        }
+        if (ht_has(c, T_BOUND, s, off, len) && (c->scopes[s].kind != S_CLASS || first)) {
+            return 0;
+        }
+        first = 0;
+        s = c->scopes[s].parent;
+    }
+    return !is_builtin(c, off, len) && !text_is(c, ident, "__class__");
+}
+
+static int
+add_undef(Ctx *c, uint32_t ident, int use, uint32_t detail, int32_t arity)
+{
+    if (GROW(c->undef, c->undefcap, c->nundef + 1) < 0) {
+        return -1;
+    }
+    UndefUse *u = &c->undef[c->nundef++];
+    u->ident = ident;
+    u->use = (unsigned char)use;
+    u->detail = detail;
+    u->arity = arity;
+    return 0;
+}
+
+/* Record a plain read of an undefined name with what its parent does to it. */
+static int
+note_undefined_read(Ctx *c, uint32_t ident)
+{
+    const lx_fields *f = &c->st->field;
+    uint32_t p = N(ident).parent;
+    int pk = p == NONE_IDX ? K_OTHER : KIND(p);
+    if (p != NONE_IDX && c->calling == ident) {
+        return add_undef(c, ident, U_CALL, NONE_IDX, c->calling_arity);
+    }
+    if (pk == K_ATTRIBUTE && N(ident).field == f->object) {
+        return 0;   /* recorded by emit_attribute with the attribute's name */
+    }
+    if (pk == K_SUBSCRIPT && N(ident).field == f->value) {
+        uint32_t key = NONE_IDX;
+        CHILDREN(p, ch) {
+            if (ch != ident && N(ch).named && KIND(ch) != K_COMMENT) {
+                key = ch;
+                break;
+            }
+        }
+        return add_undef(c, ident, U_SUBSCRIPT, key, -2);
+    }
+    if ((pk == K_FOR || pk == K_FOR_IN_CLAUSE) && N(ident).field == f->right) {
+        return add_undef(c, ident, U_ITERATE, NONE_IDX, -2);
+    }
+    if (pk == K_COMPARISON) {
+        uint32_t other = NONE_IDX;
+        CHILDREN(p, ch) {
+            if (ch != ident && N(ch).named && KIND(ch) != K_COMMENT) {
+                other = ch;
+                break;
+            }
+        }
+        return add_undef(c, ident, U_COMPARE, other, -2);
+    }
+    if (pk == K_WITH_ITEM || (pk == K_AS_PATTERN && N(p).parent != NONE_IDX &&
+                              KIND(N(p).parent) == K_WITH_ITEM)) {
+        return add_undef(c, ident, U_WITH, NONE_IDX, -2);
+    }
+    return add_undef(c, ident, U_READ, NONE_IDX, -2);
+}
+
 static int
 emit_name(Ctx *c, uint32_t n)
 {
+    if (is_undefined(c, n) && note_undefined_read(c, n) < 0) {
+        return -1;
+    }
     int mode = read_mode(c, n);
     char q = quote_char(c);
     if (mode == READ_PLAIN || q == 0) {
@@ -1055,9 +1184,16 @@ emit_name(Ctx *c, uint32_t n)
     const char *name = c->src + N(n).start;
     size_t len = N(n).end - N(n).start;
     if (putf(c, "_n_(%lu, ", iid) < 0 || buf_put(&c->out, &q, 1) < 0 ||
-        buf_put(&c->out, name, len) < 0 || buf_put(&c->out, &q, 1) < 0 ||
-        buf_puts(&c->out, ", lambda: ") < 0 || buf_put(&c->out, name, len) < 0 ||
-        buf_puts(&c->out, mode == READ_WRAP_NS ? ", locals())" : ")") < 0) {
+        buf_put(&c->out, name, len) < 0 || buf_put(&c->out, &q, 1) < 0) {
+        return -1;
+    }
+    if (mode == READ_GLOBAL) {
+        if (buf_puts(&c->out, ")") < 0) {
+            return -1;
+        }
+    }
+    else if (buf_puts(&c->out, ", lambda: ") < 0 || buf_put(&c->out, name, len) < 0 ||
+             buf_puts(&c->out, mode == READ_WRAP_NS ? ", ...)" : ")") < 0) {
         return -1;
     }
     return add_site(c, iid, 0, n, n, N(n).start, N(n).end);
@@ -1141,6 +1277,13 @@ emit_attribute(Ctx *c, uint32_t n)
     const lx_fields *f = &c->st->field;
     uint32_t obj = field_child(c, n, f->object), attr = field_child(c, n, f->attribute);
     char q = quote_char(c);
+    if (obj != NONE_IDX && attr != NONE_IDX && KIND(obj) == K_IDENT && is_undefined(c, obj)) {
+        int method = c->calling == n;
+        if (add_undef(c, obj, method ? U_METHOD : U_ATTR, attr,
+                      method ? c->calling_arity : -2) < 0) {
+            return -1;
+        }
+    }
     if (obj == NONE_IDX || attr == NONE_IDX || q == 0) {
         return emit_target(c, n);   /* object still read through a loader */
     }
@@ -1174,7 +1317,28 @@ emit_call(Ctx *c, uint32_t n)
         return emit_generic(c, n);
     }
     size_t pos = c->out.len;
-    if (emit(c, fn) < 0 || copy_newlines(c, N(fn).end, N(args).start) < 0) {
+    uint32_t saved_calling = c->calling;
+    int32_t saved_arity = c->calling_arity;
+    c->calling = fn;
+    c->calling_arity = 0;
+    if (KIND(args) == K_GENEXP) {
+        c->calling_arity = 1;
+    }
+    else {
+        CHILDREN(args, ch) {
+            if (N(ch).named && KIND(ch) != K_COMMENT) {
+                if (c->src[N(ch).start] == '*') {
+                    c->calling_arity = -1;
+                    break;
+                }
+                c->calling_arity++;
+            }
+        }
+    }
+    int fr = emit(c, fn);
+    c->calling = saved_calling;
+    c->calling_arity = saved_arity;
+    if (fr < 0 || copy_newlines(c, N(fn).end, N(args).start) < 0) {
         return -1;
     }
     if (KIND(args) == K_GENEXP) {
@@ -1539,11 +1703,58 @@ emit_string(Ctx *c, uint32_t n)
     return r;
 }
 
+/* The operator-module function of an augmented assignment token. */
+static const char *
+inplace_function(Ctx *c, uint32_t op)
+{
+    static const struct { const char *tok, *fn; } ops[] = {
+        {"+=", "iadd"}, {"-=", "isub"}, {"*=", "imul"}, {"@=", "imatmul"},
+        {"/=", "itruediv"}, {"//=", "ifloordiv"}, {"%=", "imod"}, {"**=", "ipow"},
+        {"<<=", "ilshift"}, {">>=", "irshift"}, {"&=", "iand"}, {"^=", "ixor"},
+        {"|=", "ior"},
+    };
+    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
+        if (text_is(c, op, ops[i].tok)) {
+            return ops[i].fn;
+        }
+    }
+    return NULL;
+}
+
+/* `x += e` where x may be unbound:  x = _op_.iadd(_n_(iid, "x", ...), e)
+ * -- the same load, evaluation order, in-place operation and store, with
+ * the load going through the loader so a missing x is injected. */
+static int
+emit_augassign_name(Ctx *c, uint32_t n, uint32_t left, uint32_t right, const char *fn)
+{
+    if (emit_raw(c, left) < 0 || buf_puts(&c->out, " = _op_.") < 0 ||
+        buf_puts(&c->out, fn) < 0 || buf_puts(&c->out, "(") < 0 || emit_name(c, left) < 0 ||
+        buf_puts(&c->out, ", ") < 0 || emit(c, right) < 0) {
+        return -1;
+    }
+    (void)n;
+    return buf_puts(&c->out, ")");
+}
+
 static int
 emit_assignment(Ctx *c, uint32_t n)
 {
     const lx_fields *f = &c->st->field;
     uint32_t pos = N(n).start;
+    if (KIND(n) == K_AUGASSIGN) {
+        uint32_t left = field_child(c, n, f->left), right = field_child(c, n, f->right);
+        uint32_t op = NONE_IDX;
+        CHILDREN(n, ch) {
+            if (!N(ch).named && ch != left && ch != right) {
+                op = ch;
+            }
+        }
+        const char *fn = op == NONE_IDX ? NULL : inplace_function(c, op);
+        if (left != NONE_IDX && right != NONE_IDX && fn != NULL && KIND(left) == K_IDENT &&
+            quote_char(c) != 0 && read_mode(c, left) != READ_PLAIN) {
+            return emit_augassign_name(c, n, left, right, fn);
+        }
+    }
     CHILDREN(n, ch) {
         if (copy(c, pos, N(ch).start) < 0) {
             return -1;
@@ -1690,6 +1901,7 @@ block_has_marker(int kind)
     switch (kind) {
     case K_IF: case K_ELIF: case K_FOR: case K_WHILE: case K_TRY: case K_EXCEPT:
     case K_EXCEPT_GROUP: case K_WITH: case K_FUNCDEF: case K_CLASSDEF: case K_CASE:
+    case K_FINALLY:
         return 1;
     default:
         return 0;
@@ -1761,6 +1973,29 @@ emit_with_clause(Ctx *c, uint32_t clause, const uint32_t *marks, int nmarks)
                     return -1;
                 }
             }
+            else if (KIND(v) == K_PAREN_EXPR && N(v).first != NONE_IDX &&
+                     N(N(v).first).next != NONE_IDX &&
+                     KIND(N(N(v).first).next) == K_AS_PATTERN) {
+                /* `with (cm as x):` -- the marker goes inside the parentheses */
+                uint32_t ap = N(N(v).first).next;
+                uint32_t expr = N(ap).first;
+                if (copy(c, N(v).start, N(expr).start) < 0 ||
+                    header_expr(c, expr, first ? marks : NULL, first ? nmarks : 0) < 0 ||
+                    copy(c, N(expr).end, N(ap).start) < 0) {
+                    return -1;
+                }
+                uint32_t apos = N(expr).end;
+                for (uint32_t q = N(expr).next; q != NONE_IDX; q = N(q).next) {
+                    if (copy(c, apos, N(q).start) < 0 ||
+                        (N(q).field == f->alias ? emit_target(c, q) : emit_raw(c, q)) < 0) {
+                        return -1;
+                    }
+                    apos = N(q).end;
+                }
+                if (copy(c, apos, N(v).end) < 0) {
+                    return -1;
+                }
+            }
             else if (N(v).named) {
                 if (header_expr(c, v, first ? marks : NULL, first ? nmarks : 0) < 0) {
                     return -1;
@@ -1800,7 +2035,7 @@ definite_with_targets(Ctx *c, uint32_t stmt)
     return 0;
 }
 
-static int emit_stmt(Ctx *c, uint32_t s, const uint32_t *marks, int nmarks, int doc_ok);
+static int emit_stmt(Ctx *c, uint32_t s, const uint32_t *marks, int nmarks);
 
 /* if/elif/else, for, while, try/except/finally, with, match/case: headers
  * keep their text, the first evaluated header expression carries the
@@ -1844,7 +2079,7 @@ emit_compound(Ctx *c, uint32_t n, const uint32_t *marks, int nmarks)
             else if (kind == K_WITH && definite_with_targets(c, n) < 0) {
                 return -1;
             }
-            r = emit_block(c, ch, bm, nb, 0);
+            r = emit_block(c, ch, bm, nb);
             undo_to(c, mark);
         }
         else if (!used && (N(ch).field == f->condition || N(ch).field == f->subject ||
@@ -1923,7 +2158,7 @@ emit_def(Ctx *c, uint32_t n)
                 c->cls_len = N(name).end - N(name).start;
             }
             if (r == 0) {
-                r = emit_block(c, ch, &m, 1, 1);
+                r = emit_block(c, ch, &m, 1);
             }
             undo_to(c, mark);
             c->cur_scope = saved;
@@ -2342,7 +2577,7 @@ emit_delete(Ctx *c, uint32_t s)
 }
 
 static int
-emit_stmt(Ctx *c, uint32_t s, const uint32_t *marks, int nmarks, int doc_ok)
+emit_stmt(Ctx *c, uint32_t s, const uint32_t *marks, int nmarks)
 {
     switch (KIND(s)) {
     case K_IF: case K_FOR: case K_WHILE: case K_TRY: case K_WITH: case K_MATCH:
@@ -2380,7 +2615,9 @@ emit_stmt(Ctx *c, uint32_t s, const uint32_t *marks, int nmarks, int doc_ok)
             return m == 0 ? -1 : putf(c, "; _l_(%lu)", m);
         }
     default:
-        if (doc_ok && is_docstring(c, s)) {
+        if (is_docstring(c, s)) {
+            /* a docstring, or a bare string statement: no effect, not a
+             * line to cover (as the papers count) */
             if (emit_raw(c, s) < 0) {
                 return -1;
             }
@@ -2396,9 +2633,10 @@ emit_stmt(Ctx *c, uint32_t s, const uint32_t *marks, int nmarks, int doc_ok)
 }
 
 static int
-emit_block(Ctx *c, uint32_t block, const uint32_t *marks, int nmarks, int doc_ok)
+emit_block(Ctx *c, uint32_t block, const uint32_t *marks, int nmarks)
 {
-    uint32_t pos = N(block).start;
+    /* the module node starts at its first token: keep leading blank lines */
+    uint32_t pos = block == 0 ? 0 : N(block).start;
     int first = 1;
     CHILDREN(block, ch) {
         if (copy(c, pos, N(ch).start) < 0) {
@@ -2413,11 +2651,11 @@ emit_block(Ctx *c, uint32_t block, const uint32_t *marks, int nmarks, int doc_ok
             r = emit_compound(c, ch, NULL, 0);
         }
         else if (first) {
-            r = emit_stmt(c, ch, marks, nmarks, doc_ok);
+            r = emit_stmt(c, ch, marks, nmarks);
             first = 0;
         }
         else {
-            r = emit_stmt(c, ch, NULL, 0, 0);
+            r = emit_stmt(c, ch, NULL, 0);
         }
         if (r < 0) {
             return -1;
@@ -2429,7 +2667,7 @@ emit_block(Ctx *c, uint32_t block, const uint32_t *marks, int nmarks, int doc_ok
             return -1;
         }
     }
-    return copy(c, pos, N(block).end);
+    return copy(c, pos, block == 0 ? c->len : N(block).end);
 }
 
 /* -------------------------------------------------------- result objects */
@@ -2479,6 +2717,7 @@ build_result(Ctx *c, PyObject *empty)
     static const char *kinds[] = {"name", "attribute", "call", "line", "import"};
     PyObject *kind_str[5] = {NULL};
     PyObject *text = NULL, *iids = NULL, *lines = NULL, *line_map = NULL, *res = NULL;
+    PyObject *undef = NULL;
 
     for (int i = 0; i < 5; i++) {
         kind_str[i] = PyUnicode_InternFromString(kinds[i]);
@@ -2594,8 +2833,33 @@ build_result(Ctx *c, PyObject *empty)
             PyList_SET_ITEM(line_map, out, v);
         }
     }
-    res = PyTuple_Pack(4, text, iids, lines, line_map);
+    undef = PyList_New(c->nundef);
+    if (undef == NULL) {
+        goto done;
+    }
+    for (uint32_t i = 0; i < c->nundef; i++) {
+        static const char *uses[] = {"read", "call", "attr", "method", "subscript",
+                                     "iterate", "compare", "with"};
+        UndefUse *u = &c->undef[i];
+        Node *n = &c->nodes[u->ident];
+        PyObject *detail = u->detail == NONE_IDX ? Py_NewRef(Py_None)
+            : PyUnicode_DecodeUTF8(c->src + c->nodes[u->detail].start,
+                                   c->nodes[u->detail].end - c->nodes[u->detail].start, "replace");
+        PyObject *arity = u->arity == -2 ? Py_NewRef(Py_None) : PyLong_FromLong(u->arity);
+        PyObject *t = (detail == NULL || arity == NULL) ? NULL :
+            Py_BuildValue("(s#kksOO)", c->src + n->start, (Py_ssize_t)(n->end - n->start),
+                          (unsigned long)n->srow + 1, (unsigned long)n->scol, uses[u->use],
+                          detail, arity);
+        Py_XDECREF(detail);
+        Py_XDECREF(arity);
+        if (t == NULL) {
+            goto done;
+        }
+        PyList_SET_ITEM(undef, i, t);
+    }
+    res = PyTuple_Pack(5, text, iids, lines, line_map, undef);
 done:
+    Py_XDECREF(undef);
     for (int i = 0; i < 5; i++) {
         Py_XDECREF(kind_str[i]);
     }
@@ -2655,12 +2919,13 @@ ctx_free(Ctx *c)
     PyMem_Free(c->sites);
     PyMem_Free(c->lines);
     PyMem_Free(c->inserted);
+    PyMem_Free(c->undef);
 }
 
 PyDoc_STRVAR(instrument_doc,
 "instrument(source, filename='<snippet>', context=16, elide=True)\n--\n\n"
 "Rewrite Python source so every value use goes through the loaders.\n"
-"Returns (text, iids, lines, line_map); see lexecutor_c.instrument.");
+"Returns (text, iids, lines, line_map, undefined_uses); see lexecutor_c.instrument.");
 
 static PyObject *
 core_instrument(PyObject *module, PyObject *args, PyObject *kwargs)
@@ -2711,7 +2976,7 @@ core_instrument(PyObject *module, PyObject *args, PyObject *kwargs)
         Py_INCREF(filename);
     }
     c->len = (uint32_t)len;
-    c->first_error = c->forbidden = c->exit_call = NONE_IDX;
+    c->first_error = c->forbidden = c->exit_call = c->calling = NONE_IDX;
     c->elide = elide;
     c->context = context;
     c->next_iid = 1;
@@ -2759,7 +3024,7 @@ core_instrument(PyObject *module, PyObject *args, PyObject *kwargs)
         goto done;
     }
     c->cur_scope = 0;
-    if (emit_block(c, 0, NULL, 0, 1) < 0) {
+    if (emit_block(c, 0, NULL, 0) < 0) {
         if (!PyErr_Occurred()) {
             PyErr_SetString(PyExc_SyntaxError, "unsupported syntax tree shape");
         }

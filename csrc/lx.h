@@ -58,4 +58,7 @@ int lx_runtime_exec(PyObject *m, lx_state *st);
 int lx_runtime_traverse(lx_state *st, visitproc visit, void *arg);
 void lx_runtime_clear(lx_state *st);
 
+int lx_evalframe_exec(PyObject *m, lx_state *st);
+void lx_evalframe_clear(lx_state *st);
+
 #endif

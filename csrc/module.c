@@ -2,6 +2,7 @@
  * module state.  The parts live in their own files; this file only wires
  * them together. */
 #include "lx.h"
+#include "llm.h"
 
 static int
 core_exec(PyObject *m)
@@ -11,6 +12,12 @@ core_exec(PyObject *m)
         return -1;
     }
     if (lx_runtime_exec(m, st) < 0) {
+        return -1;
+    }
+    if (lx_evalframe_exec(m, st) < 0) {
+        return -1;
+    }
+    if (lx_llm_exec(m) < 0) {
         return -1;
     }
     return 0;
@@ -37,6 +44,7 @@ core_clear(PyObject *m)
     if (st != NULL) {
         lx_instrument_clear(st);
         lx_runtime_clear(st);
+        lx_evalframe_clear(st);
     }
     return 0;
 }

@@ -251,6 +251,17 @@ rt_n(lx_runtime_obj *self, PyObject *const *args, Py_ssize_t nargs)
     }
     if (nargs == 4) {
         PyObject *mapping = args[3];
+        if (mapping == Py_Ellipsis) {
+            /* `...`: the caller's own namespace (a class body's), read
+             * without calling a `locals` the code may have rebound */
+            mapping = PyEval_GetLocals();   /* borrowed */
+            if (mapping == NULL) {
+                if (!PyErr_Occurred()) {
+                    PyErr_SetString(PyExc_RuntimeError, "_n_: no calling frame");
+                }
+                return NULL;
+            }
+        }
         if (PyDict_CheckExact(mapping)) {
             v = PyDict_GetItemWithError(mapping, name);    /* borrowed */
             if (v != NULL) {
@@ -1028,6 +1039,15 @@ runtime_loaders(PyObject *self, PyObject *unused)
             break;
         }
         Py_DECREF(f);
+    }
+    /* `_op_`: the operator module, for `x = _op_.iadd(_n_(...), e)`, the
+     * shape of an augmented assignment to a name that may be missing */
+    if (d != NULL) {
+        PyObject *op = PyImport_ImportModule("operator");
+        if (op == NULL || PyDict_SetItemString(d, "_op_", op) < 0) {
+            Py_CLEAR(d);
+        }
+        Py_XDECREF(op);
     }
     return d;
 }

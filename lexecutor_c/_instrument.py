@@ -14,27 +14,81 @@ IidInfo = _core.IidInfo
 LineInfo = _core.LineInfo
 
 
+def _undecodable(data: bytes, encoding: str, exc: UnicodeDecodeError) -> SyntaxError:
+    line = data.count(b"\n", 0, exc.start) + 1
+    err = SyntaxError(f"source is not valid {encoding}: byte 0x{data[exc.start]:02x} "
+                      f"at offset {exc.start} (line {line})")
+    err.lineno = line
+    return err
+
+
 def decode_source(data: bytes) -> str:
     """Decode Python source bytes as CPython does: a BOM or a PEP 263 coding
     cookie picks the codec, UTF-8 otherwise; undecodable bytes raise
     SyntaxError naming the line, like compile() does."""
     try:
         encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
-    except SyntaxError:
+    except SyntaxError as exc:
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError as uexc:
+            raise _undecodable(data, "utf-8", uexc) from exc
         raise
     try:
         text = data.decode(encoding)
     except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        err = SyntaxError(f"source is not valid {encoding}: byte 0x{data[exc.start]:02x} "
-                          f"at offset {exc.start} (line {line})")
-        err.lineno = line
-        raise err from exc
+        raise _undecodable(data, encoding, exc) from exc
     except LookupError as exc:
         raise SyntaxError(f"unknown source encoding {encoding!r}") from exc
     if text.startswith("\ufeff"):
         text = text[1:]
     return text
+
+
+@dataclass(frozen=True)
+class UndefinedName:
+    """A name the snippet reads but binds nowhere (and no builtin).
+
+    ``lines``: where it is read.  ``attrs``: attribute -> list of call
+    arities (``None`` for a plain attribute read) of ``name.attr`` uses.
+    ``calls``: arities of calls of the name itself (-1: with ``*``/``**``).
+    ``keys``: source text of subscripts ``name[key]``.  ``compared``:
+    source text of what it is compared with.  ``iterated``/``context``: used
+    as a loop iterable / a ``with`` context manager.
+    """
+
+    name: str
+    lines: list = field(default_factory=list)
+    attrs: dict = field(default_factory=dict)
+    calls: list = field(default_factory=list)
+    keys: list = field(default_factory=list)
+    compared: list = field(default_factory=list)
+    iterated: bool = False
+    context: bool = False
+
+
+def group_undefined(uses) -> list[UndefinedName]:
+    """Group the instrumenter's flat undefined-use tuples by name."""
+    by_name: dict[str, UndefinedName] = {}
+    for name, line, _col, use, detail, arity in uses:
+        u = by_name.setdefault(name, UndefinedName(name))
+        if line not in u.lines:
+            u.lines.append(line)
+        if use in ("attr", "method"):
+            arities = u.attrs.setdefault(detail, [])
+            if arity not in arities:
+                arities.append(arity)
+        elif use == "call" and arity not in u.calls:
+            u.calls.append(arity)
+        elif use == "subscript" and detail is not None and detail not in u.keys:
+            u.keys.append(detail)
+        elif use == "compare" and detail is not None and detail not in u.compared:
+            u.compared.append(detail)
+        elif use == "iterate":
+            object.__setattr__(u, "iterated", True)
+        elif use == "with":
+            object.__setattr__(u, "context", True)
+    return list(by_name.values())
 
 
 @dataclass(frozen=True)
@@ -55,6 +109,13 @@ class Instrumented:
     line_map: list | None
     filename: str = "<snippet>"
     original: str = field(default="", repr=False)
+    undefined_uses: list = field(default_factory=list, repr=False)
+
+    @property
+    def undefined(self) -> list[UndefinedName]:
+        """Names read but bound nowhere, with how they are used (Treefix's
+        undefinedness guidance), in order of first use."""
+        return group_undefined(self.undefined_uses)
 
     def original_line(self, line: int) -> int:
         """The original line of an instrumented line number."""
@@ -62,19 +123,21 @@ class Instrumented:
             return line
         return self.line_map[line - 1]
 
-    def compile(self, filename: str | None = None) -> CodeType:
+    def compile(self, filename: str | None = None, flags: int = 0) -> CodeType:
         """Compile the instrumented source; the code object's line numbers
-        are those of the original source."""
+        are those of the original source.  ``flags`` as for compile(), e.g.
+        ``ast.PyCF_ALLOW_TOP_LEVEL_AWAIT`` for a snippet that awaits at top
+        level (the code object is then a coroutine to run)."""
         filename = filename or self.filename
         try:
             if self.line_map is None:
-                return compile(self.source, filename, "exec", dont_inherit=True)
+                return compile(self.source, filename, "exec", flags=flags, dont_inherit=True)
             tree = ast.parse(self.source, filename)
         except SyntaxError:
             # tree-sitter accepted what CPython rejects (e.g. `return` outside
             # a function): report CPython's error on the original text.
             if self.original:
-                compile(self.original, filename, "exec", dont_inherit=True)
+                compile(self.original, filename, "exec", flags=flags, dont_inherit=True)
             raise
         fix = self.line_map
         top = len(fix)
@@ -84,7 +147,7 @@ class Instrumented:
                 end = getattr(node, "end_lineno", None)
                 if end is not None:
                     node.end_lineno = max(fix[min(end, top) - 1], node.lineno)
-        return compile(tree, filename, "exec", dont_inherit=True)
+        return compile(tree, filename, "exec", flags=flags, dont_inherit=True)
 
 
 TREE_SITTER_GAVE_UP = "tree-sitter could not parse this"
@@ -142,12 +205,12 @@ def instrument(source: str | bytes, *, filename: str = "<snippet>", context: int
     elif source.startswith("\ufeff"):
         source = source[1:]
     try:
-        text, iids, lines, line_map = _core.instrument(source, filename, context, elide)
+        text, iids, lines, line_map, undefined = _core.instrument(source, filename, context, elide)
     except SyntaxError as exc:
         # CPython accepted the code but tree-sitter did not: retry once with
         # bracketed continuation lines re-indented (see above).
         retry = reindent_continuations(source) if TREE_SITTER_GAVE_UP in str(exc) else None
         if retry is None:
             raise
-        text, iids, lines, line_map = _core.instrument(retry, filename, context, elide)
-    return Instrumented(text, iids, lines, line_map, filename, source)
+        text, iids, lines, line_map, undefined = _core.instrument(retry, filename, context, elide)
+    return Instrumented(text, iids, lines, line_map, filename, source, undefined)

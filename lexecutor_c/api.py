@@ -7,8 +7,11 @@ by default they are ``lexecutor_c.instrument`` and ``lexecutor_c._core.Runtime``
 """
 from __future__ import annotations
 
+import ast
+import asyncio
 import builtins
 import contextlib
+import inspect
 import io
 import os
 import sys
@@ -210,7 +213,15 @@ def _execute(text: str, filename: str, opts: dict, instrument, runtime_cls,
     child (in_child) or in-process."""
     try:
         inst = instrument(text, filename=filename)
-        code = inst.compile()
+        try:
+            code = inst.compile()
+        except SyntaxError as e:
+            # `await` / `async for` at top level (code torn out of a coroutine):
+            # run it as a coroutine, like asyncio's REPL does
+            if "outside" not in str(e.msg) or "async" not in str(e.msg) + str(e.text) \
+                    and "await" not in str(e.msg):
+                raise
+            code = inst.compile(flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT)
     except SyntaxError as e:
         return {"kind": "syntax", "msg": _safe_str(e.msg), "lineno": e.lineno,
                 "offset": e.offset, "text": e.text, "filename": e.filename or filename}
@@ -220,9 +231,12 @@ def _execute(text: str, filename: str, opts: dict, instrument, runtime_cls,
     if in_child:
         # if this process dies from here on, the parent still knows the markers
         sandbox.report_progress({"lines": lines})
+    extra = {}
+    if opts.get("frequency_table") is not None:
+        extra["frequency_table"] = opts["frequency_table"]
     rt = runtime_cls(sites=inst.iids, predictor=opts["predictor"],
                      abstraction=opts["abstraction"], seed=opts["seed"],
-                     randomize=opts["randomize"], record=False, filename=filename)
+                     randomize=opts["randomize"], record=False, filename=filename, **extra)
     env = {"__name__": "__main__", "__builtins__": builtins, "__file__": filename}
     env.update(rt.loaders())
     status, exception, exit_code = "ok", None, None
@@ -232,7 +246,10 @@ def _execute(text: str, filename: str, opts: dict, instrument, runtime_cls,
             raise _HardExit(code)
         os._exit = _exit
     try:
-        exec(code, env)
+        if code.co_flags & inspect.CO_COROUTINE:
+            asyncio.run(eval(code, env))
+        else:
+            exec(code, env)
     except SystemExit as e:
         status = "exit"
         c = e.code
@@ -312,11 +329,20 @@ class _BoundedText(io.TextIOBase):
         return "".join(self.parts)
 
 
-def run(source_or_path, predictor: str = "naive", abstraction: str = "fine",
+def _load_frequency_table(path=None) -> dict:
+    """The frequency predictor's table: from ``path``, else the shipped one."""
+    from . import runtime
+    loader = getattr(runtime, "load_frequency_table", None)
+    if loader is None:
+        raise BackendUnavailable("this build has no frequency-table loader")
+    return loader(path)
+
+
+def run(source_or_path, predictor="naive", abstraction: str = "fine",
         timeout: Optional[float] = 10.0, isolate: bool = True, stdin=None,
         seed: Optional[int] = None, randomize: bool = False,
         filename: Optional[str] = None, *, limits: Optional[sandbox.Limits] = None,
-        output_max: int = OUTPUT_MAX) -> Result:
+        output_max: int = OUTPUT_MAX, frequency_table=None) -> Result:
     """Execute a Python file or snippet with learning-guided value injection.
 
     ``source_or_path``: a path (pathlib.Path, or a str naming an existing
@@ -326,15 +352,21 @@ def run(source_or_path, predictor: str = "naive", abstraction: str = "fine",
     limits altogether.  ``isolate=False`` executes in this process (stdout and
     stderr are captured via sys.stdout/sys.stderr; nothing is enforced:
     timeout and limits are ignored).  ``stdin``: bytes/str for the code's
-    standard input (default: empty).
+    standard input (default: empty).  ``predictor`` is a name from
+    PREDICTORS or a callable (see docs/RUNTIME.md for its signature);
+    ``frequency_table`` (a dict name -> {class: count}, or a path of one
+    written by lexecutor_c.runtime) feeds the frequency predictor.
 
     Raises OSError for unreadable files, SourceError for undecodable input,
     SyntaxError for source that does not parse, ValueError/TypeError for bad
     arguments and BackendUnavailable when the build lacks the instrumenter
     or runtime.  How the executed code ended is in the Result, never raised.
     """
-    if predictor not in PREDICTORS:
+    if not callable(predictor) and predictor not in PREDICTORS:
         raise ValueError(f"unknown predictor {predictor!r}; choose from {', '.join(PREDICTORS)}")
+    if isinstance(frequency_table, (str, os.PathLike)) or \
+            (predictor == "frequency" and frequency_table is None):
+        frequency_table = _load_frequency_table(frequency_table)
     if abstraction not in ABSTRACTIONS:
         raise ValueError(f"unknown abstraction {abstraction!r}; choose from "
                          f"{', '.join(ABSTRACTIONS)}")
@@ -349,8 +381,10 @@ def run(source_or_path, predictor: str = "naive", abstraction: str = "fine",
     instrument = get_instrument()
     runtime_cls = get_runtime()
     opts = {"predictor": predictor, "abstraction": abstraction, "seed": seed,
-            "randomize": bool(randomize)}
-    base = dict(filename=filename, predictor=predictor, abstraction=abstraction, seed=seed,
+            "randomize": bool(randomize), "frequency_table": frequency_table}
+    predictor_name = predictor if isinstance(predictor, str) else \
+        getattr(predictor, "__qualname__", type(predictor).__name__)
+    base = dict(filename=filename, predictor=predictor_name, abstraction=abstraction, seed=seed,
                 randomize=bool(randomize), isolated=bool(isolate))
     t0 = time.monotonic()
     if isolate:

@@ -97,7 +97,10 @@ class UI:
         self.stderr = stderr or sys.stderr
         try:
             from rich.console import Console
-            self.console = Console(file=self.stdout, highlight=False, soft_wrap=False)
+            tty = hasattr(self.stdout, "isatty") and self.stdout.isatty()
+            # in pipes and logs, do not fold paths and titles at 80 columns
+            self.console = Console(file=self.stdout, highlight=False, soft_wrap=False,
+                                   width=None if tty else 200)
             self.err_console = Console(file=self.stderr, highlight=False)
         except ImportError:
             self.console = self.err_console = None
@@ -114,7 +117,10 @@ class UI:
         if self.console is not None:
             from rich.table import Table
             from rich.text import Text
-            t = Table(title=title, title_justify="left", show_lines=False)
+            # the title on a line of its own: a table folds its title to the
+            # table's width, which cuts file paths apart
+            self.line(title, style="bold")
+            t = Table(show_lines=False)
             for c in columns:
                 t.add_column(c, overflow="fold")
             for row in cells:
@@ -503,6 +509,293 @@ def _demo(args, ui: UI) -> int:
     if injected.uncovered:
         ui.line(f"lines not reached here: {_ranges(injected.uncovered)}")
     return EXIT_OK if injected.ok else EXIT_FAILED
+
+
+# ---------------------------------------------------------------- bench
+
+def _coverage_benchmark():
+    """benchmarks/coverage.py of the source checkout this package sits in,
+    or None (an installed package has no benchmarks)."""
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    if not os.path.exists(os.path.join(root, "benchmarks", "coverage.py")):
+        return None
+    if root not in sys.path:
+        sys.path.insert(0, root)
+    try:
+        from benchmarks import coverage
+    except ImportError:
+        return None
+    return coverage
+
+
+@command("bench", help="coverage benchmark over the Treefix sample per approach "
+                       "(benchmarks/coverage.py; see docs/BENCHMARK.md)")
+def _bench_args(p):
+    bench = _coverage_benchmark()
+    if bench is not None:
+        bench.add_arguments(p)
+
+
+@_bench_args.handler
+def _bench(args, ui: UI) -> int:
+    bench = _coverage_benchmark()
+    if bench is None:
+        raise UsageError("the benchmark runs from a source checkout (benchmarks/coverage.py "
+                         "is not beside this lexecutor_c)")
+    return bench.run_benchmark(args)
+
+
+# ---------------------------------------------------------------- trace
+
+def _apps_read_stdin(path: Optional[str]) -> Optional[bytes]:
+    """The bytes of a --stdin FILE (None without one); UsageError when unreadable."""
+    if path is None:
+        return None
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except OSError as e:
+        raise UsageError(f"cannot read {path}: {e.strerror or e}")
+
+
+@command("trace", help="print the execution trace of (incomplete) code in the CodeExecutor format")
+def _trace_args(p):
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--stdin", metavar="FILE", help="file the program reads as standard input")
+    add_execution_options(p)
+    p.add_argument("--max-steps", type=int, default=10_000, metavar="N",
+                   help="stop the program after N traced lines (default: 10000)")
+    p.add_argument("--json", action="store_true", help="print one JSON document")
+
+
+@_trace_args.handler
+def _trace(args, ui: UI) -> int:
+    from . import api
+    from .trace import trace
+    if args.max_steps < 1:
+        raise UsageError("--max-steps must be positive")
+    stdin = _apps_read_stdin(args.stdin)
+    try:
+        r = trace(_PathArg(args.file), stdin=stdin, predictor=args.predictor,
+                  abstraction=args.abstraction, seed=args.seed, randomize=args.randomize,
+                  timeout=args.timeout, isolate=args.isolate, filename=args.file,
+                  max_steps=args.max_steps)
+    except api.BackendUnavailable as e:
+        raise UsageError(str(e))
+    except Exception as e:
+        msg = _input_error(args.file, e)
+        if msg is None:
+            raise
+        raise UsageError(msg)
+    if args.json:
+        doc = {"version": 1, "file": args.file, "trace": r.text(), **r.to_dict()}
+        ui.stdout.write(json.dumps(doc, indent=2) + "\n")
+    else:
+        ui.stdout.write(r.text())
+        if r.truncated:
+            ui.warn(f"{args.file}: stopped after {args.max_steps} traced lines")
+        if r.error:
+            ui.warn(f"{args.file}: {r.status}: {r.error}")
+        elif r.status == "timeout":
+            ui.warn(f"{args.file}: stopped after {args.timeout:g} s (timeout)")
+    ok = r.status == "ok" or (r.status == "exit" and r.exit_code == 0)
+    return EXIT_OK if ok and not r.error and not r.truncated else EXIT_FAILED
+
+
+# ---------------------------------------------------------------- commits
+
+@command("commits", help="find commits that change one function and whether they change "
+                         "its behaviour (old vs new version under identical injected values)")
+def _commits_args(p):
+    p.add_argument("rev_range", nargs="?", metavar="REV_RANGE",
+                   help="commits to check, as for git log (A..B); one revision: that commit "
+                        "(default: HEAD)")
+    p.add_argument("--repo", default=".", metavar="PATH", help="the git repository (default: .)")
+    p.add_argument("--staged", action="store_true",
+                   help="check the staged changes against HEAD (for a pre-commit hook)")
+    p.add_argument("--seeds", type=int, default=5, metavar="N",
+                   help="seeded randomized runs per version (default: 5)")
+    p.add_argument("--predictor", choices=("random", "naive", "frequency"), default="random",
+                   help="predictor of the injected values (default: random)")
+    p.add_argument("--timeout", type=_positive_float, default=5.0, metavar="S",
+                   help="wall-clock seconds per run (default: 5)")
+    p.add_argument("--fail-on-change", action="store_true",
+                   help="exit with status 1 when a commit changes behaviour")
+    p.add_argument("--json", action="store_true", help="print one JSON document")
+
+
+@_commits_args.handler
+def _commits(args, ui: UI) -> int:
+    from . import commits as cm
+    if args.seeds < 1:
+        raise UsageError("--seeds must be positive")
+    try:
+        checks = cm.check_commits(args.repo, args.rev_range, staged=args.staged,
+                                  seeds=tuple(range(args.seeds)), predictor=args.predictor,
+                                  timeout=args.timeout)
+    except cm.GitError as e:
+        raise UsageError(str(e))
+    summ = cm.summary(checks)
+    if args.json:
+        doc = {"version": 1, "repo": args.repo, "range": args.rev_range, "staged": args.staged,
+               "seeds": list(range(args.seeds)), "predictor": args.predictor,
+               "commits": [c.to_dict() for c in checks], "summary": summ}
+        ui.stdout.write(json.dumps(doc, indent=2) + "\n")
+    else:
+        rows = [[c.commit[:10], c.subject[:40], c.file or "", c.function or "", c.verdict,
+                 c.detail] for c in checks]
+        ui.table("semantics-changing commits", ["commit", "subject", "file", "function",
+                                                "verdict", "detail"], rows)
+        ui.line(f"{summ['commits']} commits: {summ['changed']} change behaviour, "
+                f"{summ['same']} keep it, {summ['exception']} raise, {summ['skipped']} skipped")
+    if args.fail_on_change and summ["changed"]:
+        return EXIT_FAILED
+    return EXIT_OK
+
+
+# ---------------------------------------------------------------- errors
+
+@command("errors", help="find runtime errors of (incomplete) code and tell them from crashes "
+                        "caused by injected values")
+def _errors_args(p):
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--stdin", metavar="FILE", help="file the program reads as standard input")
+    p.add_argument("--seeds", type=int, default=5, metavar="N",
+                   help="seeded randomized runs besides the naive one (default: 5)")
+    p.add_argument("--timeout", type=_positive_float, default=10.0, metavar="S",
+                   help="wall-clock seconds per run (default: 10)")
+    p.add_argument("--no-treefix", dest="treefix", action="store_false",
+                   help="do not use Treefix prefixes even when lexecutor_c.treefix is there")
+    p.add_argument("--json", action="store_true", help="print one JSON document")
+
+
+@_errors_args.handler
+def _errors(args, ui: UI) -> int:
+    from . import api
+    from .errors import find_errors
+    if args.seeds < 0:
+        raise UsageError("--seeds must not be negative")
+    stdin = _apps_read_stdin(args.stdin)
+    try:
+        rep = find_errors(_PathArg(args.file), stdin=stdin, seeds=args.seeds,
+                          timeout=args.timeout, use_treefix=args.treefix, filename=args.file)
+    except api.BackendUnavailable as e:
+        raise UsageError(str(e))
+    except Exception as e:
+        msg = _input_error(args.file, e)
+        if msg is None:
+            raise
+        raise UsageError(msg)
+    if args.json:
+        ui.stdout.write(json.dumps({"version": 1, **rep.to_dict()}, indent=2) + "\n")
+    else:
+        meaning = {"real": "the code's own error", "derived": "computed from injected values",
+                   "injected": "caused by an injected value", "missing": "a value left missing"}
+        rows = [[g.line if g.line is not None else "?", g.type, g.message, g.category,
+                 meaning[g.category] + (f" ({', '.join(g.involved)})" if g.involved else ""),
+                 f"{g.runs}/{len(rep.runs)}"] for g in rep.errors]
+        if rows:
+            ui.table(f"{args.file}: exceptions", ["line", "type", "message", "verdict", "why",
+                                                  "runs"], rows)
+        else:
+            ui.line(f"{args.file}: no run ended with an exception")
+        statuses: dict[str, int] = {}
+        for r in rep.runs:
+            statuses[r.status] = statuses.get(r.status, 0) + 1
+        ui.line(f"  {len(rep.runs)} runs ({rep.source_of_runs}): " +
+                ", ".join(f"{n} {st}" for st, n in sorted(statuses.items())))
+        for n in rep.notes:
+            ui.line(f"  note: {n}")
+    return EXIT_FAILED if rep.real else EXIT_OK
+
+
+
+# ---------------------------------------------------------------- treefix
+
+@command("treefix", help="search code prefixes that make a snippet run and cover its lines "
+                         "(Treefix, ICSE'25)")
+def _treefix_args(p):
+    p.add_argument("file", help="a Python file (snippet)")
+    p.add_argument("--generator", choices=["offline", "llm"], default="offline",
+                   help="offline (default, no network) or llm (LEXECUTOR_LLM_* settings)")
+    p.add_argument("-n", type=int, default=10, metavar="N", help="prefixes per query (10)")
+    p.add_argument("-k", type=int, default=10, metavar="K",
+                   help="coverage-guidance iterations (10)")
+    p.add_argument("--predictor", choices=["as-is", "naive", "random", "frequency", "neural"],
+                   default="naive", help="injection underneath the prefixes (naive)")
+    p.add_argument("--timeout", type=_positive_float, default=2.0, metavar="S",
+                   help="seconds per run of prefix + snippet (2)")
+    p.add_argument("--budget", type=_positive_float, default=60.0, metavar="S",
+                   help="seconds for the whole search (60)")
+    p.add_argument("--seed", type=int, default=None)
+    p.add_argument("--model", help="LLM model (else LEXECUTOR_LLM_MODEL)")
+    p.add_argument("--base-url", help="LLM endpoint (else LEXECUTOR_LLM_BASE_URL)")
+    p.add_argument("--install", action="store_true",
+                   help="pip install unresolved imports (off by default)")
+    p.add_argument("--tree", metavar="FILE", help="write the prefix tree as JSON to FILE")
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
+
+
+@_treefix_args.handler
+def _treefix(args, ui: UI) -> int:
+    """Run the Treefix loop on one file; a one-line progress display on a
+    terminal's stderr; the chosen prefixes and coverage, or --json."""
+    from . import treefix as run_treefix
+    from ._treefix import TreefixError
+    if args.n < 1 or args.k < 0:
+        raise UsageError("-n must be at least 1 and -k at least 0")
+    if not os.path.isfile(args.file):
+        raise UsageError(f"cannot read {args.file}: no such file")
+    live = ui.stderr.isatty()
+
+    def progress(ev):
+        if live:
+            ui.stderr.write(f"\r  prefix {ev['node'] + 1:4d}  step {ev['step']:<9} "
+                            f"coverage {ev['coverage']:6.1%}  cumulative {ev['cumulative']:6.1%}")
+            ui.stderr.flush()
+
+    llm_options = None
+    if args.generator == "llm":
+        llm_options = {k: v for k, v in (("model", args.model), ("base_url", args.base_url))
+                       if v}
+    try:
+        r = run_treefix(args.file, generator=args.generator, n=args.n, k=args.k,
+                        timeout=args.timeout, predictor=args.predictor, seed=args.seed,
+                        budget=args.budget, progress=progress, install=args.install,
+                        llm_options=llm_options)
+    except (TreefixError, ValueError, TypeError) as e:
+        msg = _input_error(args.file, e) if isinstance(e, (SyntaxError, ValueError)) else None
+        raise UsageError(msg or str(e)) from None
+    except (SyntaxError, OSError) as e:
+        raise UsageError(_input_error(args.file, e) or str(e)) from None
+    except RuntimeError as e:            # LLM client errors (_core.LLMError) and the like
+        if live:
+            ui.stderr.write("\n")
+        ui.error(str(e))
+        return EXIT_FAILED
+    finally:
+        if live:
+            ui.stderr.write("\r" + " " * 78 + "\r")
+    if args.tree:
+        with open(args.tree, "w") as f:
+            f.write(r.tree_json())
+    if args.json:
+        print(r.to_json(), file=ui.stdout)
+        return EXIT_OK
+    for i, pre in enumerate(r.prefixes):
+        nd = r.tree[r.prefix_ids[i]]
+        ui.line(f"prefix {i + 1} of P (node {nd.id}, {nd.step}): covers {nd.coverage:.1%}"
+                f" alone: lines {_ranges(nd.covered)}", style="bold")
+        ui.code(pre if pre.strip() else "# (empty prefix: injection alone)\n")
+    ui.line(f"{r.filename}: coverage of P {r.coverage:.1%} ({len(r.prefixes)} prefixes, "
+            f"greedy set cover), best single prefix {r.best_coverage:.1%}, injection alone "
+            f"{(r.baseline_coverage or 0):.1%}; {len(r.tree)} prefixes tried in "
+            f"{r.timings['total']:.1f} s")
+    if r.uncovered:
+        ui.line(f"  lines not reached: {_ranges(r.uncovered)}")
+    if r.unresolved_imports:
+        ui.line(f"  unresolved imports: {', '.join(r.unresolved_imports)}")
+    return EXIT_OK
 
 
 # ---------------------------------------------------------------- main

@@ -905,7 +905,7 @@ def call_isolated(func: Callable, *args, limits: Optional[Limits] = None, stdin=
         opened += [res_r, res_w]
         info_r, info_w = os.pipe2(os.O_CLOEXEC)
         opened += [info_r, info_w]
-        tmpdir = tempfile.mkdtemp(prefix="lexecutor_c-")
+        tmpdir = tempfile.mkdtemp(prefix=f"lexecutor_c-{os.getpid()}-")
         if plan["user"] is not None:
             os.chown(tmpdir, *plan["user"])
             isolation["user"] = plan["user"][0]

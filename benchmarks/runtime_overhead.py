@@ -1,0 +1,111 @@
+"""Overhead of instrumented execution when every value is present.
+
+    python -m benchmarks.runtime_overhead [--repeat 5] [--json FILE]
+
+Runs CPU-bound pure-Python kernels (benchmarks/kernels/, pyperformance-style)
+uninstrumented and instrumented, in one process and one run, and prints the
+ratio of the best times.  The loaders come from a C Runtime with the naive
+predictor (nothing is missing, so nothing is injected), line markers on.
+Target: at most 3x; LExecutor's non-neural runs cost about 2.4x per line
+(Table 6 of the paper).  `--no-elide` also measures the paper's shape,
+where every read goes through a loader.
+"""
+from __future__ import annotations
+
+import argparse
+import builtins
+import gc
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import lexecutor_c as lx
+from lexecutor_c import _core
+
+KERNELS = Path(__file__).parent / "kernels"
+
+
+def load(path: Path, mode: str):
+    """Fresh globals with the kernel's functions defined, plain or instrumented."""
+    source = path.read_text()
+    g = {"__name__": f"kernel_{path.stem}", "__builtins__": builtins}
+    if mode == "plain":
+        code = compile(source, str(path), "exec")
+        rt = None
+    else:
+        inst = lx.instrument(source, filename=str(path), elide=(mode == "instrumented"))
+        rt = _core.Runtime(sites=inst.iids, predictor="naive")
+        g.update(rt.loaders())
+        code = inst.compile()
+    exec(code, g)
+    return g["bench"], rt
+
+
+def best_time(fn, repeat: int) -> tuple[float, object]:
+    times, result = [], None
+    for _ in range(repeat):
+        gc.collect()
+        t0 = time.perf_counter()
+        result = fn()
+        times.append(time.perf_counter() - t0)
+    return min(times), result
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--no-elide", action="store_true", help="also time the paper's shape")
+    ap.add_argument("--json", metavar="FILE")
+    args = ap.parse_args(argv)
+
+    modes = ["plain", "instrumented"] + (["no-elide"] if args.no_elide else [])
+    rows = []
+    for path in sorted(KERNELS.glob("*.py")):
+        row = {"kernel": path.stem}
+        loaded = {mode: load(path, mode) for mode in modes}
+        best = {mode: float("inf") for mode in modes}
+        results = {}
+        # interleave the modes so a busy machine slows them alike
+        for _ in range(args.repeat):
+            for mode in modes:
+                t, results[mode] = best_time(loaded[mode][0], 1)
+                best[mode] = min(best[mode], t)
+        for mode in modes:
+            row[mode] = best[mode]
+            rt = loaded[mode][1]
+            if rt is not None:
+                assert not rt.injections, f"{path.stem}: injected {rt.injections[:3]}"
+        if len({repr(v) for v in results.values()}) != 1:
+            print(f"{path.stem}: results differ: {results}", file=sys.stderr)
+            return 1
+        for mode in modes[1:]:
+            row[f"{mode} ratio"] = row[mode] / row["plain"]
+        rows.append(row)
+
+    header = ["kernel", "plain s", "instrumented s", "ratio"]
+    if args.no_elide:
+        header += ["no-elide s", "ratio"]
+    print(" | ".join(header))
+    print(" | ".join("---" for _ in header))
+    for r in rows:
+        cells = [r["kernel"], f"{r['plain']:.4f}", f"{r['instrumented']:.4f}",
+                 f"{r['instrumented ratio']:.2f}x"]
+        if args.no_elide:
+            cells += [f"{r['no-elide']:.4f}", f"{r['no-elide ratio']:.2f}x"]
+        print(" | ".join(cells))
+    geo = statistics.geometric_mean(r["instrumented ratio"] for r in rows)
+    worst = max(r["instrumented ratio"] for r in rows)
+    print(f"geometric mean {geo:.2f}x, worst {worst:.2f}x (target: at most 3x)")
+    if args.no_elide:
+        geo2 = statistics.geometric_mean(r["no-elide ratio"] for r in rows)
+        print(f"paper's shape (every read wrapped): geometric mean {geo2:.2f}x")
+    if args.json:
+        Path(args.json).write_text(json.dumps({"rows": rows, "geomean": geo, "worst": worst},
+                                              indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

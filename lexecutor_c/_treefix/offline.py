@@ -1,0 +1,843 @@
+"""The offline prefix generator: no network, no model required.
+
+A prefix is rendered from a *plan*: for every value reachable from an
+undefined name (a :class:`~.analysis.Node`) the plan picks one of its ranked
+candidate values; overrides added by error repairs (extra dict keys, tuple
+widths, files to create, statements) ride along.  Candidates come from what
+the snippet does with the value (analysis.py), from constants mined from the
+snippet, and from a pluggable *value model* ``(name, kind, context) ->
+ranked class names`` (default: :func:`name_heuristic`).
+
+* initial (undefinedness guidance): the top choice for every value, then
+  plans that flip one value that guards some line to its next candidate;
+* error guidance: the observed exception picks a repair (missing key,
+  unpacking width, not iterable, file not found, ...), else the values used
+  on the failing line move to their next candidate;
+* coverage guidance: the values that guard uncovered lines (enclosing
+  conditions, loop iterables, callees inside a ``try`` whose handler is not
+  reached) take other candidates, alone and in pairs, on top of the plans
+  in the current set P.
+"""
+from __future__ import annotations
+
+import importlib.util
+import itertools
+import keyword
+import random
+import re
+from dataclasses import dataclass, field
+from typing import Callable, Optional
+
+from .analysis import BUILTIN_NAMES, STR_METHODS, Node, SnippetFacts
+
+#: common aliases of modules: name in the snippet -> (module, import statement)
+ALIASES = {
+    "np": "numpy", "pd": "pandas", "plt": "matplotlib.pyplot", "tf": "tensorflow",
+    "sns": "seaborn", "mpl": "matplotlib", "sp": "scipy", "nx": "networkx", "torch": "torch",
+    "sk": "sklearn", "cv2": "cv2", "Image": "PIL.Image", "ET": "xml.etree.ElementTree",
+    "dt": "datetime", "tk": "tkinter", "bs4": "bs4", "BeautifulSoup": "bs4.BeautifulSoup",
+    "defaultdict": "collections.defaultdict", "Counter": "collections.Counter",
+    "OrderedDict": "collections.OrderedDict", "namedtuple": "collections.namedtuple",
+    "deque": "collections.deque", "datetime": "datetime.datetime", "date": "datetime.date",
+    "timedelta": "datetime.timedelta", "Path": "pathlib.Path", "partial": "functools.partial",
+    "reduce": "functools.reduce", "wraps": "functools.wraps", "chain": "itertools.chain",
+    "Decimal": "decimal.Decimal", "Fraction": "fractions.Fraction", "pprint": "pprint.pprint",
+    "StringIO": "io.StringIO", "BytesIO": "io.BytesIO", "sleep": "time.sleep",
+    "choice": "random.choice", "randint": "random.randint", "copy": "copy",
+    "deepcopy": "copy.deepcopy", "Enum": "enum.Enum", "dataclass": "dataclasses.dataclass",
+    "attrgetter": "operator.attrgetter", "itemgetter": "operator.itemgetter",
+    "sqrt": "math.sqrt", "pi": "math.pi", "product": "itertools.product",
+    "permutations": "itertools.permutations", "combinations": "itertools.combinations",
+    "groupby": "itertools.groupby", "islice": "itertools.islice", "Queue": "queue.Queue",
+    "Thread": "threading.Thread", "Flask": "flask.Flask", "request": "flask.request",
+}
+
+_CLASS_VALUES = {
+    "None": ("none",), "True": ("const", True), "False": ("const", False),
+    "bool": ("const", True), "int_neg": ("const", -1), "int_zero": ("const", 0),
+    "int_pos": ("int",), "int": ("int",), "float_neg": ("const", -1.5),
+    "float_zero": ("const", 0.0), "float_pos": ("const", 2.5), "float": ("const", 2.5),
+    "str_empty": ("const", ""), "str_nonempty": ("str",), "str": ("str",),
+    "list_empty": ("const", []), "list_nonempty": ("list",), "list": ("list",),
+    "tuple_empty": ("const", ()), "tuple_nonempty": ("list",), "tuple": ("list",),
+    "set_empty": ("const", set()), "set_nonempty": ("list",), "set": ("list",),
+    "dict_empty": ("const", {}), "dict_nonempty": ("dict",), "dict": ("dict",),
+    "resource": ("resource",), "callable": ("func",), "object": ("obj",),
+}
+
+
+def name_heuristic(name: str, kind: str = "name", context: Optional[dict] = None) -> list:
+    """Ranked abstract value classes (docs/RUNTIME.md names) for a value
+    called ``name``, from the name alone.  The default value model."""
+    n = name.lower().lstrip("_")
+    if re.match(r"(is|has|should|can|use|allow|enable|do|need)_|.*(enabled|flag|_ok)$", n):
+        return ["True", "False"]
+    if re.match(r"(n|num|nb|count|max|min)_|.*(count|size|length|len|idx|index|num|total|width"
+                r"|height|depth|level|offset|port|year|month|day|id)$", n) or \
+            n in ("i", "j", "k", "n", "m", "x", "y", "z", "start", "end", "step", "limit"):
+        return ["int_pos", "int_zero"]
+    if re.match(r".*(path|file|filename|fname|dir|directory|folder)$", n):
+        return ["path"]
+    if re.match(r".*(name|text|msg|message|title|label|url|key|string|str|prefix|suffix"
+                r"|line|word|char|pattern|fmt|format|encoding|sep|delimiter|host|user|email"
+                r"|type|mode|tag|s)$", n) and not n.endswith("ss"):
+        if _plural(n):
+            return ["list_nonempty", "list_empty"]
+        return ["str_nonempty", "str_empty"]
+    if re.match(r".*(dict|map|mapping|config|cfg|conf|options|opts|params|kwargs|settings"
+                r"|headers|env)$", n):
+        return ["dict_nonempty", "dict_empty"]
+    if re.match(r".*(list|items|values|args|elements|rows|lines|data|seq|array|arr)$", n) or \
+            _plural(n):
+        return ["list_nonempty", "list_empty"]
+    if re.match(r".*(func|fn|callback|handler|hook)$", n):
+        return ["callable"]
+    return []
+
+
+def _plural(n: str) -> bool:
+    return n.endswith("s") and len(n) > 3 and not n.endswith(
+        ("ss", "us", "is", "as", "os", "ics", "status", "news"))
+
+
+@dataclass
+class Plan:
+    """Choices for one prefix: node path -> index into its candidates, plus
+    repairs."""
+
+    choice: dict = field(default_factory=dict)
+    keys: dict = field(default_factory=dict)        # path -> extra dict keys
+    width: dict = field(default_factory=dict)       # path -> tuple width of elements
+    kinds: dict = field(default_factory=dict)       # path -> forced candidate
+    files: dict = field(default_factory=dict)       # file name -> content
+    stmts: list = field(default_factory=list)       # extra statements at the end
+    undefine: set = field(default_factory=set)      # roots left to injection
+
+    def copy(self) -> "Plan":
+        return Plan(dict(self.choice), {k: list(v) for k, v in self.keys.items()},
+                    dict(self.width), dict(self.kinds), dict(self.files), list(self.stmts),
+                    set(self.undefine))
+
+    def key(self):
+        return (tuple(sorted(self.choice.items())), tuple(sorted(
+            (k, tuple(v)) for k, v in self.keys.items())), tuple(sorted(self.width.items())),
+            tuple(sorted((k, repr(v)) for k, v in self.kinds.items())),
+            tuple(sorted(self.files.items())), tuple(self.stmts), tuple(sorted(self.undefine)))
+
+
+@dataclass
+class Proposal:
+    """A prefix proposed by a generator, with what produced it: the plan
+    (offline) or the conversation (LLM)."""
+
+    prefix: str
+    plan: Optional[Plan] = None
+    conversation: Optional[list] = None
+    note: str = ""
+
+
+def _ident(path: str) -> str:
+    s = re.sub(r"\W+", "_", path.replace("()", "_ret").replace("[]", "_item")).strip("_")
+    return s or "v"
+
+
+def _file_content(fname: str) -> str:
+    low = fname.lower()
+    if low.endswith(".csv"):
+        return "id,name,value\n1,alpha,10\n2,beta,20\n3,gamma,30\n"
+    if low.endswith(".tsv"):
+        return "id\tname\tvalue\n1\talpha\t10\n2\tbeta\t20\n"
+    if low.endswith(".json"):
+        return '{"name": "alpha", "value": 10, "items": [1, 2, 3]}\n'
+    if low.endswith((".yaml", ".yml")):
+        return "name: alpha\nvalue: 10\n"
+    if low.endswith((".xml", ".html")):
+        return "<root><item name=\"alpha\">10</item><item name=\"beta\">20</item></root>\n"
+    if low.endswith((".ini", ".cfg")):
+        return "[DEFAULT]\nname = alpha\nvalue = 10\n"
+    return "first line\nsecond line\nthird line\n"
+
+
+class OfflineGenerator:
+    """See the module docstring.  ``value_model(name, kind, context)``
+    returns ranked class names; ``seed`` drives the random combinations."""
+
+    name = "offline"
+
+    def __init__(self, value_model: Optional[Callable] = None, seed: Optional[int] = None,
+                 check_module: Optional[Callable] = None):
+        self.value_model = value_model or name_heuristic
+        self.rng = random.Random(seed or 0)
+        self.check_module = check_module or _importable
+        self.seen: set = set()
+        self._cands: dict = {}
+        self.unresolved_imports: list = []
+
+    # ------------------------------------------------------------ candidates
+    def candidates(self, facts: SnippetFacts, node: Node) -> list:
+        c = self._cands.get(node.path)
+        if c is None:
+            c = self._cands[node.path] = self._candidates(facts, node)
+        return c
+
+    def _candidates(self, facts: SnippetFacts, node: Node) -> list:
+        out: list = []
+        is_root = "." not in node.path and not node.path.endswith(("()", "]"))
+        leaf = node.path.rsplit(".", 1)[-1].rstrip("()[]")
+        exc_names = {e for names in facts.handler_lines.values() for e in names}
+        if is_root and node.path in exc_names:
+            out.append(("exc_class",))
+        if is_root:
+            mod = self._module_for(node.path)
+            if mod:
+                out.append(("import", mod))
+        if node.arities or node.ret is not None:
+            out.append(("func",))
+            out.extend(("raise", e) for e in node.raises)
+            if any(a.isupper() for a in leaf[:1]):
+                out.append(("class",))
+        attrs = {a for a in node.attrs if not _pseudo(a)}
+        if "type" in node.uses:
+            out.append(("class",))
+        if node.keys or "kwargs" in node.uses:
+            out.append(("dict",))
+        if attrs:
+            dict_only = {"items", "keys", "values", "get", "setdefault", "update", "popitem"}
+            if node.int_keys or "indexed" in node.uses or "sliced" in node.uses:
+                out.append(("list",))
+            if attrs <= STR_METHODS and "dictmeth" not in node.uses:
+                out.append(("str",))
+            elif attrs & dict_only:
+                out.append(("dict",))
+            elif "listmeth" in node.uses:
+                out.append(("list",))
+            out.append(("obj",))
+        if node.contains:
+            if all(isinstance(x, str) for x in node.contains):
+                out.append(("const", "x" + "".join(dict.fromkeys(node.contains)) + "x"))
+                out.append(("const", "plain"))
+            else:
+                out.append(("const", list(node.contains)))
+                out.append(("const", []))
+        for op, v in node.compared:
+            if op == "Link" and (node.uses | getattr(facts.node(v), "uses", set())) & \
+                    {"num", "numlike"}:
+                out.append(("const", 1))
+                out.append(("const", 2) if v < node.path else ("const", 0))
+            elif op == "Link":
+                # one side of an equality between two values copies the other's
+                # string, so the first plan makes them equal; "str" breaks it
+                if v < node.path:
+                    out.append(("link", v))
+                out.append(("str",))
+                if v >= node.path:
+                    out.append(("link", v))
+            elif op == "InLink":
+                out.append(("const", [_leaf(v)]))
+                out.append(("const", []))
+            elif op == "MemberLink":
+                out.append(("str",))
+            elif op in ("Eq", "NotEq"):
+                out.append(("const", v))
+                out.append(("const", _other(v)))
+            elif op in ("Lt", "LtE", "Gt", "GtE") and isinstance(v, (int, float)):
+                out.append(("const", v + 1))
+                out.append(("const", v - 1))
+            elif op in ("startswith", "endswith") and isinstance(v, str):
+                out.append(("const", v + "abc" if op == "startswith" else "abc" + v))
+                out.append(("const", "zzz"))
+            elif op in ("startswith", "endswith") and isinstance(v, tuple) and v:
+                out.append(("const", str(v[0]) + "abc"))
+        for v in node.member_of:
+            out.append(("const", v))
+        for t in node.isinstance_of:
+            out.append(("inst", t))
+        if node.int_keys or "indexed" in node.uses or "sliced" in node.uses:
+            out.append(("list",))
+        if node.uses & {"iter", "len", "unpack", "listmeth"}:
+            out.append(("list",))
+        if "with" in node.uses:
+            out.append(("resource",))
+        if "path" in node.uses:
+            out.append(("path",))
+        if node.uses & {"str", "strmeth"}:
+            out.append(("str",))
+        if node.uses & {"num", "numlike"}:
+            out.append(("int",))
+        for cls in self._model(node, leaf):
+            out.append(("path",) if cls == "path" else _CLASS_VALUES.get(cls, ("obj",)))
+        if not out:
+            out.append(("skip",))
+            out.extend([("obj",), ("str",), ("int",), ("list",), ("dict",), ("none",)])
+        # alternatives that flip truthiness / None-ness of values that guard lines
+        guarding = any(node.path in g for g in facts.guards.values())
+        if "none" in node.uses or guarding or "bool" in node.uses:
+            first = out[0]
+            if first[0] in ("list", "dict"):
+                out.append(("const", [] if first[0] == "list" else {}))
+            elif first[0] == "str":
+                out.append(("const", ""))
+            elif first[0] == "int":
+                out.append(("const", 0))
+            out.append(("none",))
+            if "bool" in node.uses or guarding:
+                out.append(("const", False))
+        if node.uses & {"iter", "len"} and ("const", []) not in out:
+            out.append(("const", []))
+        seen, uniq = set(), []
+        for c in out:
+            k = repr(c)
+            if k not in seen:
+                seen.add(k)
+                uniq.append(c)
+        return uniq
+
+    def _model(self, node: Node, leaf: str) -> list:
+        kind = "name" if "." not in node.path else "attribute"
+        if node.path.endswith("()"):
+            kind = "call"
+        try:
+            ranked = self.value_model(leaf, kind, {"path": node.path,
+                                                   "uses": sorted(node.uses)})
+        except Exception:        # a broken value model costs only its advice
+            return []
+        out = []
+        for r in ranked or ():
+            cls = r[0] if isinstance(r, (tuple, list)) else r
+            if isinstance(cls, str) and (cls in _CLASS_VALUES or cls == "path"):
+                out.append(cls)
+        return out[:3]
+
+    def _module_for(self, name: str) -> Optional[str]:
+        mod = ALIASES.get(name)
+        if mod is None and _looks_like_module(name):
+            mod = name
+        if mod is None:
+            return None
+        top = mod.split(".")[0]
+        if self.check_module(top):
+            return mod
+        if name in ALIASES or mod == name:
+            if mod not in self.unresolved_imports:
+                self.unresolved_imports.append(mod)
+        return None
+
+    # ------------------------------------------------------------ rendering
+    def render(self, facts: SnippetFacts, plan: Plan) -> str:
+        r = _Renderer(self, facts, plan)
+        for name, root in facts.roots.items():
+            if name in plan.undefine:
+                continue
+            expr = r.expr(root)
+            if expr is not None and expr != name:
+                r.emit(f"{name} = {expr}")
+        body = r.imports + r.stmts
+        for fname, content in plan.files.items():
+            body.append(f"with open({fname!r}, 'w') as _f:\n    _f.write({content!r})")
+        body.extend(plan.stmts)
+        return "\n".join(body) + ("\n" if body else "")
+
+    # ------------------------------------------------------------ the steps
+    def _propose(self, facts, plans, n, note):
+        out = []
+        for p in plans:
+            text = self.render(facts, p)
+            if text in self.seen:
+                continue
+            self.seen.add(text)
+            out.append(Proposal(text, plan=p, note=note))
+            if len(out) >= n:
+                break
+        return out
+
+    def _guard_nodes(self, facts: SnippetFacts, lines) -> list:
+        score: dict = {}
+        for ln in lines:
+            for p in facts.guards.get(ln, []):
+                score[p] = score.get(p, 0) + 1
+        return [p for p, _ in sorted(score.items(), key=lambda kv: -kv[1])]
+
+    def _all_nodes(self, facts):
+        return [n for r in facts.roots.values() for n in r.walk()]
+
+    def _flips(self, facts, base: Plan, paths, depth=1):
+        nodes = [facts.node(p) for p in paths]
+        nodes = [n for n in nodes if n is not None]
+        singles = []
+        for n in nodes:
+            cands = self.candidates(facts, n)
+            cur = base.choice.get(n.path, 0)
+            for i in range(len(cands)):
+                if i != cur:
+                    p = base.copy()
+                    p.choice[n.path] = i
+                    singles.append(p)
+        out = list(singles)
+        if depth > 1:
+            for a, b in itertools.combinations(nodes[:6], 2):
+                ca, cb = self.candidates(facts, a), self.candidates(facts, b)
+                for i in range(min(len(ca), 4)):
+                    for j in range(min(len(cb), 4)):
+                        p = base.copy()
+                        p.choice[a.path], p.choice[b.path] = i, j
+                        out.append(p)
+        return out
+
+    def initial(self, facts: SnippetFacts, n: int) -> list:
+        base = Plan()
+        plans = [base]
+        none = base.copy()
+        none.undefine = set(facts.roots)
+        plans.append(none)            # injection alone: the LExecutor baseline
+        order = self._guard_nodes(facts, facts.guards.keys())
+        order += [x.path for x in self._all_nodes(facts) if x.path not in order]
+        plans += self._flips(facts, base, order)
+        return self._propose(facts, plans, n, "undefinedness")
+
+    def repair(self, facts: SnippetFacts, plan: Optional[Plan], error: dict, n: int,
+               node=None) -> list:
+        base = plan.copy() if plan is not None else Plan()
+        etype, msg = error.get("type", ""), error.get("message", "")
+        line = error.get("line")
+        on_line = facts.nodes_on_line(line) if line else []
+        plans = []
+        m = re.search(r"No such file or directory: '([^']+)'", msg)
+        if etype in ("FileNotFoundError", "IsADirectoryError") and m:
+            p = base.copy()
+            p.files[m.group(1)] = _file_content(m.group(1))
+            plans.append(p)
+        if etype == "KeyError":
+            key = msg.strip("'\"")
+            for node in on_line:
+                if node.keys or self._chosen(facts, base, node)[0] == "dict":
+                    p = base.copy()
+                    p.keys.setdefault(node.path, []).append(key)
+                    plans.append(p)
+        m = re.search(r"values to unpack \(expected (\d+)", msg)
+        if m:
+            for node in on_line:
+                if node.item is not None or node.uses & {"iter", "unpack"}:
+                    p = base.copy()
+                    p.width[node.path + "[]"] = int(m.group(1))
+                    p.width[node.path] = int(m.group(1))
+                    plans.append(p)
+        if "super(): no arguments" in msg or "super() argument 1" in msg:
+            p = base.copy()
+            p.stmts.append("class _Base:\n    def __init__(self, *a, **k):\n        pass\n"
+                           "    def __getattr__(self, name):\n"
+                           "        return lambda *a, **k: None\n"
+                           "def super(*a, **k):\n    return _Base()")
+            plans.append(p)
+        if "keywords must be strings" in msg or "argument after ** must be a mapping" in msg:
+            for node in on_line:
+                p = base.copy()
+                p.kinds[node.path] = ("dict",)
+                plans.append(p)
+        if re.search(r"not iterable|not subscriptable|has no len", msg):
+            for node in on_line:
+                p = base.copy()
+                p.kinds[node.path] = ("list",)
+                plans.append(p)
+        if re.search(r"must be str|expected str|can only concatenate str|string or bytes", msg):
+            for node in on_line:
+                p = base.copy()
+                p.kinds[node.path] = ("str",)
+                plans.append(p)
+        if re.search(r"takes (\d+) positional|missing \d+ required|unexpected keyword", msg):
+            for node in on_line:
+                if node.arities:
+                    p = base.copy()
+                    p.kinds[node.path] = ("func",)
+                    plans.append(p)
+        for b in _builtins_called(facts.source, line):
+            stmt = TOLERANT_BUILTINS.get(b)
+            if stmt:
+                p = base.copy()
+                p.stmts.append(stmt)
+                plans.append(p)
+        if etype in ("ModuleNotFoundError", "ImportError"):
+            mm = re.search(r"No module named '([^']+)'", msg)
+            if mm and mm.group(1) not in self.unresolved_imports:
+                self.unresolved_imports.append(mm.group(1))
+        # generic: values used on the failing line take their next candidates,
+        # or are left to injection
+        for node in on_line:
+            cands = self.candidates(facts, node)
+            cur = base.choice.get(node.path, 0)
+            for i in list(range(cur + 1, len(cands))) + list(range(0, cur)):
+                p = base.copy()
+                p.choice[node.path] = i
+                p.kinds.pop(node.path, None)
+                plans.append(p)
+        roots = [r for r in facts.roots if any(line in x.lines for x in facts.roots[r].walk())]
+        for r in roots:
+            p = base.copy()
+            p.undefine.add(r)
+            plans.append(p)
+        return self._propose(facts, plans, n, f"error {etype}")
+
+    def _chosen(self, facts, plan, node):
+        if node.path in plan.kinds:
+            return plan.kinds[node.path]
+        cands = self.candidates(facts, node)
+        return cands[min(plan.choice.get(node.path, 0), len(cands) - 1)]
+
+    def guide(self, facts: SnippetFacts, uncovered: list, bases: list, n: int,
+              annotated: str = "") -> list:
+        bases = [getattr(b, "plan", b) for b in bases]
+        paths = self._guard_nodes(facts, uncovered)
+        handler = [ln for ln in uncovered if ln in facts.handler_lines]
+        plans = []
+        bases = [b for b in bases if b is not None] or [Plan()]
+        for b in bases:
+            if handler:
+                for node in self._all_nodes(facts):
+                    for i, c in enumerate(self.candidates(facts, node)):
+                        if c[0] == "raise" and any(c[1] in facts.handler_lines[h]
+                                                   for h in handler):
+                            p = b.copy()
+                            p.choice[node.path] = i
+                            plans.append(p)
+            plans += self._flips(facts, b, paths, depth=1)
+        for b in bases:
+            plans += self._flips(facts, b, paths, depth=2)
+        if not paths:
+            others = [x.path for x in self._all_nodes(facts)]
+            for b in bases:
+                plans += self._flips(facts, b, others)
+        allnodes = self._all_nodes(facts)
+        for b in bases:
+            for _ in range(3 * n):
+                p = b.copy()
+                for node in allnodes:
+                    if self.rng.random() < 0.3:
+                        p.choice[node.path] = self.rng.randrange(
+                            len(self.candidates(facts, node)))
+                plans.append(p)
+        rest = plans[n:]
+        self.rng.shuffle(rest)
+        return self._propose(facts, plans[:n] + rest, n, "coverage")
+
+
+def _leaf(path: str) -> str:
+    return path.rsplit(".", 1)[-1].strip("()[]_") or "text"
+
+
+# builtins that raise on values a snippet did not mean (Python 2 habits, Dummies):
+# a prefix may shadow them with a tolerant wrapper
+TOLERANT_BUILTINS = {
+    "open": ("def open(file, mode='r', buffering=-1, *args, **kwargs):\n"
+             "    import builtins, io\n"
+             "    try:\n"
+             "        return builtins.open(file, mode, buffering, *args, **kwargs)\n"
+             "    except (ValueError, TypeError):\n"
+             "        return builtins.open(file, mode)\n"
+             "    except OSError:\n"
+             "        return io.StringIO('first line\\nsecond line\\n')"),
+    "vars": ("def vars(*args):\n    import builtins\n    try:\n"
+             "        return builtins.vars(*args)\n    except TypeError:\n        return {}"),
+    "len": ("def len(obj):\n    import builtins\n    try:\n        return builtins.len(obj)\n"
+            "    except TypeError:\n        return 1"),
+    "int": None, "str": None,
+}
+
+
+def _other(v):
+    if isinstance(v, bool):
+        return not v
+    if isinstance(v, (int, float)):
+        return v + 1
+    if isinstance(v, str):
+        return v + "_other" if v else "other"
+    if v is None:
+        return 0
+    return None
+
+
+_STDLIB = {"os", "sys", "re", "json", "math", "time", "random", "string", "itertools",
+           "functools", "collections", "subprocess", "shutil", "glob", "csv", "datetime",
+           "logging", "pickle", "socket", "threading", "struct", "hashlib", "base64",
+           "urllib", "typing", "pathlib", "tempfile", "copy", "io", "operator", "argparse",
+           "unittest", "inspect", "textwrap", "decimal", "fractions", "statistics", "heapq",
+           "bisect", "array", "uuid", "zipfile", "tarfile", "gzip", "warnings", "traceback",
+           "platform", "signal", "queue", "contextlib", "dataclasses", "enum", "abc",
+           "numbers", "codecs", "locale", "calendar", "pprint", "html", "xml", "sqlite3",
+           "asyncio", "weakref", "types", "ast", "dis", "timeit", "secrets", "hmac",
+           "numpy", "scipy", "matplotlib", "requests", "yaml", "flask"}
+
+
+def _looks_like_module(name: str) -> bool:
+    return name in _STDLIB
+
+
+def _importable(top: str) -> bool:
+    try:
+        return importlib.util.find_spec(top) is not None
+    except (ImportError, ValueError):
+        return False
+
+
+class _Renderer:
+    def __init__(self, gen: OfflineGenerator, facts: SnippetFacts, plan: Plan):
+        self.gen, self.facts, self.plan = gen, facts, plan
+        self.imports: list = []
+        self.stmts: list = []
+        self.done: dict = {}
+        self.depth = 0
+
+    def emit(self, s: str):
+        self.stmts.append(s)
+
+    def _import(self, s: str):
+        if s not in self.imports:
+            self.imports.append(s)
+
+    def var(self, node: Node) -> str:
+        return "_" + _ident(node.path)
+
+    def expr(self, node: Node) -> Optional[str]:
+        """An expression for the node's value under the plan (statements it
+        needs are emitted first); None: leave it to injection."""
+        if node.path in self.done:
+            return self.done[node.path]
+        if self.depth > 6:
+            return None
+        self.depth += 1
+        self.done[node.path] = None          # cycles: inner references get injection
+        try:
+            val = self._expr(node, self.gen._chosen(self.facts, self.plan, node))
+        finally:
+            self.depth -= 1
+        self.done[node.path] = val
+        return val
+
+    def _str_for(self, node: Node) -> str:
+        leaf = node.path.rsplit(".", 1)[-1].strip("()[]_") or "text"
+        strs = [c for c in self.facts.constants if isinstance(c, str) and 0 < len(c) < 40
+                and "\n" not in c]
+        if node.path.endswith("[]") and strs:
+            return strs[0]
+        return leaf if leaf.isidentifier() else "text"
+
+    def _elements(self, node: Node) -> list:
+        width = self.plan.width.get(node.path + "[]") or self.plan.width.get(node.path)
+        item = node.item
+        if width and width > 0:
+            parts = []
+            for i in range(width):
+                sub = item.attrs.get(f"_{i}") if item is not None else None
+                e = self.expr(sub) if sub is not None else None
+                parts.append(e if e is not None else repr(f"v{i}"))
+            t = "(" + ", ".join(parts) + ("," if width == 1 else "") + ")"
+            return [t, t]
+        if item is not None:
+            e = self.expr(item)
+            if e is not None:
+                return [e, e]
+        ints = [c for c in self.facts.constants if isinstance(c, int) and not isinstance(c, bool)]
+        if "num" in node.uses or (item is not None and item.uses & {"num", "numlike"}):
+            return ["1", "2", "3"]
+        if ints and len(ints) >= 2:
+            return [repr(x) for x in ints[:3]]
+        return ["1", "2", "3"]
+
+    def _expr(self, node: Node, cand: tuple) -> Optional[str]:
+        kind = cand[0]
+        leaf = node.path.rsplit(".", 1)[-1]
+        if kind == "skip":
+            return None
+        if kind == "none":
+            return "None"
+        if kind == "const":
+            return repr(cand[1])
+        if kind == "int":
+            ints = [c for c in self.facts.constants if isinstance(c, int)
+                    and not isinstance(c, bool) and c > 0]
+            return repr(ints[0] if ints else 3)
+        if kind == "str":
+            return repr(self._str_for(node))
+        if kind == "link":
+            partner = self.facts.node(cand[1])
+            return repr(self._str_for(partner) if partner is not None else _leaf(cand[1]))
+        if kind == "import":
+            mod = cand[1]
+            name = node.path
+            if "." in mod:
+                pkg, attr = mod.rsplit(".", 1)
+                if name == attr:
+                    self._import(f"from {pkg} import {attr}")
+                else:
+                    self._import(f"import {mod} as {name}" if _is_module(mod)
+                                 else f"from {pkg} import {attr} as {name}")
+            elif mod == name:
+                self._import(f"import {mod}")
+            else:
+                self._import(f"import {mod} as {name}")
+            return name
+        if kind == "path":
+            fname = self.facts.files[0] if self.facts.files else "data.txt"
+            self.plan.files.setdefault(fname, _file_content(fname))
+            return repr(fname)
+        if kind == "list":
+            return "[" + ", ".join(self._elements(node)) + "]"
+        if kind == "dict":
+            keys = list(node.keys) + list(self.plan.keys.get(node.path, []))
+            if not keys:
+                keys = [c for c in self.facts.constants if isinstance(c, str)
+                        and c.isidentifier()][:2] or ["key"]
+            val = self.expr(node.item) if node.item is not None else None
+            if val is None:
+                val = "1"
+            return "{" + ", ".join(f"{k!r}: {val}" for k in dict.fromkeys(keys)) + "}"
+        if kind == "inst":
+            t = cand[1]
+            simple = {"str": "'text'", "int": "1", "float": "1.5", "list": "[1, 2]",
+                      "dict": "{'key': 1}", "tuple": "(1, 2)", "bool": "True",
+                      "bytes": "b'data'", "set": "{1, 2}"}
+            if t in simple:
+                return simple[t]
+            if t in self.facts.roots:
+                if self.done.get(t):
+                    return self._class(node, base=self.done[t])
+                var = self._obj(node)
+                self.emit(f"{t} = type({var})")
+                self.done[t] = t
+                return var
+            return self._obj(node)
+        if kind == "exc_class":
+            cname = node.path
+            self.emit(f"class {cname}(Exception):\n    pass")
+            return cname
+        if kind == "raise":
+            fname = "_f_" + _ident(node.path)
+            exc = cand[1]
+            if exc.split(".")[0] not in BUILTIN_NAMES and exc in self.facts.roots:
+                pass
+            self.emit(f"def {fname}(*args, **kwargs):\n    raise {exc}()")
+            return fname
+        if kind == "func":
+            return self._func(node)
+        if kind == "class":
+            return self._class(node, callable_cls=True)
+        if kind == "resource":
+            return self._obj(node, resource=True)
+        if kind == "obj":
+            return self._obj(node)
+        return None
+
+    def _params(self, node: Node) -> str:
+        ar = sorted(a for a in node.arities if a >= 0)
+        lo = ar[0] if ar else 0
+        hi = ar[-1] if ar else 0
+        ps = [f"a{i}" for i in range(lo)] + [f"a{i}=None" for i in range(lo, hi)]
+        return ", ".join(ps + ["*args", "**kwargs"])
+
+    def _ret(self, node: Node) -> str:
+        if node.ret is None:
+            return "None"
+        e = self.expr(node.ret)
+        return "None" if e is None else e
+
+    def _func(self, node: Node) -> str:
+        fname = "_f_" + _ident(node.path)
+        if not node.path.endswith(("()", "]")) and "." not in node.path and \
+                node.path.isidentifier() and not keyword.iskeyword(node.path):
+            fname = node.path
+        ret = self._ret(node)
+        if ret != "None" and not _simple(ret):
+            self.emit(f"_r_{fname} = {ret}")
+            ret = f"_r_{fname}"
+        self.emit(f"def {fname}({self._params(node)}):\n    return {ret}")
+        return fname
+
+    def _class(self, node: Node, callable_cls=False, resource=False, base=None) -> str:
+        cname = "C_" + _ident(node.path)
+        methods, plain = [], []
+        for a, sub in node.attrs.items():
+            if _pseudo(a) or (a.startswith("__") and a.endswith("__")):
+                continue
+            if a in node.written and not sub.arities:
+                continue
+            if sub.arities or sub.ret is not None:
+                chosen = self.gen._chosen(self.facts, self.plan, sub)
+                if chosen[0] == "raise":
+                    methods.append(f"    def {a}(self, *args, **kwargs):\n"
+                                   f"        raise {chosen[1]}()")
+                    continue
+                ret = self._ret(sub)
+                if ret != "None" and not _simple(ret):
+                    self.emit(f"_r_{cname}_{a} = {ret}")
+                    ret = f"_r_{cname}_{a}"
+                ar = sorted(x for x in sub.arities if x >= 0)
+                ps = [f"a{i}=None" for i in range(ar[-1] if ar else 0)]
+                params = ", ".join(["self"] + ps + ["*args", "**kwargs"])
+                methods.append(f"    def {a}({params}):\n        return {ret}")
+            else:
+                plain.append(a)
+        inst_var = self.var(node)
+        el = ""
+        if node.uses & {"iter", "len"} or node.int_keys:
+            els = self._elements(node)
+            el = "[" + ", ".join(els) + "]"
+            methods.append(f"    def __iter__(self):\n        return iter({inst_var}_items)")
+            methods.append(f"    def __len__(self):\n        return len({inst_var}_items)")
+            methods.append(f"    def __getitem__(self, i):\n        return {inst_var}_items[i]"
+                           f" if isinstance(i, (int, slice)) else {inst_var}_items[0]")
+        if resource or "with" in node.uses:
+            methods.append("    def __enter__(self):\n        return self")
+            methods.append("    def __exit__(self, *exc):\n        return False")
+        if node.contains:
+            methods.append("    def __contains__(self, x):\n        return True")
+        if callable_cls:
+            init = "    def __init__(self, *args, **kwargs):\n        pass"
+            methods.insert(0, init)
+        body = "\n".join(methods) if methods else "    pass"
+        if el:
+            self.emit(f"{inst_var}_items = {el}")
+        self.emit(f"class {cname}{'(' + base + ')' if base else ''}:\n{body}")
+        attr_lines = []
+        for a in plain:
+            e = self.expr(node.attrs[a])
+            if e is not None:
+                attr_lines.append((a, e))
+        if callable_cls:
+            for a, e in attr_lines:
+                self.emit(f"{cname}.{a} = {e}")
+            return cname
+        self.emit(f"{inst_var} = {cname}()")
+        for a, e in attr_lines:
+            self.emit(f"{inst_var}.{a} = {e}")
+        return inst_var
+
+    def _obj(self, node: Node, resource=False) -> str:
+        return self._class(node, resource=resource)
+
+
+def _builtins_called(source: str, line: Optional[int]) -> list:
+    import ast
+    if not line:
+        return []
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return []
+    out = []
+    for e in ast.walk(tree):
+        if isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and \
+                e.lineno <= line <= (e.end_lineno or e.lineno) and e.func.id in BUILTIN_NAMES \
+                and e.func.id not in out:
+            out.append(e.func.id)
+    return out
+
+
+def _pseudo(attr: str) -> bool:
+    """The miner's names for unpacked tuple items: _0, _1, ..."""
+    return attr[:1] == "_" and attr[1:].isdigit()
+
+
+def _simple(expr: str) -> bool:
+    return bool(re.fullmatch(r"[\w.]+|'[^'\n]*'|\"[^\"\n]*\"|-?\d+(\.\d+)?", expr))
+
+
+def _is_module(mod: str) -> bool:
+    return mod in ("matplotlib.pyplot", "xml.etree.ElementTree") or "." not in mod

@@ -1,0 +1,3 @@
+x = 1
+if x:
+    print("crlf", x)

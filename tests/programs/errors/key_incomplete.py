@@ -1,0 +1,6 @@
+for ch in text:
+    counts[ch] = counts.get(ch, 0) + 1
+for ch, c in counts.items():
+    groups[c].append(ch)
+print(sorted(groups[5]))
+print(counts["z"])

@@ -1,0 +1,4 @@
+def f():
+	if True:
+		return "tabs"
+print(f())

@@ -1,0 +1,142 @@
+"""lexecutor-c errors: runtime errors in (incomplete) competitive-programming
+style programs, told apart from crashes caused by injected values."""
+import json
+import pathlib
+import sys
+import types
+
+import pytest
+
+from lexecutor_c import cli
+from lexecutor_c.errors import INJECTED, MISSING, REAL, derived_names, find_errors, reads_at
+
+PROGRAMS = pathlib.Path(__file__).resolve().parent / "programs" / "errors"
+
+#: program -> (exception type, line) of its known crash, complete version
+KNOWN = {
+    "orca": ("ZeroDivisionError", 13),
+    "index": ("IndexError", 12),
+    "key": ("KeyError", 11),
+}
+
+
+def stdin_of(name):
+    p = PROGRAMS / f"{name}.in"
+    return p.read_bytes() if p.exists() else None
+
+
+@pytest.mark.parametrize("prog", sorted(KNOWN))
+def test_complete_program_crash_is_found_and_real(prog):
+    rep = find_errors(PROGRAMS / f"{prog}_complete.py", stdin=stdin_of(f"{prog}_complete"),
+                      seeds=2, use_treefix=False)
+    assert [(g.type, g.line, g.category) for g in rep.errors] == [(*KNOWN[prog], REAL)]
+    g = rep.errors[0]
+    assert g.runs == len(rep.runs) == 3           # naive + 2 seeds: nothing to inject
+    assert all(r.injections == [] for r in rep.runs)
+
+
+def test_orca_message():
+    rep = find_errors(PROGRAMS / "orca_complete.py", seeds=0, use_treefix=False)
+    assert rep.errors[0].message == "division by zero"
+
+
+@pytest.mark.parametrize("prog", sorted(KNOWN))
+def test_incomplete_program_never_blames_the_code_for_injected_values(prog):
+    """What the tool guarantees once imports, definitions and initial values
+    are gone: whatever is found, a crash on a line that reads an injected
+    value (or one computed from it) is not reported as the code's own."""
+    rep = find_errors(PROGRAMS / f"{prog}_incomplete.py", seeds=5, use_treefix=False)
+    assert rep.real == []
+    for g in rep.errors:
+        assert g.category != REAL
+        if g.category == INJECTED:
+            assert g.involved or "Dummy" in g.message
+    for r in rep.runs:
+        if r.exception is not None and r.category != MISSING:
+            assert r.injections                # the run had injected values
+
+
+def test_orca_incomplete_naive_run_injects_the_augmented_assignment():
+    # `total += i` with total undefined: the instrumenter routes the read of
+    # total through a loader, so the naive run goes on to the end
+    rep = find_errors(PROGRAMS / "orca_incomplete.py", seeds=0, use_treefix=False)
+    (run,) = rep.runs
+    assert run.exception is None and run.status == "ok"
+    assert not rep.real
+
+
+def test_treefix_prefixes_restore_the_real_crash(monkeypatch):
+    fake = types.ModuleType("lexecutor_c.treefix")
+
+    class T:
+        prefixes = ["n = 4\nans = ''\ntotal = 4\n", "n = 0\ntotal = 1\n"]
+
+    fake.treefix = lambda source, generator="offline": T()
+    monkeypatch.setitem(sys.modules, "lexecutor_c.treefix", fake)
+    rep = find_errors(PROGRAMS / "orca_incomplete.py", seeds=0)
+    assert rep.source_of_runs == "treefix+injection"
+    assert [r.label for r in rep.runs][:2] == ["treefix prefix 1", "treefix prefix 2"]
+    first = rep.errors[0]
+    # line numbers are those of the incomplete file, not of prefix + file
+    assert (first.type, first.line, first.category) == ("ZeroDivisionError", 10, REAL)
+    assert first.labels == ["treefix prefix 1"]
+    assert rep.runs[1].status == "ok"          # n = 0: the loop never runs, 1/(1-13)
+
+
+def test_broken_treefix_falls_back(monkeypatch):
+    fake = types.ModuleType("lexecutor_c.treefix")
+
+    def boom(source, generator="offline"):
+        raise RuntimeError("no model")
+
+    fake.treefix = boom
+    monkeypatch.setitem(sys.modules, "lexecutor_c.treefix", fake)
+    rep = find_errors(PROGRAMS / "orca_complete.py", seeds=0)
+    assert rep.source_of_runs == "injection"
+    assert any("treefix failed" in n for n in rep.notes)
+
+
+def test_injected_value_crash_is_attributed():
+    rep = find_errors("x = 1\ny = x + 1\nz = [1, 2][k]\n", seeds=0, use_treefix=False)
+    # naive: k is a Dummy, index 1 -> fine; now force an obviously injected crash
+    assert rep.errors == []
+    rep = find_errors("v = [0][int(missing) * 5]\n", seeds=0, use_treefix=False)
+    (g,) = rep.errors
+    assert (g.type, g.category, g.involved) == ("IndexError", INJECTED, ["missing"])
+
+
+def test_derived_values():
+    import ast
+    tree = ast.parse("for i in range(n):\n    t = i * 2\nu = t + 1\nw = 5\nr = 1 / (u - 3)\n")
+    assert derived_names(tree, {"n"}) == {"i", "t", "u", "r"}
+    assert reads_at(tree, 5) == ({"u"}, set())
+    rep = find_errors("t = 0\nfor i in range(n):\n    t = 3\nr = 1 / (t - 3)\n", seeds=0,
+                      use_treefix=False)
+    (g,) = rep.errors
+    assert (g.type, g.line, g.category) == ("ZeroDivisionError", 4, "derived")
+
+
+def test_cli(capsys):
+    p = str(PROGRAMS / "index_complete.py")
+    code = cli.main(["errors", p, "--stdin", str(PROGRAMS / "index_complete.in"),
+                     "--seeds", "1", "--no-treefix"])
+    out, err = capsys.readouterr()
+    assert code == 1 and "IndexError" in out and "real" in out
+    code = cli.main(["errors", str(PROGRAMS / "key_incomplete.py"), "--seeds", "1",
+                     "--json", "--no-treefix"])
+    doc = json.loads(capsys.readouterr().out)
+    assert code == 0 and doc["version"] == 1 and len(doc["runs"]) == 2
+    assert all(g["category"] != "real" for g in doc["errors"])
+
+
+@pytest.mark.parametrize("content, needle", [
+    (b"\x00\x01", "binary"),
+    (b"def f(:\n", "syntax error"),
+])
+def test_bad_input(capsys, tmp_path, content, needle):
+    p = tmp_path / "bad.py"
+    p.write_bytes(content)
+    code = cli.main(["errors", str(p)])
+    out, err = capsys.readouterr()
+    assert code == 2 and out == "" and len(err.splitlines()) == 1 and needle in err
+    assert cli.main(["errors", str(tmp_path / "missing.py")]) == 2
