@@ -497,7 +497,7 @@ def main(argv):
     bad = 0
     with tempfile.TemporaryDirectory() as tmp:
         for name in names:
-            targets, must_hit = CASES.get(name, (None, None)) if name in CASES else ([name[5:]], [name[5:]])
+            targets, must_hit = CASES.get(name, ([name[5:]], [name[5:]]))  # test_x -> x
             base = run_child(name, targets, "none", tmp)
             for kind in kinds:
                 inst = run_child(name, targets, kind, tmp)
