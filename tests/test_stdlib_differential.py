@@ -419,6 +419,25 @@ if __name__ != "__main__":
             g["outer"]()
         assert [(w.filename, w.lineno) for w in ws] == [("<pt>", 11)]
 
+    def test_passthrough_name_forms():
+        g, made = _run_with_passthrough(
+            "G = 1\n"
+            "class C:\n"
+            "    locals = None\n"
+            "    a = 2\n"
+            "    b = _n_(1, 'a', lambda: a, ...)\n"        # class namespace, read from the frame
+            "    c = _n_(2, 'G', lambda: G, ...)\n"        # not in it: the thunk
+            "d = _n_(3, 'G'), _n_(4, 'len')\n"              # global, builtin
+            "x = 1\n"
+            "x = _op_.iadd(_n_(5, 'x'), 2)\n")
+        assert (g["C"].b, g["C"].c, g["d"], g["x"]) == (2, 1, (1, len), 3)
+        try:
+            g["_n_"](6, "no_such_global_lx")
+        except NameError as err:
+            assert err.name == "no_such_global_lx"
+        else:
+            raise AssertionError("a missing global must raise NameError")
+
     def test_passthrough_imports():
         g, made = _run_with_passthrough(
             "a = _i_(1, 'os.path', 0, None)\n"
