@@ -112,11 +112,12 @@ def cpython_compiles(source, filename):
 
 
 def decode(source):
-    """Text of a source file's bytes, as CPython decodes it (PEP 263 cookie, BOM)."""
+    """Text of a source file's bytes, as CPython decodes it (PEP 263 cookie,
+    BOM); undecodable bytes (CPython 3.11 lets them pass in comments) become U+FFFD."""
     import io
     import tokenize
     enc, _ = tokenize.detect_encoding(io.BytesIO(source).readline)
-    return source.decode(enc)
+    return source.decode(enc, "replace")
 
 
 def count_lines(source):

@@ -12,7 +12,8 @@ file are instrumented; extension modules, frozen and built-in modules and
 modules without source import as usual.
 
 *loaders* is what the instrumented code finds in its globals: a mapping of
-``_n_ _a_ _c_ _l_ _i_`` (the contract of docs/LOADERS.md), a callable
+``_n_ _a_ _c_ _l_ _i_`` and any helper the code uses (``_op_``; the contract
+of docs/LOADERS.md), a callable
 returning such a mapping (called once per module, so each module can get its
 own), or an object with a ``loaders()`` method (``_core.Runtime``).
 
@@ -60,7 +61,7 @@ class InstrumentingFinder:
             src = src.loaders()
         elif callable(src) and not hasattr(src, "keys"):
             src = src()
-        out = {name: src[name] for name in LOADER_NAMES if name in src}
+        out = dict(src)  # the five loaders and whatever else the code needs (`_op_`)
         missing = [n for n in LOADER_NAMES if n not in out]
         if missing:
             raise ImportError(f"loaders for {module.__name__} lack {', '.join(missing)}")

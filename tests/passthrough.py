@@ -17,11 +17,13 @@ Frame introspection by other means (``inspect.currentframe()``,
 instrumented code, the recursion limit) still sees the extra frames.
 
 ``Loaders()`` makes a fresh set with its own counters; ``loaders()`` returns
-the dict to put into a module's globals.
+the dict to put into a module's globals (the five loaders and ``_op_``, the
+operator module that augmented assignments to maybe-unbound names use).
 """
 # No `from __future__ import annotations` here: exec(), eval() and compile()
 # called from _c_ inherit the future flags of this file.
 import builtins
+import operator
 import sys
 import warnings
 
@@ -101,10 +103,24 @@ class Loaders:
         count = self._count
         frame = self._frame
 
-        def _n_(iid, name, thunk, ns=None, /):
+        def _n_(iid, name, thunk=None, ns=None, /):
             if count:
                 counts["n"] += 1
-            if ns is not None:
+            if thunk is None:                 # a global: LOAD_GLOBAL
+                f = frame(0)
+                try:
+                    value = f.f_globals[name]
+                except KeyError:
+                    try:
+                        value = f.f_builtins[name]
+                    except KeyError:
+                        raise NameError(f"name {name!r} is not defined", name=name) from None
+                if value is MISSING:
+                    raise NameError(f"name {name!r} is not defined (its import failed)", name=name)
+                return value
+            if ns is not None:                # a class body: its namespace first
+                if ns is ...:
+                    ns = frame(0).f_locals
                 try:
                     return ns[name]
                 except KeyError:
@@ -265,7 +281,7 @@ class Loaders:
     def loaders(self):
         """The names instrumented code expects in its globals."""
         return {"_n_": self._n_, "_a_": self._a_, "_c_": self._c_, "_l_": self._l_,
-                "_i_": self._i_}
+                "_i_": self._i_, "_op_": operator}
 
 
 def loaders():

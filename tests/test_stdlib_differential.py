@@ -76,28 +76,30 @@ def _make_loaders(kind):
 
 
 class _Precomputed:
-    """Instrumented text made by the parent (for instrumenters that are heavy to import)."""
+    """An instrumented module made by the parent: its text and its code object."""
 
-    def __init__(self, source, filename):
-        self.source, self.filename = source, filename
+    def __init__(self, source, code):
+        self.source, self._code = source, code
 
     def compile(self, filename=None):
-        return compile(self.source, filename or self.filename, "exec", dont_inherit=True)
+        import marshal
+        return marshal.loads(self._code)  # a fresh code object per import
 
 
 def _child_instrument():
-    """The instrument function of the child: precomputed texts, or the real call."""
-    cache = os.environ.get("LX_CHILD_PRECOMPUTED")
-    if cache:
-        import marshal
-        with open(cache, "rb") as f:
-            texts = marshal.load(f)
+    """The hook's instrument function in the child: the parent's results.
 
-        def instrument(source, filename):
-            return _Precomputed(texts[filename], filename)
-        return instrument
-    import benchmarks  # the one call of the instrumenter (imports none of the targets)
-    return benchmarks.instrument
+    The child never runs the instrumenter: its Python side imports (and
+    imports lazily, e.g. ast.walk imports collections) modules that may be
+    targets, and the tests must see fresh, instrumented copies of those.
+    """
+    import marshal
+    with open(os.environ["LX_CHILD_PRECOMPUTED"], "rb") as f:
+        made = marshal.load(f)
+
+    def instrument(source, filename):
+        return _Precomputed(*made[filename])
+    return instrument
 
 
 def _loader_report(made):
@@ -224,18 +226,17 @@ def _target_files(targets):
 
 
 def _precompute(targets, tmpdir):
-    """Instrument the targets' files here when the child must not import the instrumenter."""
+    """Instrument and compile every file of *targets* here, for the child."""
     sys.path.insert(0, ROOT)
     import benchmarks
-    if benchmarks.instrumenter_name() != "libcst":
-        return None
     import marshal
-    texts = {}
+    made = {}
     for path in _target_files(targets):
-        texts[path] = benchmarks.instrument(benchmarks.read_bytes(path), path).source
+        res = benchmarks.instrument(benchmarks.read_bytes(path), path)
+        made[path] = (res.source, marshal.dumps(benchmarks.compile_instrumented(res, path)))
     out = os.path.join(tmpdir, "precomputed-" + "-".join(targets) + ".marshal")
     with open(out, "wb") as f:
-        marshal.dump(texts, f)
+        marshal.dump(made, f)
     return out
 
 
@@ -248,9 +249,7 @@ def run_child(test_module, targets, loader_kind, tmpdir, timeout=CHILD_TIMEOUT):
     env = dict(os.environ, PYTHONHASHSEED="0",
                LX_CHILD_SITE=os.pathsep.join(p for p in sys.path if p.endswith("-packages")))
     if loader_kind != "none":
-        pre = _precompute(targets, tmpdir)
-        if pre:
-            env["LX_CHILD_PRECOMPUTED"] = pre
+        env["LX_CHILD_PRECOMPUTED"] = _precompute(targets, tmpdir)
     proc = subprocess.run(cmd, cwd=tmpdir, capture_output=True, text=True, timeout=timeout, env=env)
     if proc.returncode != 0 or not os.path.exists(out):
         raise AssertionError(f"{test_module} [{loader_kind}] child exited {proc.returncode}:\n"
@@ -420,6 +419,25 @@ if __name__ != "__main__":
             g["outer"]()
         assert [(w.filename, w.lineno) for w in ws] == [("<pt>", 11)]
 
+    def test_passthrough_name_forms():
+        g, made = _run_with_passthrough(
+            "G = 1\n"
+            "class C:\n"
+            "    locals = None\n"
+            "    a = 2\n"
+            "    b = _n_(1, 'a', lambda: a, ...)\n"        # class namespace, read from the frame
+            "    c = _n_(2, 'G', lambda: G, ...)\n"        # not in it: the thunk
+            "d = _n_(3, 'G'), _n_(4, 'len')\n"              # global, builtin
+            "x = 1\n"
+            "x = _op_.iadd(_n_(5, 'x'), 2)\n")
+        assert (g["C"].b, g["C"].c, g["d"], g["x"]) == (2, 1, (1, len), 3)
+        try:
+            g["_n_"](6, "no_such_global_lx")
+        except NameError as err:
+            assert err.name == "no_such_global_lx"
+        else:
+            raise AssertionError("a missing global must raise NameError")
+
     def test_passthrough_imports():
         g, made = _run_with_passthrough(
             "a = _i_(1, 'os.path', 0, None)\n"
@@ -498,7 +516,7 @@ def main(argv):
     bad = 0
     with tempfile.TemporaryDirectory() as tmp:
         for name in names:
-            targets, must_hit = CASES.get(name, (None, None)) if name in CASES else ([name[5:]], [name[5:]])
+            targets, must_hit = CASES.get(name, ([name[5:]], [name[5:]]))  # test_x -> x
             base = run_child(name, targets, "none", tmp)
             for kind in kinds:
                 inst = run_child(name, targets, kind, tmp)

@@ -211,6 +211,45 @@ def test_site_packages():
     _assert_clean("site-packages", paths)
 
 
+FINDINGS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "findings")
+OPEN_FINDINGS = {"invalid_utf8_in_comment.py", "unparenthesized_star_tuple.py",
+                 "lone_cr_line_breaks.py"}  # see tests/findings/README.md
+
+
+def _run_capturing(code, loaders=None):
+    import contextlib
+    import io
+    out = io.StringIO()
+    g = {"__name__": "__finding__", **(loaders or {})}
+    with contextlib.redirect_stdout(out):
+        try:
+            exec(code, g)
+        except Exception as e:  # noqa: BLE001 - the outcome is compared
+            print(f"raised {type(e).__name__}: {e}")
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("name", sorted(n for n in os.listdir(FINDINGS) if n.endswith(".py")))
+def test_findings_stay_fixed(name):
+    """Each reproducer in tests/findings/: instruments, compiles with the right
+    lines, and prints what the original prints (pass-through loaders)."""
+    path = os.path.join(FINDINGS, name)
+    src = corpus.read_bytes(path)
+    why = check_source(src, path)
+    if why is None:
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        import passthrough
+        res = corpus.instrument(src, filename=path)
+        want = _run_capturing(compile(src, path, "exec", dont_inherit=True))
+        got = _run_capturing(corpus.compile_instrumented(res, path), passthrough.loaders())
+        if got != want:
+            why = f"prints {got!r}, the original prints {want!r}"
+    if name in OPEN_FINDINGS:
+        assert why is not None, f"{name} passes now: take it out of OPEN_FINDINGS and the README"
+        pytest.xfail(f"open finding: {why.splitlines()[0]}")
+    assert why is None, why
+
+
 def test_checker_reports_broken_output(monkeypatch):
     """The harness itself: output that does not compile is reported, with context."""
     class Broken:

@@ -1,0 +1,3 @@
+
+import os
+print(os.sep)

@@ -1,0 +1,7 @@
+class A:
+  # c
+    pass
+class B:
+    def f(self):
+        return g("""
+        """.format(w))

@@ -1,0 +1,4 @@
+import contextlib
+for _ in range(1):
+    with (contextlib.nullcontext() as cm):
+        pass
