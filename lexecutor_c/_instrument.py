@@ -187,6 +187,39 @@ def reindent_continuations(text: str) -> str | None:
     return "".join(lines)
 
 
+def parenthesize_starred_tuples(text: str) -> str | None:
+    """Put parentheses around unparenthesized tuples with a starred item in
+    ``return``, ``yield`` and assignment values (``return *xs, 1``), which
+    tree-sitter-python 0.23 cannot parse.  The parentheses change nothing:
+    the value is the same tuple.  None when there is nothing to change."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return None
+    lines = text.splitlines(keepends=True)
+    starts = [0]
+    for line in lines:
+        starts.append(starts[-1] + len(line.encode("utf-8")))
+    data = text.encode("utf-8")
+    spans = []
+    for node in ast.walk(tree):
+        value = getattr(node, "value", None)
+        if not isinstance(node, (ast.Return, ast.Assign, ast.AnnAssign, ast.AugAssign,
+                                 ast.Yield)) or not isinstance(value, ast.Tuple):
+            continue
+        if not any(isinstance(e, ast.Starred) for e in value.elts):
+            continue
+        a = starts[value.lineno - 1] + value.col_offset
+        b = starts[value.end_lineno - 1] + value.end_col_offset
+        if data[a:a + 1] != b"(":
+            spans.append((a, b))
+    if not spans:
+        return None
+    for a, b in sorted(spans, reverse=True):
+        data = data[:a] + b"(" + data[a:b] + b")" + data[b:]
+    return data.decode("utf-8")
+
+
 def instrument(source: str | bytes, *, filename: str = "<snippet>", context: int = 16,
                elide: bool = True) -> Instrumented:
     """Rewrite ``source`` so every name read, attribute read and call goes
@@ -204,13 +237,27 @@ def instrument(source: str | bytes, *, filename: str = "<snippet>", context: int
         raise TypeError(f"instrument() takes str or bytes, not {type(source).__name__}")
     elif source.startswith("\ufeff"):
         source = source[1:]
+    if "\r" in source:
+        # CPython reads \r\n and a lone \r as \n; tree-sitter and the line
+        # map count \n only, so give them the text CPython sees
+        source = source.replace("\r\n", "\n").replace("\r", "\n")
     try:
         text, iids, lines, line_map, undefined = _core.instrument(source, filename, context, elide)
     except SyntaxError as exc:
         # CPython accepted the code but tree-sitter did not: retry once with
         # bracketed continuation lines re-indented (see above).
-        retry = reindent_continuations(source) if TREE_SITTER_GAVE_UP in str(exc) else None
-        if retry is None:
+        if TREE_SITTER_GAVE_UP not in str(exc):
             raise
-        text, iids, lines, line_map, undefined = _core.instrument(retry, filename, context, elide)
+        for fix in (reindent_continuations, parenthesize_starred_tuples):
+            retry = fix(source)
+            if retry is None:
+                continue
+            try:
+                text, iids, lines, line_map, undefined = _core.instrument(
+                    retry, filename, context, elide)
+                break
+            except SyntaxError:
+                continue
+        else:
+            raise
     return Instrumented(text, iids, lines, line_map, filename, source, undefined)
