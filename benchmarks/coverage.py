@@ -233,6 +233,10 @@ def load_frequency_table(path: str) -> dict:
     if isinstance(header, dict) and header.get("format") == "lexecutor_c.events":
         from lexecutor_c.runtime import read_events, train_frequency
         table = train_frequency(read_events(path))
+    elif isinstance(header, dict) and "counts" in header:
+        # the format lexecutor_c writes (and ships): lexecutor_c.runtime's reader
+        from lexecutor_c.runtime import load_frequency_table as load_shipped
+        table = load_shipped(path)
     else:
         with opener(path, "rt", encoding="utf-8") as f:
             doc = json.load(f)
