@@ -1038,21 +1038,30 @@ resolves_global(Ctx *c, uint32_t off, uint32_t len)
     return 1;
 }
 
+/* Is the name one of the builtins module's?  (binary search, no objects) */
 static int
 is_builtin(Ctx *c, uint32_t off, uint32_t len)
 {
-    PyObject *s = PyUnicode_DecodeUTF8(c->src + off, len, NULL);
-    if (s == NULL) {
-        PyErr_Clear();
-        return 0;
+    const char *name = c->src + off;
+    uint32_t lo = 0, hi = c->st->nbuiltins;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        const char *b = c->st->builtins_sorted[mid];
+        int cmp = strncmp(b, name, len);
+        if (cmp == 0 && b[len] != '\0') {
+            cmp = 1;   /* b is longer: b > name */
+        }
+        if (cmp == 0) {
+            return 1;
+        }
+        if (cmp < 0) {
+            lo = mid + 1;
+        }
+        else {
+            hi = mid;
+        }
     }
-    int r = PySet_Contains(c->st->builtin_names, s);
-    Py_DECREF(s);
-    if (r < 0) {
-        PyErr_Clear();
-        return 0;
-    }
-    return r;
+    return 0;
 }
 
 static int
@@ -1094,6 +1103,10 @@ static int
 is_undefined(Ctx *c, uint32_t ident)
 {
     uint32_t off = N(ident).start, len = N(ident).end - N(ident).start;
+    if (!ht_has(c, T_FILEBOUND, -1, off, len)) {
+        /* bound nowhere in the file: undefined unless a builtin */
+        return !is_builtin(c, off, len) && !text_is(c, ident, "__class__");
+    }
     int32_t s = c->cur_scope;
     int first = 1;
     while (s >= 0) {
@@ -3172,8 +3185,27 @@ lx_instrument_exec(PyObject *m, lx_state *st)
         goto done;
     }
     st->builtin_names = PyFrozenSet_New(keys);
-    if (st->builtin_names == NULL) {
+    if (st->builtin_names == NULL || PyList_Sort(keys) < 0) {
         goto done;
+    }
+    st->nbuiltins = (uint32_t)PyList_GET_SIZE(keys);
+    st->builtins_sorted = PyMem_Calloc(st->nbuiltins ? st->nbuiltins : 1, sizeof(char *));
+    if (st->builtins_sorted == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (uint32_t i = 0; i < st->nbuiltins; i++) {
+        /* byte order of UTF-8 = code point order, so the list sort is the
+         * strcmp order the search needs */
+        Py_ssize_t n;
+        const char *u = PyUnicode_AsUTF8AndSize(PyList_GET_ITEM(keys, i), &n);
+        if (u == NULL || (st->builtins_sorted[i] = PyMem_Malloc((size_t)n + 1)) == NULL) {
+            if (u != NULL) {
+                PyErr_NoMemory();
+            }
+            goto done;
+        }
+        memcpy(st->builtins_sorted[i], u, (size_t)n + 1);
     }
     st->IidInfo = (PyObject *)PyStructSequence_NewType(&iid_desc);
     st->LineInfo = (PyObject *)PyStructSequence_NewType(&line_desc);
@@ -3213,6 +3245,14 @@ lx_instrument_clear(lx_state *st)
     Py_CLEAR(st->LineInfo);
     PyMem_Free(st->symkind);
     st->symkind = NULL;
+    if (st->builtins_sorted != NULL) {
+        for (uint32_t i = 0; i < st->nbuiltins; i++) {
+            PyMem_Free(st->builtins_sorted[i]);
+        }
+        PyMem_Free(st->builtins_sorted);
+        st->builtins_sorted = NULL;
+    }
+    st->nbuiltins = 0;
     st->nsymbols = 0;
     st->language = NULL;
 }

@@ -33,6 +33,8 @@ typedef struct {
     const TSLanguage *language;   /* borrowed from the tree_sitter_python capsule */
     PyObject *grammar_module;     /* keeps the grammar's shared object loaded */
     PyObject *builtin_names;      /* frozenset: names of the builtins module */
+    char **builtins_sorted;       /* the same names, sorted, for bsearch from C */
+    uint32_t nbuiltins;
     PyObject *IidInfo;            /* struct sequence types of instrument() */
     PyObject *LineInfo;
     unsigned char *symkind;       /* symbol id -> node kind (instrument.c) */
