@@ -795,6 +795,8 @@ def _treefix(args, ui: UI) -> int:
         ui.line(f"  lines not reached: {_ranges(r.uncovered)}")
     if r.unresolved_imports:
         ui.line(f"  unresolved imports: {', '.join(r.unresolved_imports)}")
+    return EXIT_OK
+
 
 # ---------------------------------------------------------------- record
 
