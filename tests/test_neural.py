@@ -298,3 +298,36 @@ def test_runtime_neural_predictor_end_to_end(tiny_model):
     lines = p.stdout.splitlines()
     assert lines[0] == "fine 2 ['callable', 'True', 'int_pos']"
     assert lines[1] == "coarse 2 ['callable', 'bool', 'int']"
+
+
+@needs_shim
+def test_training_is_reproducible(tmp_path):
+    import torch
+    from lexecutor_c.training.train import train
+    write_events(tmp_path / "syn.jsonl.gz", synthetic_events(200))
+    kw = dict(seed=7, max_steps=5, dim=16, heads=2, ff=16, layers=1, buckets=512,
+              batch_size=32, threads=1, log=lambda m: None)
+    r1 = train([str(tmp_path / "syn.jsonl.gz")], str(tmp_path / "a.pt"), **kw)
+    r2 = train([str(tmp_path / "syn.jsonl.gz")], str(tmp_path / "b.pt"), **kw)
+    a = torch.jit.load(str(tmp_path / "a.pt")).state_dict()
+    b = torch.jit.load(str(tmp_path / "b.pt")).state_dict()
+    assert a.keys() == b.keys() and all(torch.equal(a[k], b[k]) for k in a)
+    assert r1["test_metrics"] == r2["test_metrics"]
+    kw["seed"] = 8
+    train([str(tmp_path / "syn.jsonl.gz")], str(tmp_path / "c.pt"), **kw)
+    c = torch.jit.load(str(tmp_path / "c.pt")).state_dict()
+    assert not all(torch.equal(a[k], c[k]) for k in a)
+    with pytest.raises(FileNotFoundError):
+        train([str(tmp_path / "missing.jsonl.gz")], str(tmp_path / "d.pt"), **kw)
+
+
+@needs_shim
+def test_shipped_model_predicts_sensibly():
+    from lexecutor_c.neural import MODEL_FILE
+    if not os.path.exists(MODEL_FILE):
+        pytest.skip("no shipped model")
+    assert os.path.getsize(MODEL_FILE) < 30 * 2 ** 20
+    m = NeuralModel(MODEL_FILE)
+    assert m.predict("len", "call", "n =", "( items )", k=1)[0][0] in ("int_pos", "int_zero")
+    assert m.predict("append", "attribute", "out .", "( x )", k=1)[0][0] == "callable"
+    assert m.predict("isinstance", "call", "if", "( x , int ) :", k=2, coarse=True)[0][0] == "bool"
