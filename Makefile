@@ -5,7 +5,10 @@ PIP     := $(PYTHON) -m pip
 DEBS    := build-essential pkg-config git libtree-sitter-dev libcjson-dev libcurl4-openssl-dev
 PYDEPS  := "tree-sitter-python>=0.23,<0.24" "rich>=13" "pytest>=7" "libcst>=1.0" \
            "pytest-httpserver>=1.0" "ipython>=8" nbclient ipykernel nbformat \
-           "dask[distributed]" matplotlib setuptools wheel
+           "dask[distributed]" matplotlib setuptools wheel \
+           torch==2.13.0
+# torch is pinned: this machine kind carries that CPU wheel locally; an
+# unpinned torch would pull gigabytes of CUDA packages.
 STAMP   := .make
 
 .PHONY: all deps build demo test test-fast asan refleak fuzz bench clean
@@ -30,7 +33,7 @@ build: deps
 	$(PIP) install -q --no-build-isolation -e .
 
 demo: build
-	$(PYTHON) -m lexecutor_c demo
+	$(PYTHON) -m lexecutor_c demo --predictor neural
 
 test: build
 	$(PYTHON) -m pytest -q -ra

@@ -265,6 +265,23 @@ def _treefix_result(path: str, opts: Options, generator: str):
     return r
 
 
+def _neural_available(opts: Options) -> Optional[str]:
+    try:
+        from lexecutor_c import neural
+        neural.load_shim()
+    except Exception as e:          # no torch, no shim built, ...
+        return f"the neural predictor is unavailable ({type(e).__name__}: {e})"
+    if not os.path.exists(neural.MODEL_FILE):
+        return f"no model at {neural.MODEL_FILE}"
+    return None
+
+
+@approach("neural", available=_neural_available,
+          model=lambda opts: _file_digest(__import__("lexecutor_c.neural").neural.MODEL_FILE))
+def _neural(path, seed, opts):
+    return _run(path, "neural", None, opts)
+
+
 @approach("treefix-offline", model=lambda opts: f"budget={opts.treefix_budget}")
 def _treefix_offline(path, seed, opts):
     return _treefix_result(path, opts, "offline")

@@ -244,11 +244,36 @@ class NeuralPredictor:
     def __call__(self, query):
         if not query.name:              # e.g. calling an unnamed Dummy: nothing to go on
             return "object"
-        return self.model.predict(query.name or "", query.kind, query.before or "",
-                                  query.after or "", self.k, query.abstraction == "coarse")
+        ranked = self.model.predict(query.name or "", query.kind, query.before or "",
+                                    query.after or "", max(self.k, 5),
+                                    query.abstraction == "coarse")
+        return fit_next_use(ranked, query.kind, query.after or "")[:self.k]
 
     def __repr__(self):
         return "neural"
+
+
+#: classes whose values survive being called / indexed right away
+_CALLABLE = {"callable", "object", "resource"}
+_INDEXABLE = {"list_nonempty", "tuple_nonempty", "dict_nonempty", "str_nonempty",
+              "list", "tuple", "dict", "str", "object", "resource"}
+
+
+def fit_next_use(ranked, kind: str, after: str):
+    """Keep the ranked classes compatible with what the code does next with a
+    name or attribute: called (`x(`) needs a callable, indexed (`x[`) a
+    non-empty container; nothing compatible in the top k: ``object`` (a
+    Dummy, which survives either).  Call results are left alone: their next
+    use is past the argument list."""
+    if kind not in ("name", "attribute"):
+        return list(ranked)
+    nxt = after.lstrip()[:1]
+    allowed = _CALLABLE if nxt == "(" else _INDEXABLE if nxt == "[" else None
+    if allowed is None:
+        return list(ranked)
+    names = [r[0] if isinstance(r, (tuple, list)) else r for r in ranked]
+    kept = [r for r, n in zip(ranked, names) if n in allowed]
+    return kept or ["object"]
 
 
 _default: Optional[NeuralPredictor] = None
