@@ -8,6 +8,13 @@ pytest_plugins = ["pytester"]
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
+
+@pytest.fixture(autouse=True)
+def plugin_loaded_once(monkeypatch):
+    """The tests load the plugin with -p; an installed lexecutor_c also
+    registers it through its pytest11 entry point, which would load it twice."""
+    monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
+
 CORE = '''
 import requests_not_installed as requests
 from yaml_not_installed import safe_load
