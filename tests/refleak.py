@@ -363,6 +363,22 @@ def _fmt(ds, scale=1):
     return f"{lo:+.0f}" if lo == hi else f"{lo:+.0f}..{hi:+.0f}"
 
 
+
+@entry_point("llm_chat errors (bad arguments, connection refused), LLMError",
+             needs="lexecutor_c._core.llm_chat", calls=200)
+def llm_chat_errors():
+    from lexecutor_c import _core
+    try:
+        _core.llm_chat(base_url="http://127.0.0.1:1/v1", api_key="k", model="m",
+                       messages=[{"role": "user", "content": "x"}], timeout=2.0,
+                       connect_timeout=1.0, max_retries=0)
+    except _core.LLMError as e:
+        e.kind, e.status, e.attempts  # noqa: B018 - attribute getters
+    try:
+        _core.llm_chat(base_url="http://127.0.0.1:1/v1", model="m", messages="not a list")
+    except (TypeError, ValueError, _core.LLMError):
+        pass
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("-k", dest="keyword", help="only entry points whose name contains this")
