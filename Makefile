@@ -45,8 +45,8 @@ test-fast: build
 # AddressSanitizer + UndefinedBehaviorSanitizer build, then the test suite
 # under it (libasan preloaded, Python's allocator off so ASan sees every block).
 asan: deps
-	rm -rf build lexecutor_c/_core*.so
-	LX_SANITIZE=1 CC=gcc $(PYTHON) setup.py -q build_ext --inplace
+	rm -rf build lexecutor_c/_core*.so lexecutor_c/_torch_shim*.so
+	LX_NO_TORCH=1 LX_SANITIZE=1 CC=gcc $(PYTHON) setup.py -q build_ext --inplace
 	LX_UNDER_ASAN=1 ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:handle_segv=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	  PYTHONMALLOC=malloc LD_PRELOAD="$$(gcc -print-file-name=libasan.so) $$(gcc -print-file-name=libubsan.so)" \
 	  $(PYTHON) -m pytest -q -x -m "not slow" -p no:cacheprovider
