@@ -17,12 +17,19 @@ from lexecutor_c.training import dataset as ds
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
+# `make asan` builds without the shim and keeps LibTorch out of the
+# sanitized process (LibTorch is not built for ASan)
+UNDER_ASAN = bool(os.environ.get("LX_UNDER_ASAN"))
 try:
+    if UNDER_ASAN:
+        raise ImportError("LibTorch is not loaded under AddressSanitizer")
     import torch  # noqa: F401
     HAVE_TORCH = True
 except ImportError:
     HAVE_TORCH = False
 try:
+    if UNDER_ASAN:
+        raise ImportError("no shim under AddressSanitizer")
     from lexecutor_c import _torch_shim  # noqa: F401
     HAVE_SHIM = True
 except ImportError:
