@@ -3,7 +3,7 @@
     python3 -m benchmarks.treefix_sample [--budget S] [--jobs J] [--only so|functions]
         [--out FILE.json]
 
-Reads /work/shared/bench/treefix_sample/{so,functions} in place and prints,
+Reads ../shared/bench/treefix_sample/{so,functions} (beside the repo) in place and prints,
 per dataset, the mean coverage of P, of the best prefix, of the empty
 prefix (injection alone, naive predictor) and Treefix+GPT-4o's numbers from
 treefix_gpt4o.csv, with seconds per snippet.
@@ -19,7 +19,9 @@ import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 
-SAMPLE = os.environ.get("TREEFIX_SAMPLE", "/work/shared/bench/treefix_sample")
+SAMPLE = os.environ.get("TREEFIX_SAMPLE", os.path.join(
+    os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "..", "shared", "bench",
+    "treefix_sample"))
 
 
 def one(args):

@@ -20,7 +20,7 @@ sys.path.insert(0, os.path.dirname(__file__))
 from fakes import FakeRuntime, fake_instrument  # noqa: E402
 
 HERE = pathlib.Path(__file__).resolve().parent
-FIGURE1 = pathlib.Path("/work/shared/examples/lexecutor_figure1.py")
+FIGURE1 = pathlib.Path(__file__).resolve().parents[2] / "shared" / "examples" / "lexecutor_figure1.py"
 PACKAGED_FIGURE1 = HERE.parent / "lexecutor_c" / "examples" / "lexecutor_figure1.py"
 
 

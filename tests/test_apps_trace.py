@@ -8,7 +8,7 @@ from lexecutor_c import cli
 from lexecutor_c.trace import format_trace, show_value, trace
 
 EXAMPLES = pathlib.Path(__file__).resolve().parent / "programs" / "apps"
-SHARED = pathlib.Path("/work/shared/examples")
+SHARED = pathlib.Path(__file__).resolve().parents[2] / "shared" / "examples"
 
 
 def _example(name):

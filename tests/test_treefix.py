@@ -13,7 +13,8 @@ from lexecutor_c._treefix.analysis import analyze
 from lexecutor_c._treefix.core import SnippetRunner
 
 HERE = os.path.dirname(__file__)
-FIGURE1 = "/work/shared/examples/treefix_figure1.py"
+FIGURE1 = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "shared",
+                       "examples", "treefix_figure1.py")
 FIGURE1_TEXT = """\
 try:
     register = get_register_func(self.user_type)
