@@ -172,7 +172,8 @@ typedef struct {
 } Node;
 
 typedef struct {
-    uint32_t start, end;
+    uint32_t start, end;         /* bytes in the source */
+    uint32_t cstart, cend;       /* code points in the token stream */
 } Leaf;
 
 /* Hash table of names, keyed by (tag, scope, name bytes).  Tags say what the
@@ -183,8 +184,8 @@ enum { T_BOUND, T_GLOBAL, T_NONLOCAL, T_DELETED, T_FILEBOUND, T_DEFINITE };
 typedef struct {
     uint32_t off, len, hash;
     int32_t scope;
-    int32_t count;               /* 0 = empty slot when len == 0 and off == 0 */
-    unsigned char tag, used;
+    int32_t count;               /* DEFINITE: how many open blocks made it so */
+    unsigned char flags, used;   /* 1 << T_BOUND, T_GLOBAL, ... */
 } HEntry;
 
 typedef struct {
@@ -232,6 +233,7 @@ typedef struct {
     uint32_t forbidden;          /* first Python-2-only statement */
     Leaf *leaves;
     uint32_t nleaves;
+    PyObject *stream;            /* the leaves as one str, joined by spaces */
     Scope *scopes;
     int32_t nscopes, scopecap;
     HTable names;
@@ -414,19 +416,20 @@ collect_leaves(Ctx *c)
 /* ----------------------------------------------------------- name table */
 
 static uint32_t
-name_hash(const char *s, uint32_t len, int32_t scope, unsigned char tag)
+name_hash(const char *s, uint32_t len, int32_t scope)
 {
-    uint32_t h = 2166136261u ^ tag;
+    uint32_t h = 2166136261u;
     for (uint32_t i = 0; i < len; i++) {
         h = (h ^ (unsigned char)s[i]) * 16777619u;
     }
     return h ^ ((uint32_t)scope * 2654435761u);
 }
 
-/* Find the entry for (tag, scope, name); with create, add it if absent.
- * Returns NULL when absent (or on memory error with an exception set). */
+/* Find the entry for (scope, name) -- all that is known of that name in that
+ * scope, as flags -- with create, add it if absent.  Returns NULL when
+ * absent (or on memory error with an exception set). */
 static HEntry *
-ht_find(Ctx *c, unsigned char tag, int32_t scope, uint32_t off, uint32_t len, int create)
+ht_find(Ctx *c, int32_t scope, uint32_t off, uint32_t len, int create)
 {
     HTable *t = &c->names;
     if (create && (t->n + 1) * 2 > t->cap) {
@@ -452,11 +455,11 @@ ht_find(Ctx *c, unsigned char tag, int32_t scope, uint32_t off, uint32_t len, in
     if (t->cap == 0) {
         return NULL;
     }
-    uint32_t h = name_hash(c->src + off, len, scope, tag);
+    uint32_t h = name_hash(c->src + off, len, scope);
     uint32_t j = h & (t->cap - 1);
     while (t->e[j].used) {
         HEntry *e = &t->e[j];
-        if (e->hash == h && e->tag == tag && e->scope == scope && e->len == len &&
+        if (e->hash == h && e->scope == scope && e->len == len &&
             memcmp(c->src + e->off, c->src + off, len) == 0) {
             return e;
         }
@@ -468,7 +471,7 @@ ht_find(Ctx *c, unsigned char tag, int32_t scope, uint32_t off, uint32_t len, in
     HEntry *e = &t->e[j];
     e->used = 1;
     e->hash = h;
-    e->tag = tag;
+    e->flags = 0;
     e->scope = scope;
     e->off = off;
     e->len = len;
@@ -477,17 +480,24 @@ ht_find(Ctx *c, unsigned char tag, int32_t scope, uint32_t off, uint32_t len, in
     return e;
 }
 
+#define HAS(e, tag) ((e) != NULL && ((tag) == T_DEFINITE ? (e)->count > 0 : ((e)->flags >> (tag)) & 1))
+
 static int
 ht_has(Ctx *c, unsigned char tag, int32_t scope, uint32_t off, uint32_t len)
 {
-    HEntry *e = ht_find(c, tag, scope, off, len, 0);
-    return e != NULL && (tag != T_DEFINITE || e->count > 0);
+    HEntry *e = ht_find(c, scope, off, len, 0);
+    return HAS(e, tag);
 }
 
 static int
 ht_add(Ctx *c, unsigned char tag, int32_t scope, uint32_t off, uint32_t len)
 {
-    return ht_find(c, tag, scope, off, len, 1) == NULL ? -1 : 0;
+    HEntry *e = ht_find(c, scope, off, len, 1);
+    if (e == NULL) {
+        return -1;
+    }
+    e->flags |= (unsigned char)(1u << tag);
+    return 0;
 }
 
 /* ------------------------------------------------------------ scope pass */
@@ -963,8 +973,7 @@ text_is(Ctx *c, uint32_t n, const char *s)
 static int
 make_definite(Ctx *c, uint32_t ident)
 {
-    HEntry *e = ht_find(c, T_DEFINITE, c->cur_scope, N(ident).start,
-                        N(ident).end - N(ident).start, 1);
+    HEntry *e = ht_find(c, c->cur_scope, N(ident).start, N(ident).end - N(ident).start, 1);
     if (e == NULL || GROW(c->undo, c->undocap, c->nundo + 1) < 0) {
         return -1;
     }
@@ -1003,7 +1012,7 @@ undo_to(Ctx *c, uint32_t mark)
     while (c->nundo > mark) {
         c->nundo--;
         struct undo_rec *u = &c->undo[c->nundo];
-        HEntry *e = ht_find(c, T_DEFINITE, u->scope, u->off, u->len, 0);
+        HEntry *e = ht_find(c, u->scope, u->off, u->len, 0);
         if (e != NULL) {
             e->count--;
         }
@@ -1023,13 +1032,14 @@ resolves_global(Ctx *c, uint32_t off, uint32_t len)
     int first = 1;
     while (s > 0) {
         int kind = c->scopes[s].kind;
-        if (ht_has(c, T_GLOBAL, s, off, len)) {
+        HEntry *e = ht_find(c, s, off, len, 0);
+        if (HAS(e, T_GLOBAL)) {
             return 1;
         }
-        if (ht_has(c, T_NONLOCAL, s, off, len)) {
+        if (HAS(e, T_NONLOCAL)) {
             return 0;
         }
-        if (ht_has(c, T_BOUND, s, off, len) && (kind != S_CLASS || first)) {
+        if (HAS(e, T_BOUND) && (kind != S_CLASS || first)) {
             return 0;
         }
         first = 0;
@@ -1069,10 +1079,10 @@ read_mode(Ctx *c, uint32_t ident)
 {
     uint32_t off = N(ident).start, len = N(ident).end - N(ident).start;
     int32_t s = c->cur_scope;
-    int local = ht_has(c, T_BOUND, s, off, len) && !ht_has(c, T_GLOBAL, s, off, len) &&
-                !ht_has(c, T_NONLOCAL, s, off, len);
+    HEntry *e = ht_find(c, s, off, len, 0);   /* one lookup for all that is known */
+    int local = HAS(e, T_BOUND) && !HAS(e, T_GLOBAL) && !HAS(e, T_NONLOCAL);
     if (c->elide) {
-        if (local && !ht_has(c, T_DELETED, s, off, len) && ht_has(c, T_DEFINITE, s, off, len)) {
+        if (local && !HAS(e, T_DELETED) && HAS(e, T_DEFINITE)) {
             return READ_PLAIN;
         }
         if (!local && !ht_has(c, T_FILEBOUND, -1, off, len) && is_builtin(c, off, len)) {
@@ -1110,13 +1120,14 @@ is_undefined(Ctx *c, uint32_t ident)
     int32_t s = c->cur_scope;
     int first = 1;
     while (s >= 0) {
-        if (ht_has(c, T_GLOBAL, s, off, len)) {
+        HEntry *e = ht_find(c, s, off, len, 0);
+        if (HAS(e, T_GLOBAL)) {
             return !ht_has(c, T_BOUND, 0, off, len) && !is_builtin(c, off, len);
         }
-        if (ht_has(c, T_NONLOCAL, s, off, len)) {
+        if (HAS(e, T_NONLOCAL)) {
             return 0;
         }
-        if (ht_has(c, T_BOUND, s, off, len) && (c->scopes[s].kind != S_CLASS || first)) {
+        if (HAS(e, T_BOUND) && (c->scopes[s].kind != S_CLASS || first)) {
             return 0;
         }
         first = 0;
@@ -2685,11 +2696,14 @@ emit_block(Ctx *c, uint32_t block, const uint32_t *marks, int nmarks)
 
 /* -------------------------------------------------------- result objects */
 
-static PyObject *
-context_string(Ctx *c, uint32_t lo, uint32_t hi)
+/* The context tokens of every site are slices of one string: the leaves,
+ * each cut to LX_TOKEN_MAX bytes, joined by single spaces. */
+static int
+build_stream(Ctx *c)
 {
     Buf b = {0};
-    for (uint32_t i = lo; i < hi; i++) {
+    uint32_t chars = 0;
+    for (uint32_t i = 0; i < c->nleaves; i++) {
         uint32_t s = c->leaves[i].start, e = c->leaves[i].end;
         if (e - s > LX_TOKEN_MAX) {
             e = s + LX_TOKEN_MAX;
@@ -2697,14 +2711,36 @@ context_string(Ctx *c, uint32_t lo, uint32_t hi)
                 e--;
             }
         }
-        if ((i > lo && buf_put(&b, " ", 1) < 0) || buf_put(&b, c->src + s, e - s) < 0) {
-            PyMem_Free(b.data);
-            return NULL;
+        if (i > 0) {
+            if (buf_put(&b, " ", 1) < 0) {
+                goto fail;
+            }
+            chars++;
+        }
+        c->leaves[i].cstart = chars;
+        for (uint32_t k = s; k < e; k++) {
+            chars += ((unsigned char)c->src[k] & 0xC0) != 0x80;
+        }
+        c->leaves[i].cend = chars;
+        if (buf_put(&b, c->src + s, e - s) < 0) {
+            goto fail;
         }
     }
-    PyObject *r = PyUnicode_DecodeUTF8(b.data ? b.data : "", (Py_ssize_t)b.len, "replace");
+    c->stream = PyUnicode_DecodeUTF8(b.data ? b.data : "", (Py_ssize_t)b.len, "replace");
     PyMem_Free(b.data);
-    return r;
+    return c->stream == NULL ? -1 : 0;
+fail:
+    PyMem_Free(b.data);
+    return -1;
+}
+
+static PyObject *
+context_slice(Ctx *c, uint32_t lo, uint32_t hi, PyObject *empty)
+{
+    if (lo >= hi) {
+        return Py_NewRef(empty);
+    }
+    return PyUnicode_Substring(c->stream, c->leaves[lo].cstart, c->leaves[hi - 1].cend);
 }
 
 /* first leaf starting at or after pos */
@@ -2760,8 +2796,8 @@ build_result(Ctx *c, PyObject *empty)
             uint32_t k = (uint32_t)c->context;
             Py_DECREF(before);
             Py_DECREF(after);
-            before = context_string(c, a > k ? a - k : 0, a);
-            after = context_string(c, b, b + k < c->nleaves ? b + k : c->nleaves);
+            before = context_slice(c, a > k ? a - k : 0, a, empty);
+            after = context_slice(c, b, b + k < c->nleaves ? b + k : c->nleaves, empty);
             if (before == NULL || after == NULL) {
                 Py_XDECREF(before);
                 Py_XDECREF(after);
@@ -2933,6 +2969,7 @@ ctx_free(Ctx *c)
     PyMem_Free(c->lines);
     PyMem_Free(c->inserted);
     PyMem_Free(c->undef);
+    Py_CLEAR(c->stream);
 }
 
 PyDoc_STRVAR(instrument_doc,
@@ -3030,7 +3067,7 @@ core_instrument(PyObject *module, PyObject *args, PyObject *kwargs)
         }
         Py_DECREF(ast);
     }
-    if (context > 0 && collect_leaves(c) < 0) {
+    if (context > 0 && (collect_leaves(c) < 0 || build_stream(c) < 0)) {
         goto done;
     }
     if (new_scope(c, S_MODULE, -1, 0) < 0 || analyse_children(c, 0, 0) < 0) {
