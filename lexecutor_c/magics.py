@@ -152,7 +152,14 @@ def _magics_class():
             source = cell if cell is not None else line
             if not source or not source.strip():
                 raise UsageError("%lexecute_treefix needs code (a cell body or the line)")
-            return treefix(source)
+            result = treefix(source)
+            print(f"Treefix: coverage of P {result.coverage:.0%} with {len(result.prefixes)} "
+                  f"prefix(es); best single prefix {result.best_coverage:.0%}; "
+                  f"{len(result.tree)} prefixes tried")
+            for i, prefix in enumerate(result.prefixes, 1):
+                print(f"--- prefix {i} of P")
+                print(prefix.rstrip() or "# (empty prefix: injection alone)")
+            return result
 
     return LexecuteMagics
 

@@ -77,9 +77,8 @@ def test_help_is_the_docstring(ip):
     assert "learning-guided execution" in doc and "--predictor" in doc
 
 
-@pytest.mark.skipif(hasattr(lexecutor_c, "treefix"), reason="treefix is merged")
-def test_treefix_magic_says_it_is_missing(ip):
-    with pytest.raises(UsageError, match="treefix is not available"):
-        ip.run_cell_magic("lexecute_treefix", "", "x = a.b\n")
-    with pytest.raises(UsageError, match="treefix is not available"):
-        ip.run_line_magic("lexecute_treefix", "x = a.b")
+def test_treefix_magic_runs_the_prefix_loop_on_a_cell(ip, capsys):
+    r = ip.run_cell_magic("lexecute_treefix", "",
+                          "if x is None:\n    a = 1\nelse:\n    b = x.year\n")
+    assert r.coverage == 1.0 and r.prefixes
+    assert "coverage of P 100%" in capsys.readouterr().out
