@@ -247,29 +247,51 @@ class NeuralPredictor:
         ranked = self.model.predict(query.name or "", query.kind, query.before or "",
                                     query.after or "", max(self.k, 5),
                                     query.abstraction == "coarse")
-        return fit_next_use(ranked, query.kind, query.after or "")[:self.k]
+        return fit_next_use(ranked, query.kind, query.after or "", query.before or "")[:self.k]
 
     def __repr__(self):
         return "neural"
 
 
-#: classes whose values survive being called / indexed right away
+#: classes whose values survive being called / indexed / searched right away
 _CALLABLE = {"callable", "object", "resource"}
 _INDEXABLE = {"list_nonempty", "tuple_nonempty", "dict_nonempty", "str_nonempty",
               "list", "tuple", "dict", "str", "object", "resource"}
+_CONTAINER = {"list_empty", "list_nonempty", "tuple_empty", "tuple_nonempty", "set_empty",
+              "set_nonempty", "dict_empty", "dict_nonempty", "str_empty", "str_nonempty",
+              "list", "tuple", "set", "dict", "str", "object", "resource"}
 
 
-def fit_next_use(ranked, kind: str, after: str):
-    """Keep the ranked classes compatible with what the code does next with a
-    name or attribute: called (`x(`) needs a callable, indexed (`x[`) a
-    non-empty container; nothing compatible in the top k: ``object`` (a
-    Dummy, which survives either).  Call results are left alone: their next
-    use is past the argument list."""
-    if kind not in ("name", "attribute"):
-        return list(ranked)
-    nxt = after.lstrip()[:1]
-    allowed = _CALLABLE if nxt == "(" else _INDEXABLE if nxt == "[" else None
-    if allowed is None:
+def _next_token(kind: str, after: str) -> str:
+    """The first context token after the value: for a call's return value,
+    the one after its balanced argument list."""
+    tokens = after.split()
+    if kind == "call":
+        depth = 0
+        for i, t in enumerate(tokens):
+            depth += t in ("(", "[", "{")
+            depth -= t in (")", "]", "}")
+            if depth == 0:
+                return tokens[i + 1] if i + 1 < len(tokens) else ""
+        return ""
+    return tokens[0] if tokens else ""
+
+
+def fit_next_use(ranked, kind: str, after: str, before: str = ""):
+    """Keep the ranked classes compatible with what the code does next with
+    the value: called (`x(`) needs a callable, indexed (`x[`) a non-empty
+    container, the right operand of `in` (a loop or a membership test) a
+    container; nothing compatible in the top k: ``object`` (a Dummy, which
+    survives all of these).  Read from the context tokens only."""
+    nxt = _next_token(kind, after)
+    prev = before.split()[-1:] if kind in ("name", "attribute") else []
+    if nxt == "(":
+        allowed = _CALLABLE
+    elif nxt == "[":
+        allowed = _INDEXABLE
+    elif prev == ["in"]:
+        allowed = _CONTAINER
+    else:
         return list(ranked)
     names = [r[0] if isinstance(r, (tuple, list)) else r for r in ranked]
     kept = [r for r, n in zip(ranked, names) if n in allowed]

@@ -338,3 +338,18 @@ def test_shipped_model_predicts_sensibly():
     assert m.predict("len", "call", "n =", "( items )", k=1)[0][0] in ("int_pos", "int_zero")
     assert m.predict("append", "attribute", "out .", "( x )", k=1)[0][0] == "callable"
     assert m.predict("isinstance", "call", "if", "( x , int ) :", k=2, coarse=True)[0][0] == "bool"
+
+
+def test_next_use_filter_keeps_classes_that_survive_the_next_use():
+    from lexecutor_c.neural import fit_next_use
+    ranked = [("int_pos", 0.5), ("list_nonempty", 0.3), ("callable", 0.2)]
+    # called next: only a callable (or an object) survives
+    assert fit_next_use(ranked, "name", "( a )") == [("callable", 0.2)]
+    # indexed next
+    assert fit_next_use(ranked, "attribute", "[ 0 ]") == [("list_nonempty", 0.3)]
+    # a call's value is indexed after its (nested) argument list
+    assert fit_next_use(ranked, "call", "( a , ( b ) ) [ 0 ]") == [("list_nonempty", 0.3)]
+    # the right operand of `in`: a container; none in the top k -> object
+    assert fit_next_use([("int_pos", 0.9)], "name", ": pass", "for x in") == ["object"]
+    # anything else: the model's ranking as it is
+    assert fit_next_use(ranked, "name", ") + 1", "f (") == ranked
