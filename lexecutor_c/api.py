@@ -8,10 +8,8 @@ by default they are ``lexecutor_c.instrument`` and ``lexecutor_c._core.Runtime``
 from __future__ import annotations
 
 import ast
-import asyncio
 import builtins
 import contextlib
-import inspect
 import io
 import os
 import sys
@@ -28,6 +26,7 @@ __all__ = [
 ]
 
 PREDICTORS = ("as-is", "naive", "random", "frequency", "neural")
+CO_COROUTINE = 0x0080           # inspect.CO_COROUTINE, without importing inspect
 ABSTRACTIONS = ("fine", "coarse")
 
 #: bytes of stdout/stderr a Result keeps by default
@@ -265,7 +264,8 @@ def _execute(text: str, filename: str, opts: dict, instrument, runtime_cls,
             raise _HardExit(code)
         os._exit = _exit
     try:
-        if code.co_flags & inspect.CO_COROUTINE:
+        if code.co_flags & CO_COROUTINE:
+            import asyncio      # only for code that awaits at top level
             asyncio.run(eval(code, env))
         else:
             exec(code, env)
