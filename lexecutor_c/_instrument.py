@@ -22,6 +22,14 @@ def _undecodable(data: bytes, encoding: str, exc: UnicodeDecodeError) -> SyntaxE
     return err
 
 
+def _cpython_accepts(data: bytes) -> bool:
+    try:
+        compile(data, "<source>", "exec", flags=ast.PyCF_ONLY_AST, dont_inherit=True)
+    except (SyntaxError, ValueError):
+        return False
+    return True
+
+
 def decode_source(data: bytes) -> str:
     """Decode Python source bytes as CPython does: a BOM or a PEP 263 coding
     cookie picks the codec, UTF-8 otherwise; undecodable bytes raise
@@ -32,12 +40,18 @@ def decode_source(data: bytes) -> str:
         try:
             data.decode("utf-8")
         except UnicodeDecodeError as uexc:
-            raise _undecodable(data, "utf-8", uexc) from exc
+            if not _cpython_accepts(data):
+                raise _undecodable(data, "utf-8", uexc) from exc
+            return data.decode("utf-8", errors="replace")
         raise
     try:
         text = data.decode(encoding)
     except UnicodeDecodeError as exc:
-        raise _undecodable(data, encoding, exc) from exc
+        # CPython 3.11 tolerates undecodable bytes inside comments: so do we
+        # (they become U+FFFD, which changes nothing a program can see)
+        if not _cpython_accepts(data):
+            raise _undecodable(data, encoding, exc) from exc
+        text = data.decode(encoding, errors="replace")
     except LookupError as exc:
         raise SyntaxError(f"unknown source encoding {encoding!r}") from exc
     if text.startswith("\ufeff"):

@@ -213,7 +213,7 @@ def test_site_packages():
 
 
 FINDINGS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "findings")
-OPEN_FINDINGS = {"invalid_utf8_in_comment.py"}  # see tests/findings/README.md
+OPEN_FINDINGS: set = set()  # see tests/findings/README.md
 
 
 def _run_capturing(code, loaders=None):
