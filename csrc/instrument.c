@@ -1225,12 +1225,16 @@ emit_name(Ctx *c, uint32_t n)
 
 /* -- generic and expression emission */
 
+/* The one emission loop: n's text with each child replaced by what
+ * part(c, child, arg) emits and the text between children kept. */
+typedef int (*part_fn)(Ctx *c, uint32_t child, const void *arg);
+
 static int
-emit_generic(Ctx *c, uint32_t n)
+emit_parts(Ctx *c, uint32_t n, part_fn part, const void *arg)
 {
     uint32_t pos = N(n).start;
     CHILDREN(n, ch) {
-        if (copy(c, pos, N(ch).start) < 0 || emit(c, ch) < 0) {
+        if (copy(c, pos, N(ch).start) < 0 || part(c, ch, arg) < 0) {
             return -1;
         }
         pos = N(ch).end;
@@ -1238,39 +1242,57 @@ emit_generic(Ctx *c, uint32_t n)
     return copy(c, pos, N(n).end);
 }
 
+static int
+part_emit(Ctx *c, uint32_t ch, const void *arg)
+{
+    (void)arg;
+    return emit(c, ch);
+}
+
+static int
+emit_generic(Ctx *c, uint32_t n)
+{
+    return emit_parts(c, n, part_emit, NULL);
+}
+
+struct field_rule {
+    uint16_t field;
+    int (*fn)(Ctx *, uint32_t);
+    int other_raw;
+};
+
+static int
+part_field(Ctx *c, uint32_t ch, const void *arg)
+{
+    const struct field_rule *rule = arg;
+    if (N(ch).field == rule->field) {
+        return rule->fn(c, ch);
+    }
+    return rule->other_raw ? copy(c, N(ch).start, N(ch).end) : emit(c, ch);
+}
+
 /* Emit n's children, sending the one with the given field to fn and
- * copying every other child as written. */
+ * copying every other child as written (other_raw) or emitting it. */
 static int
 emit_with_field(Ctx *c, uint32_t n, uint16_t field, int (*fn)(Ctx *, uint32_t),
                 int other_raw)
 {
-    uint32_t pos = N(n).start;
-    CHILDREN(n, ch) {
-        if (copy(c, pos, N(ch).start) < 0) {
-            return -1;
-        }
-        int r;
-        if (N(ch).field == field) {
-            r = fn(c, ch);
-        }
-        else if (other_raw) {
-            r = copy(c, N(ch).start, N(ch).end);
-        }
-        else {
-            r = emit(c, ch);
-        }
-        if (r < 0) {
-            return -1;
-        }
-        pos = N(ch).end;
-    }
-    return copy(c, pos, N(n).end);
+    struct field_rule rule = {field, fn, other_raw};
+    return emit_parts(c, n, part_field, &rule);
 }
 
 static int
 emit_raw(Ctx *c, uint32_t n)
 {
     return copy(c, N(n).start, N(n).end);
+}
+
+/* inside a target list (or `del`): targets, and punctuation as written */
+static int
+part_target(Ctx *c, uint32_t ch, const void *arg)
+{
+    (void)arg;
+    return N(ch).named ? emit_target(c, ch) : emit_raw(c, ch);
 }
 
 static int
@@ -1465,47 +1487,38 @@ emit_annotation(Ctx *c, uint32_t t, int variable)
     return emit(c, t);
 }
 
+/* a parameter: its default is evaluated, its annotation maybe, its name
+ * stays as written */
+static int
+part_param(Ctx *c, uint32_t q, const void *arg)
+{
+    (void)arg;
+    if (N(q).field == c->st->field.value) {
+        return emit(c, q);
+    }
+    if (N(q).field == c->st->field.type) {
+        return emit_annotation(c, q, 0);
+    }
+    return emit_raw(c, q);
+}
+
+/* a parameter list: a parameter with a default or an annotation goes
+ * through part_param, a bare name or separator stays as written */
+static int
+part_params(Ctx *c, uint32_t p, const void *arg)
+{
+    (void)arg;
+    int k = KIND(p);
+    if (k == K_DEFAULT_PARAM || k == K_TYPED_DEFAULT_PARAM || k == K_TYPED_PARAM) {
+        return emit_parts(c, p, part_param, NULL);
+    }
+    return emit_raw(c, p);
+}
+
 static int
 emit_params(Ctx *c, uint32_t params)
 {
-    const lx_fields *f = &c->st->field;
-    uint32_t pos = N(params).start;
-    CHILDREN(params, p) {
-        if (copy(c, pos, N(p).start) < 0) {
-            return -1;
-        }
-        pos = N(p).end;
-        int k = KIND(p);
-        if (k == K_DEFAULT_PARAM || k == K_TYPED_DEFAULT_PARAM || k == K_TYPED_PARAM) {
-            uint32_t q_pos = N(p).start;
-            CHILDREN(p, q) {
-                if (copy(c, q_pos, N(q).start) < 0) {
-                    return -1;
-                }
-                q_pos = N(q).end;
-                int r;
-                if (N(q).field == f->value) {
-                    r = emit(c, q);
-                }
-                else if (N(q).field == f->type) {
-                    r = emit_annotation(c, q, 0);
-                }
-                else {
-                    r = emit_raw(c, q);
-                }
-                if (r < 0) {
-                    return -1;
-                }
-            }
-            if (copy(c, q_pos, N(p).end) < 0) {
-                return -1;
-            }
-        }
-        else if (emit_raw(c, p) < 0) {
-            return -1;
-        }
-    }
-    return copy(c, pos, N(params).end);
+    return emit_parts(c, params, part_params, NULL);
 }
 
 /* Make the parameters of the function/lambda n definite in its scope. */
@@ -1760,11 +1773,25 @@ emit_augassign_name(Ctx *c, uint32_t n, uint32_t left, uint32_t right, const cha
     return buf_puts(&c->out, ")");
 }
 
+/* an assignment: the left side is a target, a variable annotation is
+ * evaluated only where Python evaluates it, the rest is read */
+static int
+part_assignment(Ctx *c, uint32_t ch, const void *arg)
+{
+    (void)arg;
+    if (N(ch).field == c->st->field.left) {
+        return emit_target(c, ch);
+    }
+    if (N(ch).field == c->st->field.type) {
+        return emit_annotation(c, ch, 1);
+    }
+    return emit(c, ch);
+}
+
 static int
 emit_assignment(Ctx *c, uint32_t n)
 {
     const lx_fields *f = &c->st->field;
-    uint32_t pos = N(n).start;
     if (KIND(n) == K_AUGASSIGN) {
         uint32_t left = field_child(c, n, f->left), right = field_child(c, n, f->right);
         uint32_t op = NONE_IDX;
@@ -1779,26 +1806,7 @@ emit_assignment(Ctx *c, uint32_t n)
             return emit_augassign_name(c, n, left, right, fn);
         }
     }
-    CHILDREN(n, ch) {
-        if (copy(c, pos, N(ch).start) < 0) {
-            return -1;
-        }
-        pos = N(ch).end;
-        int r;
-        if (N(ch).field == f->left) {
-            r = emit_target(c, ch);
-        }
-        else if (N(ch).field == f->type) {
-            r = emit_annotation(c, ch, 1);
-        }
-        else {
-            r = emit(c, ch);
-        }
-        if (r < 0) {
-            return -1;
-        }
-    }
-    return copy(c, pos, N(n).end);
+    return emit_parts(c, n, part_assignment, NULL);
 }
 
 static int
@@ -1855,19 +1863,8 @@ emit_target(Ctx *c, uint32_t n)
     }
     case K_PATTERN_LIST: case K_TUPLE_PATTERN: case K_LIST_PATTERN: case K_TUPLE:
     case K_LIST: case K_PAREN_EXPR: case K_EXPR_LIST: case K_LIST_SPLAT_PATTERN:
-    case K_LIST_SPLAT: case K_AS_PATTERN_TARGET: {
-        uint32_t pos = N(n).start;
-        CHILDREN(n, ch) {
-            if (copy(c, pos, N(ch).start) < 0) {
-                return -1;
-            }
-            pos = N(ch).end;
-            if ((N(ch).named ? emit_target(c, ch) : emit_raw(c, ch)) < 0) {
-                return -1;
-            }
-        }
-        return copy(c, pos, N(n).end);
-    }
+    case K_LIST_SPLAT: case K_AS_PATTERN_TARGET:
+        return emit_parts(c, n, part_target, NULL);
     case K_COMMENT:
         return emit_raw(c, n);
     default:
@@ -2585,22 +2582,6 @@ emit_simple(Ctx *c, uint32_t s, const uint32_t *marks, int nmarks)
 }
 
 static int
-emit_delete(Ctx *c, uint32_t s)
-{
-    uint32_t pos = N(s).start;
-    CHILDREN(s, ch) {
-        if (copy(c, pos, N(ch).start) < 0) {
-            return -1;
-        }
-        pos = N(ch).end;
-        if ((N(ch).named ? emit_target(c, ch) : emit_raw(c, ch)) < 0) {
-            return -1;
-        }
-    }
-    return copy(c, pos, N(s).end);
-}
-
-static int
 emit_stmt(Ctx *c, uint32_t s, const uint32_t *marks, int nmarks)
 {
     switch (KIND(s)) {
@@ -2631,7 +2612,7 @@ emit_stmt(Ctx *c, uint32_t s, const uint32_t *marks, int nmarks)
         return name == NONE_IDX ? 0 : make_definite(c, name);
     }
     case K_DELETE:
-        if (put_marks(c, marks, nmarks, "; ") < 0 || emit_delete(c, s) < 0) {
+        if (put_marks(c, marks, nmarks, "; ") < 0 || emit_parts(c, s, part_target, NULL) < 0) {
             return -1;
         }
         {
