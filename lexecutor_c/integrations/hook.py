@@ -1,7 +1,7 @@
 """Transparent mode: run chosen functions, modules or files as their
 instrumented twins without rewriting anything (docs/TRANSPARENT.md).
 
-    import lexecutor_c.hook as hook
+    import lexecutor_c.integrations.hook as hook      # also lexecutor_c.hook
     with hook.enable([my_function, "mypkg.util", "scripts/job.py"]) as s:
         my_function(1, 2)                 # runs instrumented, values injected
     s.injections, s.coverage

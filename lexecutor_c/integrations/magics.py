@@ -165,7 +165,7 @@ def _magics_class():
 
 
 def load_ipython_extension(ipython) -> None:
-    """``%load_ext lexecutor_c`` (or ``lexecutor_c.magics``)."""
+    """``%load_ext lexecutor_c`` (or ``lexecutor_c.integrations.magics``)."""
     ipython.register_magics(_magics_class())
 
 
