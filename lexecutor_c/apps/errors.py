@@ -164,12 +164,13 @@ def _injected_type(v) -> bool:
 
 
 def _errors_child(text: str, filename: str, opts: dict, offset: int) -> dict:
-    from ..engine import run as api
-    inst = api.get_instrument()(text, filename=filename)
+    from .._core import Runtime
+    from ..engine.instrument import instrument
+    inst = instrument(text, filename=filename)
     code = inst.compile()
-    rt = api.get_runtime()(sites=inst.iids, predictor=opts["predictor"], abstraction="fine",
-                           seed=opts["seed"], randomize=opts["randomize"], record=False,
-                           filename=filename)
+    rt = Runtime(sites=inst.iids, predictor=opts["predictor"], abstraction="fine",
+                 seed=opts["seed"], randomize=opts["randomize"], record=False,
+                 filename=filename)
     env = {"__name__": "__main__", "__builtins__": builtins, "__file__": filename}
     env.update(rt.loaders())
     out: dict = {"status": "ok", "exception": None}

@@ -43,8 +43,6 @@ def _demo(args, ui: UI) -> int:
         plain = api.run(text, predictor="as-is", filename="lexecutor_figure1.py")
         injected = api.run(text, predictor=args.predictor, seed=args.seed,
                            filename="lexecutor_figure1.py")
-    except api.BackendUnavailable as e:
-        raise UsageError(str(e))
     except OSError as e:
         raise UsageError(f"the packaged example is missing: {e}")
     if args.json:

@@ -25,7 +25,6 @@ def _errors_args(p):
 
 @_errors_args.handler
 def _errors(args, ui: UI) -> int:
-    from ..engine import run as api
     from ..apps.errors import find_errors
     if args.seeds < 0:
         raise UsageError("--seeds must not be negative")
@@ -33,8 +32,6 @@ def _errors(args, ui: UI) -> int:
     try:
         rep = find_errors(PathArg(args.file), stdin=stdin, seeds=args.seeds,
                           timeout=args.timeout, use_treefix=args.treefix, filename=args.file)
-    except api.BackendUnavailable as e:
-        raise UsageError(str(e))
     except Exception as e:
         msg = input_error(args.file, e)
         if msg is None:

@@ -13,12 +13,11 @@ def _instrument_args(p):
 
 @_instrument_args.handler
 def _instrument(args, ui: UI) -> int:
-    from ..engine import run as api
+    from ..engine.instrument import instrument
+    from ..engine.run import load_source
     try:
-        text, filename = api.load_source(PathArg(args.file), args.file)
-        inst = api.get_instrument()(text, filename=filename)
-    except api.BackendUnavailable as e:
-        raise UsageError(str(e))
+        text, filename = load_source(PathArg(args.file), args.file)
+        inst = instrument(text, filename=filename)
     except Exception as e:
         msg = input_error(args.file, e)
         if msg is None:

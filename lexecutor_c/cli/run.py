@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
-from .common import (EXIT_FAILED, EXIT_OK, EXIT_USAGE, PathArg, UsageError,
-                     add_execution_options, command, input_error)
+from .common import (EXIT_FAILED, EXIT_OK, EXIT_USAGE, PathArg, add_execution_options, command,
+                     input_error)
 from .ui import UI, coverage_text, ranges, status_text
 
 
@@ -41,8 +41,6 @@ def _run(args, ui: UI) -> int:
                             timeout=args.timeout, isolate=args.isolate, seed=args.seed,
                             randomize=args.randomize, filename=path)
                 entry["result"] = r
-            except api.BackendUnavailable as e:
-                raise UsageError(str(e))
             except Exception as e:
                 msg = input_error(path, e)
                 if msg is None:

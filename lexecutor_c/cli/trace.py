@@ -21,7 +21,6 @@ def _trace_args(p):
 
 @_trace_args.handler
 def _trace(args, ui: UI) -> int:
-    from ..engine import run as api
     from ..apps.trace import trace
     if args.max_steps < 1:
         raise UsageError("--max-steps must be positive")
@@ -31,8 +30,6 @@ def _trace(args, ui: UI) -> int:
                   abstraction=args.abstraction, seed=args.seed, randomize=args.randomize,
                   timeout=args.timeout, isolate=args.isolate, filename=args.file,
                   max_steps=args.max_steps)
-    except api.BackendUnavailable as e:
-        raise UsageError(str(e))
     except Exception as e:
         msg = input_error(args.file, e)
         if msg is None:
