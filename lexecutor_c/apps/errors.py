@@ -271,14 +271,13 @@ class ErrorReport:
 
 
 def _treefix_prefixes(text: str, notes: list) -> Optional[list[str]]:
-    """The Treefix prefix set when lexecutor_c.treefix is there, else None."""
-    # lexecutor_c.treefix is a function; a module registered under that name
-    # (a plug-in, or a test's stand-in) takes precedence
+    """The Treefix prefix set (lexecutor_c/prefixtree/), None when the search fails."""
+    # a module registered as lexecutor_c.treefix (a plug-in, or a test's stand-in)
+    # takes precedence
     mod = sys.modules.get("lexecutor_c.treefix")
     fn = getattr(mod, "treefix", None) if mod is not None else None
     if fn is None:
-        import lexecutor_c
-        fn = getattr(lexecutor_c, "treefix", None)
+        from ..prefixtree import treefix as fn
     if not callable(fn):
         notes.append("lexecutor_c.treefix has no treefix(); using injection only")
         return None

@@ -36,8 +36,8 @@ def _treefix_args(p):
 def _treefix(args, ui: UI) -> int:
     """Run the Treefix loop on one file; a one-line progress display on a
     terminal's stderr; the chosen prefixes and coverage, or --json."""
-    from .. import treefix as run_treefix
     from ..prefixtree import TreefixError
+    from ..prefixtree import treefix as run_treefix
     if args.n < 1 or args.k < 0:
         raise UsageError("-n must be at least 1 and -k at least 0")
     if not os.path.isfile(args.file):

@@ -108,7 +108,7 @@ def _compiled_for(filename: str, globals_: dict) -> _Compiled:
     source = "".join(lines)
     found = _COMPILED.get((filename, source))
     if found is None:
-        from .. import instrument
+        from ..engine.instrument import instrument
         inst = _keep_leading_blank_lines(source, instrument(source, filename=filename))
         found = _Compiled(next(_keys), filename, inst)
         _COMPILED[(filename, source)] = found
