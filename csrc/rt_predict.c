@@ -145,9 +145,9 @@ lx_predictor_setup(lx_runtime_obj *rt, PyObject *predictor, PyObject *freq_table
         }
         else if (PyUnicode_CompareWithASCIIString(predictor, "neural") == 0) {
             /* A callable predictor backed by the LibTorch shim
-             * (lexecutor_c/neural.py, csrc/torch_shim.cpp); it loads the
+             * (lexecutor_c/model/neural.py, csrc/torch_shim.cpp); it loads the
              * shim and the model on its first query, not here. */
-            PyObject *mod = PyImport_ImportModule("lexecutor_c.neural");
+            PyObject *mod = PyImport_ImportModule("lexecutor_c.model.neural");
             if (mod == NULL) {
                 return -1;
             }

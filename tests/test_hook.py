@@ -9,7 +9,7 @@ import threading
 import pytest
 
 import lexecutor_c
-import lexecutor_c.hook as hook
+import lexecutor_c.integrations.hook as hook
 from lexecutor_c import _core
 
 SOURCE = '''

@@ -76,7 +76,7 @@ def get_instrument() -> Callable:
     import lexecutor_c
     fn = lexecutor_c.__dict__.get("instrument")       # the public API first
     if not callable(fn):
-        from . import _core
+        from .. import _core
         fn = getattr(_core, "instrument", None)
     if not callable(fn):
         raise BackendUnavailable("this build of lexecutor_c has no instrumenter "
@@ -87,7 +87,7 @@ def get_instrument() -> Callable:
 def get_runtime() -> type:
     if _backend["runtime"] is not None:
         return _backend["runtime"]
-    from . import _core
+    from .. import _core
     rt = getattr(_core, "Runtime", None)
     if rt is None:
         raise BackendUnavailable("this build of lexecutor_c has no runtime "

@@ -169,8 +169,8 @@ def train_frequency(events: Iterable[Sequence], kinds: Optional[Iterable[str]] =
 # ---- frequency tables ----------------------------------------------------
 
 FREQUENCY_FORMAT = "lexecutor_c.frequency"
-FREQUENCY_TABLE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "model",
-                               "frequency.json.gz")
+FREQUENCY_TABLE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                               "model", "frequency.json.gz")
 
 
 def coarse_class(cls: str) -> str:

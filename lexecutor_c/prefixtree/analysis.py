@@ -583,7 +583,7 @@ def undefined_names(source: str, analyzer=None) -> list:
     instrumenter (a callable source -> list of records)."""
     if analyzer is not None:
         return list(analyzer(source))
-    from .._instrument import instrument
+    from ..engine.instrument import instrument
     inst = instrument(source)
     und = getattr(inst, "undefined", None)
     if und is None:

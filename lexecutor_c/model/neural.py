@@ -35,7 +35,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 TOKENIZER_VERSION = 1
 KINDS = ("name", "attribute", "call")
-MODEL_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "model", "neural.pt")
+MODEL_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "neural.pt")
 ENV_MODEL = "LEXECUTOR_C_MODEL"
 
 

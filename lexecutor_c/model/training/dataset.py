@@ -21,7 +21,7 @@ import json
 import os
 from typing import Dict, Iterable, List, NamedTuple, Optional, Sequence, Tuple
 
-from lexecutor_c.runtime import read_events
+from lexecutor_c.engine.runtime import read_events
 
 KINDS = ("name", "attribute", "call")
 

@@ -121,7 +121,7 @@ class LexecutePlugin:
         c = self.controller
         if not c.wanted(item):
             return
-        from . import Dummy
+        from .. import Dummy
         missing = c.missing_fixtures(item)
         funcargs = getattr(item, "funcargs", None)
         if missing and isinstance(funcargs, dict):

@@ -44,7 +44,7 @@ import sys
 from dataclasses import asdict, dataclass, field
 from typing import Optional
 
-from . import sandbox
+from ..engine import sandbox
 
 __all__ = ["ErrorReport", "find_errors", "classify_order"]
 
@@ -164,7 +164,7 @@ def _injected_type(v) -> bool:
 
 
 def _errors_child(text: str, filename: str, opts: dict, offset: int) -> dict:
-    from . import api
+    from ..engine import run as api
     inst = api.get_instrument()(text, filename=filename)
     code = inst.compile()
     rt = api.get_runtime()(sites=inst.iids, predictor=opts["predictor"], abstraction="fine",
@@ -198,7 +198,7 @@ def _errors_child(text: str, filename: str, opts: dict, offset: int) -> dict:
 
 
 def _analyse(e: BaseException, filename: str, text: str, offset: int) -> dict:
-    from . import api
+    from ..engine import run as api
     tb = e.__traceback__
     user_frame, user_line, after_user = None, None, []
     while tb is not None:
@@ -273,7 +273,7 @@ def _treefix_prefixes(text: str, notes: list) -> Optional[list[str]]:
     """The Treefix prefix set when lexecutor_c.treefix is there, else None."""
     # lexecutor_c.treefix is a function; a module registered under that name
     # (a plug-in, or a test's stand-in) takes precedence
-    mod = sys.modules.get(f"{__package__}.treefix")
+    mod = sys.modules.get("lexecutor_c.treefix")
     fn = getattr(mod, "treefix", None) if mod is not None else None
     if fn is None:
         import lexecutor_c
@@ -324,7 +324,7 @@ def find_errors(source_or_path, *, stdin=None, seeds: int = 5, timeout: float = 
                 use_treefix: bool = True, filename: Optional[str] = None) -> ErrorReport:
     """Run the code (see the module docstring) and group its exceptions.
     Raises like lexecutor_c.run for unreadable or unparsable input."""
-    from . import api
+    from ..engine import run as api
     text, filename = api.load_source(source_or_path, filename)
     tree = ast.parse(text, filename)          # SyntaxError for the caller
     if isinstance(stdin, str):

@@ -1,4 +1,4 @@
-"""Collect training data: ``python -m lexecutor_c.training.collect``.
+"""Collect training data: ``python -m lexecutor_c.model.training.collect``.
 
 One command regenerates everything (docs/MODEL.md):
 
@@ -34,9 +34,9 @@ import tarfile
 import time
 from typing import Dict, List, Optional, Sequence
 
-from lexecutor_c.record import record
-from lexecutor_c.runtime import FREQUENCY_TABLE, coarse_class, save_frequency_table
-from lexecutor_c.training import dataset as ds
+from lexecutor_c.engine.record import record
+from lexecutor_c.engine.runtime import FREQUENCY_TABLE, coarse_class, save_frequency_table
+from lexecutor_c.model.training import dataset as ds
 
 # Projects whose test suites run here offline in a few minutes.  The
 # benchmark projects of the papers (black, flask, pandas, scrapy, tensorflow)
@@ -209,7 +209,7 @@ def build_dataset(events: List[str], outdir: str, seed: int, heldout: Sequence[s
 
 
 def main(argv: Optional[List[str]] = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m lexecutor_c.training.collect",
+    ap = argparse.ArgumentParser(prog="python -m lexecutor_c.model.training.collect",
                                  description=__doc__.split("\n\n")[0])
     ap.add_argument("--data", default="data", help="cache and output directory (default: data)")
     ap.add_argument("--projects", default=",".join(PROJECTS),

@@ -34,7 +34,7 @@ import textwrap
 from dataclasses import asdict, dataclass, field
 from typing import Optional
 
-from . import sandbox
+from ..engine import sandbox
 
 __all__ = ["GitError", "FunctionDef", "CommitCheck", "check_commits", "functions_of",
            "compare_function", "describe_value", "compare_values"]
@@ -210,7 +210,7 @@ def _run_function(fsrc: str, name: str, required: list, kwonly: list, is_async: 
     """In the sandbox child: define the function under injection, inject its
     arguments by name and call it."""
     import builtins
-    from . import api
+    from ..engine import run as api
     inst = api.get_instrument()(fsrc, filename=filename)
     code = inst.compile()
     rt = api.get_runtime()(sites=inst.iids, predictor=predictor, abstraction="fine",
@@ -311,7 +311,7 @@ class CommitCheck:
 
 
 def _decode(data: bytes, path: str) -> str:
-    from .api import load_source
+    from ..engine.run import load_source
     if b"\0" in data:
         raise ValueError(f"{path} is a binary file")
     text, _ = load_source(data, path)

@@ -22,7 +22,7 @@ import time
 import zlib
 
 from lexecutor_c import _core
-from lexecutor_c.importhook import InstrumentingFinder, InstrumentingLoader
+from lexecutor_c.engine.importhook import InstrumentingFinder, InstrumentingLoader
 
 ENV = "LEXECUTOR_C_RECORD"
 _FLUSH_PENDING = 200_000        # flush early when this many events are waiting
@@ -141,7 +141,7 @@ class RecordingFinder(InstrumentingFinder):
         self.recorder = recorder
 
     def _instrument(self, source, filename):
-        from lexecutor_c._instrument import instrument
+        from lexecutor_c.engine.instrument import instrument
         try:
             return instrument(source, filename=filename)
         except Exception as e:       # keep the module working, uninstrumented

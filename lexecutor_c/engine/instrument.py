@@ -8,7 +8,7 @@ import tokenize
 from dataclasses import dataclass, field
 from types import CodeType
 
-from . import _core
+from .. import _core
 
 IidInfo = _core.IidInfo
 LineInfo = _core.LineInfo

@@ -38,7 +38,7 @@ import types
 from dataclasses import asdict, dataclass, field
 from typing import Optional
 
-from . import sandbox
+from ..engine import sandbox
 
 __all__ = ["TraceResult", "trace", "format_trace", "show_value"]
 
@@ -134,7 +134,7 @@ def _is_state_value(name: str, v) -> bool:
     if isinstance(v, (types.ModuleType, types.FunctionType, types.BuiltinFunctionType,
                       types.MethodType, type)):
         return False
-    from . import _core
+    from .. import _core
     return v is not _core.MISSING
 
 
@@ -311,7 +311,7 @@ class _Tracer:
 
 
 def _trace_child(text: str, filename: str, opts: dict, in_child: bool) -> dict:
-    from . import api
+    from ..engine import run as api
     instrument = api.get_instrument()
     runtime_cls = api.get_runtime()
     try:
@@ -372,7 +372,7 @@ def trace(source_or_path, *, stdin=None, predictor: str = "naive", abstraction: 
           filename: Optional[str] = None, max_steps: int = MAX_STEPS) -> TraceResult:
     """Trace a file or snippet (see the module docstring).  Raises like
     ``lexecutor_c.run`` for unreadable, undecodable or unparsable input."""
-    from . import api
+    from ..engine import run as api
     if predictor not in api.PREDICTORS:
         raise ValueError(f"unknown predictor {predictor!r}")
     if not isinstance(max_steps, int) or max_steps < 1:

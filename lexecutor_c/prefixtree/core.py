@@ -26,7 +26,7 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import Callable, Optional, Union
 
-from ..api import load_source, run
+from ..engine.run import load_source, run
 from .analysis import SnippetFacts, analyze
 from .offline import OfflineGenerator, Plan, Proposal
 
@@ -187,7 +187,7 @@ class SnippetRunner:
 
     def __init__(self, source: str, filename: str, predictor="naive", timeout=2.0,
                  seed=None, runner=None):
-        from .._instrument import instrument
+        from ..engine.instrument import instrument
         self.source = source if source.endswith("\n") else source + "\n"
         self.filename = filename
         self.predictor = predictor

@@ -57,7 +57,7 @@ __all__ = ["record", "RecordResult", "RecordError", "read_parts", "excluded_root
            "classify_patterns"]
 
 ENV = "LEXECUTOR_C_RECORD"
-_PKG_DIR = os.path.dirname(os.path.abspath(__file__))
+_PKG_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))   # lexecutor_c/
 _MODULE_PAT = re.compile(r"^[A-Za-z_*?\[\]][\w*?\[\]!-]*(\.[\w*?\[\]!-]+)*$")
 
 SITECUSTOMIZE = '''\
@@ -98,7 +98,7 @@ def _lexecutor_c_record():
                     raise AttributeError(f"module 'lexecutor_c' has no attribute {attr!r}")
                 stub.__getattr__ = __getattr__
                 sys.modules["lexecutor_c"] = stub
-            from lexecutor_c import _recorder
+            from lexecutor_c.engine import _recorder
             _recorder.start(settings)
         except Exception as e:
             sys.stderr.write("lexecutor_c record: not recording in this process: "

@@ -29,8 +29,8 @@ from dataclasses import dataclass, field
 from types import CodeType, FunctionType, MethodType, ModuleType
 from typing import Any, Callable, Iterable, NamedTuple, Optional
 
-from . import _core
-from .result import coverage_fields
+from .. import _core
+from ..engine.result import coverage_fields
 
 __all__ = [
     "enable", "disable", "session", "Session", "Injection", "CallResult", "call", "lexecute",
@@ -38,7 +38,7 @@ __all__ = [
 ]
 
 LOADERS = ("_n_", "_a_", "_c_", "_l_", "_i_", "_op_")
-_PKG_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
+_PKG_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep   # lexecutor_c/
 _ABSENT = object()
 _lock = threading.RLock()
 
@@ -108,7 +108,7 @@ def _compiled_for(filename: str, globals_: dict) -> _Compiled:
     source = "".join(lines)
     found = _COMPILED.get((filename, source))
     if found is None:
-        from . import instrument
+        from .. import instrument
         inst = _keep_leading_blank_lines(source, instrument(source, filename=filename))
         found = _Compiled(next(_keys), filename, inst)
         _COMPILED[(filename, source)] = found

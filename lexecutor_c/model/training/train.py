@@ -28,9 +28,9 @@ import time
 from typing import Dict, List, Optional, Sequence
 
 from lexecutor_c import _core
-from lexecutor_c.neural import KINDS, TokenizerConfig, Tokenizer
-from lexecutor_c.runtime import coarse_class
-from lexecutor_c.training import dataset as ds
+from lexecutor_c.model.neural import KINDS, TokenizerConfig, Tokenizer
+from lexecutor_c.engine.runtime import coarse_class
+from lexecutor_c.model.training import dataset as ds
 
 FINE = list(_core.FINE_CLASSES)
 COARSE = list(_core.COARSE_CLASSES)
@@ -249,7 +249,7 @@ def train(events: Sequence[str], out: str, *, seed: int = 0, epochs: float = 4.0
     if test_ex:
         report["test_metrics"] = evaluate(model, torch, Xt, Ytf, Ytc, [e.kind for e in test_ex])
         # the frequency baseline on the same split, for comparison
-        from lexecutor_c.training.collect import topk_frequency
+        from lexecutor_c.model.training.collect import topk_frequency
         table = ds.class_counts(train_ex)
         report["frequency_baseline"] = {"fine": topk_frequency(table, test_ex),
                                         "coarse": topk_frequency(table, test_ex, coarse=True)}
@@ -260,7 +260,7 @@ def train(events: Sequence[str], out: str, *, seed: int = 0, epochs: float = 4.0
 
 def latency(model_path: str, examples: Sequence[ds.Example], n: int = 500) -> dict:
     """Median and p99 milliseconds per query through the shim, in-process."""
-    from lexecutor_c.neural import NeuralModel
+    from lexecutor_c.model.neural import NeuralModel
     m = NeuralModel(model_path)
     times = []
     for ex in list(examples)[:n]:
