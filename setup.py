@@ -48,8 +48,10 @@ if os.environ.get("LX_DEBUG"):
 
 core = Extension(
     "lexecutor_c._core",
-    sources=sorted(glob.glob("csrc/*.c")),
-    depends=sorted(glob.glob("csrc/*.h")),
+    # every .c under csrc/, folders included (csrc/instrument/, csrc/runtime/, ...):
+    # a new folder needs no edit here; headers are included as "folder/name.h"
+    sources=sorted(glob.glob("csrc/**/*.c", recursive=True)),
+    depends=sorted(glob.glob("csrc/**/*.h", recursive=True)),
     include_dirs=["csrc"],
     extra_compile_args=cflags + pkg_config("--cflags", "tree-sitter", "libcurl", "libcjson"),
     extra_link_args=ldflags,

@@ -29,7 +29,7 @@ typedef struct {
 } lx_fields;
 
 typedef struct {
-    /* instrument.c */
+    /* instrument/ */
     const TSLanguage *language;   /* borrowed from the tree_sitter_python capsule */
     PyObject *grammar_module;     /* keeps the grammar's shared object loaded */
     PyObject *builtin_names;      /* frozenset: names of the builtins module */
@@ -37,7 +37,7 @@ typedef struct {
     uint32_t nbuiltins;
     PyObject *IidInfo;            /* struct sequence types of instrument() */
     PyObject *LineInfo;
-    unsigned char *symkind;       /* symbol id -> node kind (instrument.c) */
+    unsigned char *symkind;       /* symbol id -> node kind (instrument/tree.c) */
     uint32_t nsymbols;
     lx_fields field;
     /* runtime.c and friends */
@@ -52,10 +52,6 @@ lx_get_state(PyObject *module)
 
 /* Each part: exec adds its functions/types to the module (0 / -1 with an
  * exception set), traverse/clear visit the references it owns. */
-int lx_instrument_exec(PyObject *m, lx_state *st);
-int lx_instrument_traverse(lx_state *st, visitproc visit, void *arg);
-void lx_instrument_clear(lx_state *st);
-
 int lx_runtime_exec(PyObject *m, lx_state *st);
 int lx_runtime_traverse(lx_state *st, visitproc visit, void *arg);
 void lx_runtime_clear(lx_state *st);

@@ -2,6 +2,7 @@
  * module state.  The parts live in their own files; this file only wires
  * them together. */
 #include "lx.h"
+#include "instrument/api.h"
 #include "llm.h"
 
 static int
