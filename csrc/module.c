@@ -3,6 +3,7 @@
  * them together. */
 #include "lx.h"
 #include "instrument/api.h"
+#include "runtime/api.h"
 #include "llm.h"
 
 static int
