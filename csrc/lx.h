@@ -1,8 +1,10 @@
-/* lx.h - shared declarations of the lexecutor_c._core extension.
+/* lx.h - the module state of the lexecutor_c._core extension.
  *
- * One module-state struct holds everything the parts own; each part
- * (instrument, runtime, ...) has an exec/traverse/clear triple that
- * module.c calls.  Python-version tripwires live here and nowhere else.
+ * One module-state struct (lx_state) holds everything the parts own; each
+ * part (instrument/, runtime/, transparent/, llm/) has its exec / traverse /
+ * clear functions in its folder's api.h, which module.c calls.  Every C file
+ * but llm/llm.c (which keeps no state) includes this header, directly or
+ * through its folder's header.  Python-version tests live in compat.h.
  */
 #ifndef LX_H
 #define LX_H
@@ -11,9 +13,7 @@
 #include <Python.h>
 #include <stdint.h>
 
-#if PY_VERSION_HEX < 0x030B0000 || PY_VERSION_HEX >= 0x030C0000
-#error "lexecutor_c._core targets CPython 3.11 exactly"
-#endif
+#include "compat.h"
 
 typedef struct TSLanguage TSLanguage;
 typedef struct lx_state lx_state;
@@ -89,10 +89,5 @@ lx_get_state(PyObject *module)
 {
     return (lx_state *)PyModule_GetState(module);
 }
-
-/* Each part: exec adds its functions/types to the module (0 / -1 with an
- * exception set), traverse/clear visit the references it owns. */
-int lx_evalframe_exec(PyObject *m, lx_state *st);
-void lx_evalframe_clear(lx_state *st);
 
 #endif
