@@ -1,4 +1,4 @@
-"""Transparent mode: the frame-evaluation hook (csrc/evalframe.c) and
+"""Transparent mode: the frame-evaluation hook (csrc/transparent/evalframe.c) and
 lexecutor_c.hook."""
 import asyncio
 import importlib

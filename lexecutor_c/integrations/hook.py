@@ -11,7 +11,7 @@ instrumented twins without rewriting anything (docs/TRANSPARENT.md).
     @lexecutor_c.lexecute                 # every call returns a CallResult
     def g(): ...
 
-The C side (csrc/evalframe.c) asks :func:`_resolve` once per code object
+The C side (csrc/transparent/evalframe.c) asks :func:`_resolve` once per code object
 and generation whether a frame is a target; everything here runs with the
 hook switched off for the running thread.
 """

@@ -1,6 +1,6 @@
 """The LLM prefix generator: Treefix's three prompts over an
 OpenAI-compatible chat-completions endpoint (the client is C:
-``_core.llm_chat``, csrc/llm.c).
+``_core.llm_chat``, csrc/llm/llm.c).
 
 Configuration: ``llm_options`` of treefix() (base_url, api_key, model,
 temperature, timeout, max_retries, prompt_price, completion_price), else

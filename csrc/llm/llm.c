@@ -1,4 +1,4 @@
-/* llm.c - an OpenAI-compatible chat-completions client on libcurl + cJSON.
+/* llm/llm.c - an OpenAI-compatible chat-completions client on libcurl + cJSON.
  *
  *   _core.llm_chat(base_url=None, api_key=None, model=None, messages=...,
  *                  n=1, temperature=None, timeout=60.0, max_retries=3, *,
@@ -22,7 +22,7 @@
  * status (the last HTTP status or None), attempts.  Prices are per 1000
  * tokens.
  */
-#include "llm.h"
+#include "llm/api.h"
 
 #include <cJSON.h>
 #include <curl/curl.h>

@@ -1,5 +1,5 @@
-/* evalframe_internal.h - every CPython-internal detail the frame-evaluation
- * hook (evalframe.c) relies on, and nothing else.  Only evalframe.c includes
+/* transparent/evalframe_internal.h - every CPython-internal detail the
+ * frame-evaluation hook (evalframe.c) relies on, and nothing else.  Only evalframe.c includes
  * this file.
  *
  * Each item names where it comes from in the CPython 3.11 source tree.  A
@@ -10,7 +10,7 @@
 #define LX_EVALFRAME_INTERNAL_H
 
 #if PY_VERSION_HEX < 0x030B0000 || PY_VERSION_HEX >= 0x030C0000
-#error "csrc/evalframe.c uses CPython 3.11 internals (_PyInterpreterFrame, PEP 523 API); port it before building for another version"
+#error "csrc/transparent/evalframe.c uses CPython 3.11 internals (_PyInterpreterFrame, PEP 523 API); port it before building for another version"
 #endif
 
 /* struct _PyInterpreterFrame, FRAME_OWNED_BY_THREAD, _PyInterpreterFrame_LASTI:

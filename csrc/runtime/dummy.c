@@ -1,4 +1,4 @@
-/* rt_dummy.c - Dummy and DummyResource: the injected stand-ins for missing
+/* runtime/dummy.c - Dummy and DummyResource, layer 2 of the runtime: the injected stand-ins for missing
  * objects, callables and resources.  They never raise by themselves; what
  * each protocol returns is listed in docs/RUNTIME.md ("Dummy behaviour").
  *
@@ -7,7 +7,7 @@
  * Runtime keeps injected values of names alive, which forms a cycle that
  * tp_traverse / tp_clear on both sides let the GC break.
  */
-#include "rt_internal.h"
+#include "runtime/dummy.h"
 #include <structmember.h>
 
 /* ---- _DummyIter: one helper type for iteration and await ----------------- */
@@ -204,6 +204,21 @@ derived(PyObject *self)
 
 /* ---- attributes ------------------------------------------------------------ */
 
+/* The value the predictor gives for an attribute read or a call on a Dummy:
+ * lx_inject of the layer above, reached through the module state so that this
+ * file needs no predictor header.  Same results as lx_inject. */
+static int
+ask_predictor(lx_state *st, lx_runtime_obj *rt, Py_ssize_t iid, PyObject *kind,
+              PyObject *name, PyObject **out)
+{
+    if (st->rt.inject == NULL) {
+        *out = NULL;
+        PyErr_SetString(PyExc_SystemError, "lexecutor_c: the predictor layer is not set up");
+        return -1;
+    }
+    return st->rt.inject(st, rt, iid, kind, name, out);
+}
+
 static int
 is_dunder(PyObject *name)
 {
@@ -246,7 +261,7 @@ lx_dummy_getattr_at(lx_dummy_obj *d, PyObject *name, Py_ssize_t iid, lx_runtime_
     }
     PyErr_Clear();
     lx_state *st = dummy_state(self);
-    int r = lx_inject(st, rt, iid, st->rt.s_attribute, name, &res);
+    int r = ask_predictor(st, rt, iid, st->rt.s_attribute, name, &res);
     if (r == LX_NO_INJECT) {
         PyErr_Format(PyExc_AttributeError, "'%.100s' object has no attribute '%U'",
                      Py_TYPE(self)->tp_name, name);
@@ -308,7 +323,7 @@ lx_dummy_call_at(lx_dummy_obj *d, Py_ssize_t iid, lx_runtime_obj *rt, PyObject *
 {
     PyObject *res = NULL;
     lx_state *st = dummy_state((PyObject *)d);
-    int r = lx_inject(st, rt, iid, st->rt.s_call, name != NULL ? name : d->name, &res);
+    int r = ask_predictor(st, rt, iid, st->rt.s_call, name != NULL ? name : d->name, &res);
     if (r == LX_NO_INJECT) {
         PyErr_Format(PyExc_TypeError, "'%.100s' object is not callable (predictor 'as-is')",
                      Py_TYPE(d)->tp_name);

@@ -1,4 +1,4 @@
-/* rt_predict.c - predictors and injection.
+/* runtime/predict.c - predictors and injection, layer 3 of the runtime.
  *
  * A predictor maps a query (iid, kind, name, line, before, after,
  * abstraction) to an abstract value class.  Kinds: "as-is" (never inject),
@@ -7,7 +7,7 @@
  * "object"), or a Python callable; see docs/RUNTIME.md for the callable's
  * contract and what happens when it misbehaves.
  */
-#include "rt_internal.h"
+#include "runtime/predict.h"
 
 /* ---- the query passed to callable predictors ------------------------------ */
 
@@ -396,6 +396,7 @@ int
 lx_predict_exec(PyObject *m, lx_state *st)
 {
     lx_runtime_state *rs = &st->rt;
+    rs->inject = lx_inject;   /* how a Dummy (layer 2) asks for a value */
     rs->query_type = (PyObject *)PyStructSequence_NewType(&query_desc);
     if (rs->query_type == NULL || PyModule_AddObjectRef(m, "PredictorQuery", rs->query_type) < 0) {
         return -1;

@@ -1,4 +1,4 @@
-/* evalframe.c - frame-evaluation hook (PEP 523) of transparent mode.
+/* transparent/evalframe.c - frame-evaluation hook (PEP 523) of transparent mode.
  *
  * While the hook is installed the interpreter hands every frame to
  * lx_eval_frame before running it.  Each code object carries a small entry
@@ -31,8 +31,8 @@
  *
  * Every CPython-internal detail is in evalframe_internal.h.
  */
-#include "lx.h"
-#include "evalframe_internal.h"
+#include "transparent/api.h"
+#include "transparent/evalframe_internal.h"
 
 /* One per code object that has been seen while the hook was on. */
 typedef struct {
