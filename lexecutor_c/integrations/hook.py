@@ -182,13 +182,19 @@ def _code_lines(code: CodeType) -> tuple[int, int]:
     return min(lines), max(lines)
 
 
+_ENV_DIRS = (os.sep + "site-packages" + os.sep, os.sep + "dist-packages" + os.sep)
+
+
 class Targets:
     """What is a target: code objects (functions, methods, classes' methods,
-    with their nested code), files, module names and module-name patterns."""
+    with their nested code), files, directories (every file under them that
+    is not installed there: site-packages / dist-packages, e.g. a .venv or a
+    .tox inside a project), module names and module-name patterns."""
 
     def __init__(self, targets):
         self.codes: dict[int, CodeType] = {}
         self.files: set[str] = set()
+        self.dirs: list[str] = []                # real paths, each ending in os.sep
         self.modules: set[str] = set()
         self.patterns: list[str] = []
         self.ranges: dict[str, list] = {}        # filename -> [(lo, hi)], or None: whole file
@@ -211,6 +217,11 @@ class Targets:
         if isinstance(t, os.PathLike) or (isinstance(t, str) and (
                 t.endswith(".py") or os.sep in t or t.startswith("<"))):
             p = os.fspath(t)
+            if not p.startswith("<") and os.path.isdir(p):
+                d = os.path.join(_real(p), "")
+                if d not in self.dirs:
+                    self.dirs.append(d)
+                return
             self.files.add(_real(p))
             self.ranges[p] = None
             return
@@ -243,7 +254,14 @@ class Targets:
             r.append(_code_lines(code))
 
     def __bool__(self) -> bool:
-        return bool(self.codes or self.files or self.modules or self.patterns)
+        return bool(self.codes or self.files or self.dirs or self.modules or self.patterns)
+
+    def in_dirs(self, filename: str) -> bool:
+        """Whether a file lies under a directory target (and not in an
+        installed-packages folder under it)."""
+        real = _real(filename)
+        return any(real.startswith(d) and not any(e in real[len(d) - 1:] for e in _ENV_DIRS)
+                   for d in self.dirs)
 
     def module_match(self, name) -> bool:
         if not isinstance(name, str):
@@ -258,6 +276,8 @@ class Targets:
             return None
         fn = code.co_filename
         if self.files and _real(fn) in self.files:
+            return True
+        if self.dirs and not fn.startswith("<") and self.in_dirs(fn):
             return True
         if (self.modules or self.patterns) and isinstance(globals_, dict) \
                 and self.module_match(globals_.get("__name__")):
@@ -466,7 +486,8 @@ def _resolve(func, code, globals_):
 
 def enable(targets, **options) -> Session:
     """Start transparent mode for *targets* (functions, methods, classes,
-    modules or module names, ``fnmatch`` patterns of module names, file paths)
+    modules or module names, ``fnmatch`` patterns of module names, file paths,
+    directories)
     and return the :class:`Session`, already enabled; ``with`` it, or call
     :func:`disable`.  Options are the Runtime's: predictor, abstraction,
     seed, randomize, frequency_table."""
