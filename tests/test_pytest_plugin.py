@@ -196,6 +196,23 @@ def test_lexecute_without_pattern_covers_tests_and_code_under_test(pytester, mon
     ])
 
 
+def test_lexecute_keeps_doctests_working(pytester, monkeypatch):
+    """Doctest examples run in the module's namespace but are compiled from strings in
+    mode "single" (an expression echoes its value): they are not the module's code and
+    stay as they are, while the module itself (importing a missing dependency) runs
+    instrumented.  An empty __init__.py is no target worth a note."""
+    monkeypatch.setenv("PYTHONPATH", ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    pkg = pytester.mkpydir("proj")
+    (pkg / "util.py").write_text(
+        'import yaml_not_installed\n\n\ndef twice(x):\n    """\n    >>> twice(2)\n'
+        '    4\n    """\n'
+        '    return 2 * x\n')
+    r = pytester.runpytest_subprocess("-p", "lexecutor_c.integrations.pytest_plugin",
+                                      "--lexecute", "--doctest-modules", "proj")
+    r.assert_outcomes(passed=1)
+    assert "not instrumented" not in r.stdout.str()
+
+
 def test_default_targets(tmp_path):
     from lexecutor_c.integrations.pytest_plugin import default_targets
     for d in ("pkg", "src/spkg", "notapkg", ".hidden", "build/lib/pkg", "tests"):

@@ -280,9 +280,26 @@ class Targets:
         if self.dirs and not fn.startswith("<") and self.in_dirs(fn):
             return True
         if (self.modules or self.patterns) and isinstance(globals_, dict) \
-                and self.module_match(globals_.get("__name__")):
+                and self.module_match(globals_.get("__name__")) \
+                and not _foreign_source(fn, globals_):
             return True
         return False
+
+
+def _empty_file(filename: str) -> bool:
+    """An empty file (an empty __init__.py): nothing to instrument, nothing to note."""
+    try:
+        return os.path.getsize(filename) == 0
+    except (OSError, ValueError):
+        return False
+
+
+def _foreign_source(filename: str, globals_: dict) -> bool:
+    """Code compiled from a string in a module's namespace (a doctest example, an exec)
+    rather than from the module's file: not the module's code.  A doctest example runs
+    in mode "single", whose expression statements echo their value; a twin would not."""
+    own = globals_.get("__file__")
+    return filename.startswith("<") and isinstance(own, str) and not own.startswith("<")
 
 
 # ------------------------------------------------------------ sessions
@@ -356,7 +373,8 @@ class Session:
         try:
             run = self._file(filename, globals_)
         except (LookupError, SyntaxError, ValueError, RecursionError) as e:
-            self._note(filename, f"{filename}: not instrumented ({type(e).__name__}: {e})")
+            if not (isinstance(e, LookupError) and _empty_file(filename)):
+                self._note(filename, f"{filename}: not instrumented ({type(e).__name__}: {e})")
             return None
         if how:
             self._whole.add(filename)
