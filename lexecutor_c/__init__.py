@@ -17,7 +17,7 @@ import importlib
 import os
 from typing import TYPE_CHECKING, Any, Optional, Union
 
-__version__ = "0.1.0"
+from ._version import __version__
 
 # public name -> (module relative to this package, attribute; None: the module itself)
 _LAZY: dict[str, tuple[str, Optional[str]]] = {
