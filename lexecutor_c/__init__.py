@@ -56,24 +56,29 @@ _LAZY: dict[str, tuple[str, Optional[str]]] = {
 }
 
 __all__ = [
-    "BackendUnavailable", "Dummy", "DummyResource", "IidInfo", "Instrumented", "LExecutorError",
-    "LineInfo", "Limits", "MISSING", "Outcome", "RecordResult", "Result", "SourceError",
-    "UndefinedName", "call_isolated", "instrument", "record", "run", "treefix", "TreefixError",
-    "TreefixResult",
+    "BackendUnavailable", "CallResult", "Dummy", "DummyResource", "IidInfo", "Instrumented",
+    "LExecutorError", "LineInfo", "Limits", "MISSING", "Outcome", "RecordResult", "Result",
+    "SourceError", "UndefinedName", "call", "call_isolated", "instrument", "lexecute", "record",
+    "run", "treefix", "TreefixError", "TreefixResult",
 ]
 
 if TYPE_CHECKING:       # what a type checker sees; at run time __getattr__ imports these
-    from ._core import MISSING, Dummy, DummyResource
-    from .engine import result, runtime, sandbox
-    from .engine.instrument import IidInfo, Instrumented, LineInfo, UndefinedName, instrument
-    from .engine.record import RecordResult, record
-    from .engine.result import Result
-    from .engine.run import BackendUnavailable, LExecutorError, SourceError, run
-    from .engine.sandbox import Limits, Outcome, call_isolated
-    from .integrations import hook, magics
-    from .integrations.hook import CallResult, call, lexecute
-    from .integrations.magics import load_ipython_extension, unload_ipython_extension
-    from .prefixtree import TreefixError, TreefixResult
+    from ._core import MISSING as MISSING, Dummy as Dummy, DummyResource as DummyResource
+    from .engine import result as result, runtime as runtime, sandbox as sandbox
+    from .engine.instrument import (IidInfo as IidInfo, Instrumented as Instrumented,
+                                    LineInfo as LineInfo, UndefinedName as UndefinedName,
+                                    instrument as instrument)
+    from .engine.record import RecordResult as RecordResult, record as record
+    from .engine.result import Result as Result
+    from .engine.run import (BackendUnavailable as BackendUnavailable,
+                             LExecutorError as LExecutorError, SourceError as SourceError,
+                             run as run)
+    from .engine.sandbox import Limits as Limits, Outcome as Outcome, call_isolated as call_isolated
+    from .integrations import hook as hook, magics as magics
+    from .integrations.hook import CallResult as CallResult, call as call, lexecute as lexecute
+    from .integrations.magics import (load_ipython_extension as load_ipython_extension,
+                                      unload_ipython_extension as unload_ipython_extension)
+    from .prefixtree import TreefixError as TreefixError, TreefixResult as TreefixResult
 
 
 def __getattr__(name: str) -> Any:
@@ -91,7 +96,7 @@ def __dir__() -> list[str]:
     return sorted(set(globals()) | set(_LAZY))
 
 
-def treefix(source_or_path: Union[str, bytes, os.PathLike],
+def treefix(source_or_path: Union[str, bytes, "os.PathLike[str]"],
             generator: Union[str, object] = "offline", n: int = 10, k: int = 10,
             timeout: float = 2.0, predictor: str = "naive",
             seed: Optional[int] = None, **options: Any) -> "TreefixResult":

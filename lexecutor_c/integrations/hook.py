@@ -27,7 +27,7 @@ import sys
 import threading
 from dataclasses import dataclass, field
 from types import CodeType, FunctionType, MethodType, ModuleType
-from typing import Any, Callable, Iterable, NamedTuple, Optional
+from typing import Any, Callable, Iterable, NamedTuple, Optional, ParamSpec, overload
 
 from .. import _core
 from ..engine.result import coverage_fields
@@ -585,7 +585,10 @@ def _call(options: dict, func, args, kwargs) -> CallResult:
     return CallResult(value, s.injections, exc, cov, s.failed_imports, s.notes)
 
 
-def call(func, /, *args, **kwargs) -> CallResult:
+_P = ParamSpec("_P")
+
+
+def call(func: Callable[..., Any], /, *args: Any, **kwargs: Any) -> CallResult:
     """Call ``func(*args, **kwargs)`` with the function (and functions nested
     in it) running instrumented, the naive predictor injecting missing
     values; returns a :class:`CallResult`.  For other predictors use
@@ -593,7 +596,16 @@ def call(func, /, *args, **kwargs) -> CallResult:
     return _call({}, func, args, kwargs)
 
 
-def lexecute(func: Optional[Callable] = None, /, **options):
+@overload
+def lexecute(func: Callable[_P, Any], /) -> Callable[_P, CallResult]: ...
+
+
+@overload
+def lexecute(func: None = None, /, **options: Any
+             ) -> Callable[[Callable[_P, Any]], Callable[_P, CallResult]]: ...
+
+
+def lexecute(func: Optional[Callable[_P, Any]] = None, /, **options: Any) -> Any:
     """Decorator: every call of the function runs in transparent mode and
     returns a :class:`CallResult`.  ``@lexecute`` or
     ``@lexecute(predictor="random", seed=3)``."""
@@ -602,8 +614,8 @@ def lexecute(func: Optional[Callable] = None, /, **options):
         return functools.partial(lexecute, **options)
 
     @functools.wraps(func)
-    def wrapper(*args, **kwargs):
+    def wrapper(*args: Any, **kwargs: Any) -> CallResult:
         return _call(options, func, args, kwargs)
 
-    wrapper.lexecute_options = dict(options)
+    wrapper.lexecute_options = dict(options)   # type: ignore[attr-defined]
     return wrapper
