@@ -1,0 +1,274 @@
+"""The knowledge index: where names come from.
+
+Loaded lazily from the shipped ``data/index.json.gz`` (see build.py for how
+it is made and extract.py for the entry format), optionally extended with
+what the running environment has installed (local.py).  Queries:
+
+* ``lookup("collections.deque")`` / ``entry("collections", "deque")``: the
+  entry, re-exports followed;
+* ``providers("deque")``: modules that define or re-export a name, ranked;
+* ``alias_modules("np")``: modules imported under an alias, ranked by how
+  often the corpus does it;
+* ``classes_with({"popleft", "extend"})``: classes whose methods and
+  attributes include all of these, ranked;
+* ``is_module("json")``, ``module_names("json")``.
+"""
+from __future__ import annotations
+
+import gzip
+import json
+import os
+from collections import defaultdict
+from typing import Iterable, Optional
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SHIPPED = os.path.join(HERE, "data", "index.json.gz")
+
+#: modules a snippet most plausibly means, whatever the corpus counts say
+_PREFERRED_TOPS = {"builtins": 50, "collections": 30, "os": 20, "pathlib": 20, "re": 15,
+                   "json": 15, "datetime": 15, "itertools": 12, "functools": 12,
+                   "math": 12, "random": 10, "time": 10, "typing": 8, "numpy": 10,
+                   "matplotlib": 6, "PIL": 6, "scipy": 4, "sys": 10, "io": 8,
+                   "decimal": 6, "fractions": 6, "string": 6, "copy": 6}
+
+
+def load_file(path: str) -> dict:
+    """The index dict of a ``.json.gz`` or ``.json`` file."""
+    with open(path, "rb") as f:
+        data = f.read()
+    if data[:2] == b"\x1f\x8b":
+        data = gzip.decompress(data)
+    d = json.loads(data)
+    if not isinstance(d, dict) or "modules" not in d:
+        raise ValueError(f"{path}: not a knowledge index")
+    return d
+
+
+class KnowledgeIndex:
+    """Queries over one or more index dicts (later ones override modules of
+    earlier ones)."""
+
+    def __init__(self, data: Optional[dict] = None):
+        self.modules: dict = {}
+        self.aliases: dict = {}
+        self.from_imports: dict = {}
+        self.module_imports: dict = {}
+        self.meta: dict = {}
+        self._providers: Optional[dict] = None
+        self._by_method: Optional[dict] = None
+        self._tops: Optional[set] = None
+        if data:
+            self.add(data)
+
+    def add(self, data: dict, override: bool = True) -> None:
+        for m, v in data.get("modules", {}).items():
+            if override or m not in self.modules:
+                self.modules[m] = v
+        for key in ("aliases", "from_imports"):
+            mine = getattr(self, key)
+            for name, counts in data.get(key, {}).items():
+                cur = mine.setdefault(name, {})
+                for mod, c in counts.items():
+                    cur[mod] = cur.get(mod, 0) + c
+        for mod, c in data.get("module_imports", {}).items():
+            self.module_imports[mod] = self.module_imports.get(mod, 0) + c
+        if not self.meta:
+            self.meta = dict(data.get("meta", {}))
+        self._providers = self._by_method = self._tops = None
+
+    # ------------------------------------------------------------ basic lookups
+    def is_module(self, name: str) -> bool:
+        return name in self.modules
+
+    def top_level_modules(self) -> set:
+        if self._tops is None:
+            self._tops = {m.split(".")[0] for m in self.modules}
+        return self._tops
+
+    def module_names(self, module: str) -> dict:
+        m = self.modules.get(module)
+        return dict(m["n"]) if m else {}
+
+    def project_of(self, module: str) -> Optional[str]:
+        m = self.modules.get(module)
+        return m.get("p") if m else None
+
+    def entry(self, module: str, name: str, _depth: int = 0) -> Optional[tuple]:
+        """(defining module, name, entry) for ``module.name``, re-exports
+        followed; a submodule not bound in its package is ``["m", module]``."""
+        if _depth > 10:
+            return None
+        m = self.modules.get(module)
+        e = m["n"].get(name) if m else None
+        if e is None:
+            sub = f"{module}.{name}"
+            if sub in self.modules:
+                return module, name, ["m", sub]
+            return None
+        if e[0] == "r":
+            found = self.entry(e[1], e[2], _depth + 1)
+            if found is None and f"{e[1]}.{e[2]}" in self.modules:
+                return e[1], e[2], ["m", f"{e[1]}.{e[2]}"]
+            return found
+        return module, name, e
+
+    def lookup(self, qualname: str) -> Optional[tuple]:
+        """``entry()`` for a dotted name: 'collections.deque',
+        'os.path.join', 'numpy.linalg.norm', 'collections.deque.popleft'
+        (a method: ``["f", lo, hi]`` from the class)."""
+        if qualname in self.modules:
+            return qualname, None, ["m", qualname]
+        parts = qualname.split(".")
+        for i in range(len(parts) - 1, 0, -1):
+            mod = ".".join(parts[:i])
+            if mod not in self.modules:
+                continue
+            found = self.entry(mod, parts[i])
+            rest = parts[i + 1:]
+            while found is not None and rest:
+                kind = found[2][0]
+                if kind == "m":
+                    found = self.entry(found[2][1], rest[0])
+                elif kind == "c":
+                    meth = found[2][1].get(rest[0])
+                    if meth is None:
+                        return None if rest[0] not in found[2][2] else \
+                            (found[0], f"{found[1]}.{rest[0]}", ["v", "object"])
+                    found = (found[0], f"{found[1]}.{rest[0]}", ["f"] + list(meth))
+                else:
+                    return None
+                rest = rest[1:]
+            return found
+        return None
+
+    def class_info(self, qualname: str) -> Optional[dict]:
+        """{'methods': {name: [lo, hi]}, 'attrs': [...], 'bases': [...],
+        'init': [lo, hi] or None, 'module', 'name'} with inherited methods of
+        bases the index knows (one level of resolution per base, depth 5)."""
+        found = self.lookup(qualname)
+        if found is None or found[2][0] != "c":
+            return None
+        mod, name, e = found
+        methods, attrs = dict(e[1]), set(e[2])
+        init = e[4]
+        stack, seen = [(mod, b) for b in e[3]], set()
+        while stack and len(seen) < 12:
+            bmod, b = stack.pop()
+            if b in seen:
+                continue
+            seen.add(b)
+            be = self._resolve_base(bmod, b)
+            if be is None:
+                continue
+            for k, v in be[2][1].items():
+                methods.setdefault(k, v)
+            attrs.update(be[2][2])
+            if init is None:
+                init = be[2][4]
+            stack.extend((be[0], x) for x in be[2][3])
+        return {"module": mod, "name": name, "methods": methods, "attrs": sorted(attrs),
+                "bases": list(e[3]), "init": init}
+
+    def _resolve_base(self, mod: str, base: str) -> Optional[tuple]:
+        cands = [f"{mod}.{base}", base, f"builtins.{base}", f"typing.{base}",
+                 f"collections.abc.{base}"]
+        for c in cands:
+            f = self.lookup(c)
+            if f is not None and f[2][0] == "c":
+                return f
+        return None
+
+    # ------------------------------------------------------------ reverse maps
+    def _popularity(self, module: str) -> float:
+        top = module.split(".")[0]
+        score = float(self.module_imports.get(module, 0)) + 0.2 * self.module_imports.get(top, 0)
+        score += 40 * _PREFERRED_TOPS.get(top, 0)
+        if (self.project_of(module) or "") == "stdlib":
+            score += 100
+        score -= 15 * module.count(".")
+        if any(p.startswith("_") for p in module.split(".")):
+            score -= 500
+        return score
+
+    def providers(self, name: str, kinds: Optional[Iterable[str]] = None) -> list:
+        """Modules binding ``name`` at module level, best first:
+        [(module, kind)], kind 'f', 'c', 'v' or 'm'.  Ranked by how often
+        the corpus imports the name from the module, then by how common the
+        module is (the standard library first among equals)."""
+        if self._providers is None:
+            rev = defaultdict(list)
+            for mod, m in self.modules.items():
+                if any(p.startswith("_") for p in mod.split(".")):
+                    continue
+                for n in m["n"]:
+                    rev[n].append(mod)
+            self._providers = rev
+        out = []
+        counts = self.from_imports.get(name, {})
+        for mod in self._providers.get(name, ()):
+            found = self.entry(mod, name)
+            if found is None:
+                continue
+            kind = found[2][0]
+            if kinds is not None and kind not in kinds:
+                continue
+            out.append((1000 * counts.get(mod, 0) + self._popularity(mod), mod, kind))
+        out.sort(key=lambda t: (-t[0], t[1]))
+        return [(m, k) for _, m, k in out]
+
+    def alias_modules(self, alias: str) -> list:
+        """Modules imported as ``alias`` in the corpus (``import numpy as
+        np``), most frequent first: [(module, count)]."""
+        c = self.aliases.get(alias, {})
+        return sorted(c.items(), key=lambda kv: (-kv[1], kv[0]))
+
+    def classes_with(self, members: Iterable[str], limit: int = 10) -> list:
+        """Classes whose methods (own and inherited) and attributes include
+        every name in ``members``, best first: [(qualname, class_info)].
+        Ranked by the corpus' use of the class name and module, then by
+        specificity (fewer members)."""
+        want = {m for m in members if m}
+        if not want:
+            return []
+        if self._by_method is None:
+            by = defaultdict(set)
+            for mod, m in self.modules.items():
+                if any(p.startswith("_") for p in mod.split(".")):
+                    continue
+                for n, e in m["n"].items():
+                    if e[0] == "c":
+                        for meth in list(e[1]) + list(e[2]):
+                            by[meth].add(f"{mod}.{n}")
+            self._by_method = by
+        # a rare member narrows the search; inherited members are checked below
+        pools = sorted((self._by_method.get(w, set()) for w in want), key=len)
+        pool = set(pools[0]) if pools and pools[0] else set()
+        if not pool:
+            return []
+        scored, seen_defs = [], set()
+        for q in pool:
+            info = self.class_info(q)
+            if info is None:
+                continue
+            have = set(info["methods"]) | set(info["attrs"])
+            if not want <= have:
+                continue
+            key = (info["module"], info["name"])
+            if key in seen_defs:
+                continue
+            seen_defs.add(key)
+            mod, name = q.rsplit(".", 1)
+            uses = self.from_imports.get(name, {}).get(mod, 0)
+            score = 1000 * uses + self._popularity(mod) - 0.5 * len(have)
+            scored.append((score, q, info))
+        scored.sort(key=lambda t: (-t[0], t[1]))
+        return [(q, info) for _, q, info in scored[:limit]]
+
+
+def load(path: Optional[str] = None) -> KnowledgeIndex:
+    """A KnowledgeIndex of one file (default: the shipped one; an empty
+    index when it is missing)."""
+    path = path or SHIPPED
+    if not os.path.exists(path):
+        return KnowledgeIndex()
+    return KnowledgeIndex(load_file(path))
