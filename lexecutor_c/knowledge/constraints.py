@@ -650,6 +650,9 @@ def runtime_class(spec: Union[Spec, str]) -> str:
         return "float_pos" if spec.op == ">" else "int_pos"
     if k in ("str", "fmt", "regex", "numstr", "ident", "char", "json") or k.startswith("path"):
         return "str_nonempty"
+    if k in ("iter", "seq", "nonempty", "sized") and spec.sub and spec.sub[0].kind in (
+            "str", "char"):
+        return "str_nonempty"            # a str is an iterable of str: ",".join("ab")
     if k in ("iter", "seq", "nonempty", "list", "sized"):
         return "list_nonempty"
     if k in ("tuple", "pair"):

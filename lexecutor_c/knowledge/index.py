@@ -57,6 +57,7 @@ class KnowledgeIndex:
         self._providers: Optional[dict] = None
         self._by_method: Optional[dict] = None
         self._tops: Optional[set] = None
+        self._children: Optional[dict] = None
         if data:
             self.add(data)
 
@@ -74,7 +75,7 @@ class KnowledgeIndex:
             self.module_imports[mod] = self.module_imports.get(mod, 0) + c
         if not self.meta:
             self.meta = dict(data.get("meta", {}))
-        self._providers = self._by_method = self._tops = None
+        self._providers = self._by_method = self._tops = self._children = None
 
     # ------------------------------------------------------------ basic lookups
     def is_module(self, name: str) -> bool:
@@ -84,6 +85,17 @@ class KnowledgeIndex:
         if self._tops is None:
             self._tops = {m.split(".")[0] for m in self.modules}
         return self._tops
+
+    def submodules(self, module: str) -> set:
+        """Last components of the index's direct submodules of ``module``."""
+        if self._children is None:
+            ch = defaultdict(set)
+            for m in self.modules:
+                if "." in m:
+                    parent, last = m.rsplit(".", 1)
+                    ch[parent].add(last)
+            self._children = ch
+        return set(self._children.get(module, ()))
 
     def module_names(self, module: str) -> dict:
         m = self.modules.get(module)
@@ -236,6 +248,9 @@ class KnowledgeIndex:
                 if any(p.startswith("_") for p in mod.split(".")):
                     continue
                 for n, e in m["n"].items():
+                    if e[0] == "r":                 # re-exported classes, by the public name
+                        found = self.entry(mod, n)
+                        e = found[2] if found is not None else e
                     if e[0] == "c":
                         for meth in list(e[1]) + list(e[2]):
                             by[meth].add(f"{mod}.{n}")
@@ -245,7 +260,9 @@ class KnowledgeIndex:
         pool = set(pools[0]) if pools and pools[0] else set()
         if not pool:
             return []
-        scored, seen_defs = [], set()
+        if len(pool) > 3000:
+            return []                  # no member is distinctive enough
+        scored = []
         for q in pool:
             info = self.class_info(q)
             if info is None:
@@ -253,16 +270,18 @@ class KnowledgeIndex:
             have = set(info["methods"]) | set(info["attrs"])
             if not want <= have:
                 continue
-            key = (info["module"], info["name"])
-            if key in seen_defs:
-                continue
-            seen_defs.add(key)
             mod, name = q.rsplit(".", 1)
             uses = self.from_imports.get(name, {}).get(mod, 0)
             score = 1000 * uses + self._popularity(mod) - 0.5 * len(have)
             scored.append((score, q, info))
         scored.sort(key=lambda t: (-t[0], t[1]))
-        return [(q, info) for _, q, info in scored[:limit]]
+        out, seen_defs = [], set()
+        for _, q, info in scored:          # one spelling per class: the best
+            key = (info["module"], info["name"])
+            if key not in seen_defs:
+                seen_defs.add(key)
+                out.append((q, info))
+        return out[:limit]
 
 
 def load(path: Optional[str] = None) -> KnowledgeIndex:

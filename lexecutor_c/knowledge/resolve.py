@@ -33,9 +33,7 @@ def candidate_imports(name: str, index, importable: Optional[Callable] = None,
             return 1.0
         if kind == "m":
             names = set(index.module_names(target))
-            subs = {m.rsplit(".", 1)[-1] for m in index.modules
-                    if m.startswith(target + ".") and m.count(".") == target.count(".") + 1}
-            have = names | subs
+            have = names | index.submodules(target)
         elif kind == "c":
             info = index.class_info(target)
             have = set(info["methods"]) | set(info["attrs"]) if info else set()
