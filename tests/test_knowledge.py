@@ -56,7 +56,7 @@ def fake_index(tmp_path):
     _write_tree(str(src), FAKE)
     projects = tmp_path / "projects.txt"
     projects.write_text(f"# a local folder\npath:{src}\n")
-    out = tmp_path / "index.json.gz"
+    out = tmp_path / "index.zip"
     rc = kbuild.main(["--projects", str(projects), "--out", str(out), "--no-stdlib",
                       "--cache", str(tmp_path / "cache")])
     assert rc == 0
@@ -65,11 +65,16 @@ def fake_index(tmp_path):
 
 def test_build_command_on_a_fake_package(fake_index):
     idx, out = fake_index
-    data = json.loads(gzip.decompress(out.read_bytes()))
-    assert data["format"] == kbuild.FORMAT and data["meta"]["modules"] == len(data["modules"])
+    import zipfile
+    with zipfile.ZipFile(out) as z:
+        head = json.loads(z.read("index.json"))
+        group = json.loads(z.read("m/shapes.json"))
+        assert {"provides", "members", "class_list"} <= set(json.loads(z.read("reverse.json")))
+    assert head["format"] == kbuild.FORMAT
+    assert head["meta"]["modules"] == len(head["module_list"]) == len(group) + 1   # + app.main
     # tests/ folders are not indexed, private names are not
-    assert not any("tests" in m for m in data["modules"])
-    assert "_private" not in data["modules"]["shapes.core"]["n"]
+    assert not any("tests" in m for m in head["module_list"])
+    assert "_private" not in group["shapes.core"]["n"]
     mod, name, e = idx.lookup("shapes.Square")
     assert (mod, name, e[0]) == ("shapes.core", "Square", "c")
     info = idx.class_info("shapes.Square")
@@ -106,11 +111,11 @@ def test_builder_refuses_reserved_and_devset_projects(tmp_path, capsys):
     for bad in ("flask", "Pandas==2.0", "beautifulsoup4", "PyYAML", "itsdangerous"):
         p = tmp_path / "p.txt"
         p.write_text(f"numpy\n{bad}\n")
-        rc = kbuild.main(["--projects", str(p), "--out", str(tmp_path / "o.json.gz"),
+        rc = kbuild.main(["--projects", str(p), "--out", str(tmp_path / "o.zip"),
                           "--cache", str(tmp_path / "c")])
         assert rc == 2
         assert "refusing" in capsys.readouterr().err
-        assert not (tmp_path / "o.json.gz").exists()
+        assert not (tmp_path / "o.zip").exists()
     with pytest.raises(kbuild.BuildError):
         kbuild.check_allowed(["tornado"])
     kbuild.check_allowed(["numpy", "path:/somewhere/flask"])   # local folders are the user's
@@ -251,7 +256,8 @@ def test_constraints_paths_are_real_files(tmp_path):
     assert not C.satisfies([1], "iter[str]") and C.satisfies(["a"], "iter[str]")
     assert not C.satisfies("x", "numstr") and C.satisfies("2.5", "numstr")
     assert C.runtime_class(C.constraint_for("range", 0)) == "int_pos"
-    assert C.runtime_class("iter[str]") == "list_nonempty"
+    assert C.runtime_class("iter[str]") == "str_nonempty"      # a str iterates strs
+    assert C.runtime_class("iter[num]") == "list_nonempty"
     with pytest.raises(ValueError):
         C.parse_spec("no_such_kind")
 

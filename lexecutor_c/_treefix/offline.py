@@ -202,7 +202,7 @@ class OfflineGenerator:
         attrs0 = {a for a in node.attrs if not _pseudo(a)}
         # use-site constraints (range(n): an int; open(p): an existing file):
         # first for a plain value, after the structural ones for an object
-        specs = [("spec", t) for t in node.arg_specs]
+        specs = [_spec_candidate(t, node) for t in node.arg_specs]
         if any(t.startswith(("int", "num")) for t in node.arg_specs):
             # other values that still fit: past each bound the snippet tests
             bounds = sorted({c + 1 for c in facts.constants if isinstance(c, int)
@@ -224,6 +224,11 @@ class OfflineGenerator:
         if node.keys or "kwargs" in node.uses:
             out.append(("dict",))
         if attrs:
+            # a distinctive method set (few classes have all of it) is that
+            # class: before the builtin containers and the generated stand-in
+            known, strong = self._known_classes(node)
+            if strong:
+                out.extend(("known", q) for q in known)
             dict_only = {"items", "keys", "values", "get", "setdefault", "update", "popitem"}
             if node.int_keys or "indexed" in node.uses or "sliced" in node.uses:
                 out.append(("list",))
@@ -233,9 +238,9 @@ class OfflineGenerator:
                 out.append(("dict",))
             elif "listmeth" in node.uses:
                 out.append(("list",))
-            for q in self._known_classes(node):
-                out.append(("known", q))
             out.append(("obj",))
+            if not strong:
+                out.extend(("known", q) for q in known)
         if node.contains:
             if all(isinstance(x, str) for x in node.contains):
                 out.append(("const", "x" + "".join(dict.fromkeys(node.contains)) + "x"))
@@ -368,21 +373,26 @@ class OfflineGenerator:
         return out
 
     def _known_classes(self, node: Node) -> list:
-        """Classes of the index having every method the snippet calls on the
-        value (``.popleft()`` and ``.extend()``: collections.deque)."""
+        """(classes of the index having every method the snippet calls on the
+        value, whether the match is distinctive): ``.popleft()`` and
+        ``.extend()`` -> ([collections.deque], True)."""
         methods = {a for a, sub in node.attrs.items()
                    if not _pseudo(a) and (sub.arities or sub.ret is not None)}
         if not methods or (len(methods) == 1 and len(next(iter(methods))) < 6):
-            return []
+            return [], False
         from ..knowledge.resolve import class_for_members
         try:
-            found = class_for_members(methods, self._index(), self.check_module, limit=2)
+            idx = self._index()
+            found = class_for_members(methods, idx, self.check_module, limit=2)
+            # distinctive (few classes have all these methods): before the
+            # generated stand-in; otherwise after it
+            strong = bool(found) and len(idx.classes_with(methods, limit=4)) <= 2
         except Exception:
-            return []
+            return [], False
         self._class_infos = getattr(self, "_class_infos", {})
         for q, info in found:
             self._class_infos[q] = info
-        return [q for q, _ in found]
+        return [q for q, _ in found], strong
 
     def _module_for(self, name: str) -> Optional[str]:
         mod = ALIASES.get(name)
@@ -615,6 +625,25 @@ class OfflineGenerator:
         rest = plans[n:]
         self.rng.shuffle(rest)
         return self._propose(facts, plans[:n] + rest, n, "coverage")
+
+
+_CONTAINER_SPECS = ("iter", "seq", "sized", "nonempty", "list", "tuple", "pair")
+
+
+def _spec_candidate(text: str, node: Node) -> tuple:
+    """The candidate for a use-site constraint: the generator's own list,
+    dict and function (which build elements, keys and results from what the
+    snippet does with them) where the spec asks for a container, mapping or
+    callable; else a value built from the spec."""
+    head = text.split("|", 1)[0]
+    kind = head.split("[", 1)[0]
+    if kind in _CONTAINER_SPECS and (node.item is not None or "[" not in head):
+        return ("list",)
+    if kind == "mapping":
+        return ("dict",)
+    if kind.startswith("callable"):
+        return ("func",)
+    return ("spec", text)
 
 
 def _leaf(path: str) -> str:

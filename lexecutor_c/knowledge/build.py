@@ -7,8 +7,8 @@ Downloads every listed PyPI project with ``pip download --no-deps`` (a
 wheel where there is one, else the sdist) into a cache folder outside git
 (``--cache``, default ``$LEXECUTOR_KNOWLEDGE_CACHE`` or
 ``~/.cache/lexecutor_c/knowledge-build``), reads the archives in place (no
-unpacking, nothing imported), and writes the index as gzip'd JSON (default
-``lexecutor_c/knowledge/data/index.json.gz``).  The standard library comes
+unpacking, nothing imported), and writes the index as a zip of JSON files (default
+``lexecutor_c/knowledge/data/index.zip``).  The standard library comes
 from typeshed's stdlib stubs (in the ``jedi`` wheel, downloaded the same
 way) and from the running interpreter's own ``.py`` sources for modules the
 stubs lack.
@@ -22,7 +22,6 @@ packages to read as they are (used by the tests).
 from __future__ import annotations
 
 import argparse
-import gzip
 import io
 import json
 import os
@@ -39,9 +38,9 @@ from typing import Iterable, Optional
 from .extract import ModuleFacts, extract_module, module_name
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-DEFAULT_OUT = os.path.join(HERE, "data", "index.json.gz")
+DEFAULT_OUT = os.path.join(HERE, "data", "index.zip")
 DEFAULT_PROJECTS = os.path.join(HERE, "projects.txt")
-FORMAT = 1
+FORMAT = 3
 
 #: never build the shipped index from these (issue 14 and the briefing):
 #: evaluation projects, then the dev-set projects
@@ -306,13 +305,38 @@ def _private(mod: str) -> bool:
     return any(p.startswith("_") and not p.startswith("__") for p in mod.split("."))
 
 
+#: public modules kept whole per project (the shallowest); the others keep
+#: only what kept modules re-export.  Snippets import packages and their
+#: first levels, not generated API types five folders down.
+MODULES_PER_PROJECT = 400
+
+
+def _hidden_modules(modules: dict) -> set:
+    by_project: dict = defaultdict(list)
+    hidden = set()
+    for mod, m in modules.items():
+        if _private(mod) or any(p.endswith("_test") or p in ("tests", "test", "testing")
+                                for p in mod.split(".")):
+            hidden.add(mod)
+        else:
+            by_project[m["p"]].append(mod)
+    for project, mods in by_project.items():
+        if project == "stdlib":
+            continue
+        mods.sort(key=lambda x: (x.count("."), x))
+        hidden.update(mods[MODULES_PER_PROJECT:])
+    return hidden
+
+
 def _prune_private(modules: dict) -> None:
-    """Private modules keep only the names public modules re-export (through
-    chains); private modules nobody re-exports from go."""
+    """Hidden modules (private ones, tests, and each project's modules past
+    the MODULES_PER_PROJECT shallowest) keep only the names visible modules
+    re-export (through chains); hidden modules nobody re-exports from go."""
+    hidden = _hidden_modules(modules)
     keep: dict = defaultdict(set)
     work = []
     for mod, m in modules.items():
-        if _private(mod):
+        if mod in hidden:
             continue
         for e in m["n"].values():
             if e[0] == "r":
@@ -336,7 +360,7 @@ def _prune_private(modules: dict) -> None:
         if e is not None and e[0] == "r":
             work.append((e[1], e[2]))
     for mod in list(modules):
-        if not _private(mod):
+        if mod not in hidden:
             continue
         if mod not in keep:
             del modules[mod]
@@ -347,6 +371,89 @@ def _prune_private(modules: dict) -> None:
         for n in list(names):
             if n not in keep[mod]:
                 del names[n]
+
+
+def reverse_maps(modules: dict, entry) -> tuple:
+    """(provides, members): name -> visible modules binding it, and method
+    name -> classes having it (each class once, under its shallowest public
+    spelling), as dicts of sets.  ``entry(module, name)`` resolves
+    re-exports."""
+    provides: dict = defaultdict(set)
+    spelling: dict = {}                 # (defining module, name) -> public qualname
+    methods_of: dict = {}
+    for mod, m in modules.items():
+        if _private(mod):
+            continue
+        for n, e in m["n"].items():
+            provides[n].add(mod)
+            where = (mod, n)
+            if e[0] == "r":
+                found = entry(mod, n)
+                if found is None:
+                    continue
+                where, e = (found[0], found[1]), found[2]
+            if e[0] != "c":
+                continue
+            q = f"{mod}.{n}"
+            best = spelling.get(where)
+            if best is None or (q.count("."), q) < (best.count("."), best):
+                spelling[where] = q
+            methods_of[where] = e[1]
+    members: dict = defaultdict(set)
+    for where, q in spelling.items():
+        for meth in methods_of[where]:
+            members[meth].add(q)
+    return provides, members
+
+
+def _b36(n: int) -> str:
+    digits = "0123456789abcdefghijklmnopqrstuvwxyz"
+    out = ""
+    while True:
+        n, r = divmod(n, 36)
+        out = digits[r] + out
+        if n == 0:
+            return out
+
+
+def _id_blob(d: dict, ids: dict) -> str:
+    return "\n".join(f"{k}\t{' '.join(_b36(ids[x]) for x in sorted(v))}"
+                     for k, v in sorted(d.items()))
+
+
+def write_index(idx: dict, out: str) -> None:
+    """The shipped form (format 3, docs/KNOWLEDGE.md): a zip archive holding
+    ``index.json`` (corpus counts, meta, the module list), ``reverse.json``
+    (the reverse maps as id-coded text, read on the first reverse query) and
+    one ``m/<top>.json`` per top-level package, read when a module of that
+    package is first used."""
+    from .index import KnowledgeIndex
+    ki = KnowledgeIndex(idx)
+    provides, members = reverse_maps(idx["modules"], ki.entry)
+    names = sorted(idx["modules"])
+    mod_ids = {m: i for i, m in enumerate(names)}
+    classes = sorted({q for v in members.values() for q in v})
+    cls_ids = {q: i for i, q in enumerate(classes)}
+    head = {k: v for k, v in idx.items() if k != "modules"}
+    tops: dict = {}
+    for m, v in idx["modules"].items():
+        tops.setdefault(m.split(".")[0], v["p"])
+    head.update({"format": FORMAT, "module_list": names, "tops": tops})
+    groups: dict = defaultdict(dict)
+    for m, v in idx["modules"].items():
+        groups[m.split(".")[0]][m] = v
+    tmp = out + ".tmp"
+    with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as z:
+        def put(name, obj):
+            info = zipfile.ZipInfo(name, date_time=(2020, 1, 1, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED
+            z.writestr(info, json.dumps(obj, separators=(",", ":"), sort_keys=True))
+        put("index.json", head)
+        put("reverse.json", {"class_list": classes, "provides": _id_blob(provides, mod_ids),
+                             "members": _id_blob(members, cls_ids)})
+        for top, mods in sorted(groups.items()):
+            put(f"m/{top}.json", mods)
+    os.replace(tmp, out)
 
 
 def _project_label(archive: str) -> str:
@@ -398,11 +505,7 @@ def build(projects: list, out: str, cache: str, stdlib: bool = True, log=print) 
                    "names": sum(len(m["n"]) for m in idx["modules"].values()),
                    "seconds": round(time.monotonic() - t0, 1)}
     os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
-    data = json.dumps(idx, separators=(",", ":"), sort_keys=True).encode()
-    tmp = out + ".tmp"
-    with open(tmp, "wb") as f:
-        f.write(gzip.compress(data, 9, mtime=0))
-    os.replace(tmp, out)
+    write_index(idx, out)
     return idx["meta"]
 
 
@@ -416,7 +519,7 @@ def main(argv: Optional[list] = None) -> int:
                                  description="Rebuild the shipped knowledge index.")
     ap.add_argument("--projects", default=DEFAULT_PROJECTS,
                     help="file of PyPI project names, one a line (default: the shipped list)")
-    ap.add_argument("--out", default=DEFAULT_OUT, help="output file (.json.gz)")
+    ap.add_argument("--out", default=DEFAULT_OUT, help="output file (a zip archive)")
     ap.add_argument("--cache", default=None, help="download cache (outside git)")
     ap.add_argument("--no-stdlib", action="store_true", help="leave the standard library out")
     args = ap.parse_args(argv)

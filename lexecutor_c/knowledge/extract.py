@@ -36,6 +36,7 @@ PROTOCOL_DUNDERS = {
 }
 
 SKIP_DIRS = {"tests", "test", "testing", "_vendor", "vendor", "vendored", "_vendored",
+             "typings", "stubs", "third_party", "extern", "externals", "_external",
              "examples", "docs", "doc", "benchmarks", "__pycache__", "site-packages",
              "build", "dist"}
 
@@ -208,13 +209,14 @@ def _resolve_relative(module: str, level: int, target: Optional[str], is_pkg: bo
 class ModuleFacts:
     """What one module file defines, plus its import statements."""
 
-    __slots__ = ("name", "names", "star", "all", "imports")
+    __slots__ = ("name", "names", "star", "all", "imports", "imported")
 
     def __init__(self, name: str):
         self.name = name
         self.names: dict = {}
         self.star: list = []            # modules star-imported
         self.all: Optional[list] = None
+        self.imported: set = set()     # names bound by import statements
         self.imports: list = []         # ("alias", module, alias) / ("from", module, name) /
         #                                 ("import", module, None)
 
@@ -225,6 +227,7 @@ def extract_module(source: str, module: str, is_pkg: bool = False, stub: bool = 
     not parse)."""
     tree = ast.parse(source)
     mf = ModuleFacts(module)
+    stub_private: set = set()
     for s in ast.walk(tree):                 # every import, for the alias corpus
         if isinstance(s, ast.Import):
             for a in s.names:
@@ -279,6 +282,7 @@ def extract_module(source: str, module: str, is_pkg: bool = False, stub: bool = 
                     # but `import posixpath as path` in os is; stubs and
                     # re-exports `as` themselves (PEP 484) are
                     if stub or a.asname == a.name.rsplit(".", 1)[-1]:
+                        mf.imported.add(a.asname)
                         mf.names[a.asname] = ["m", a.name]
         elif isinstance(s, ast.ImportFrom):
             src = _resolve_relative(module, s.level, s.module, is_pkg)
@@ -291,15 +295,25 @@ def extract_module(source: str, module: str, is_pkg: bool = False, stub: bool = 
                 bound = a.asname or a.name
                 if not _public(bound):
                     continue
-                if stub and s.level == 0 and a.asname != a.name and mf.all is None:
+                if stub and s.level == 0 and a.asname != a.name:
                     # in stubs, `from x import y` without `as y` is private
-                    continue
+                    # unless __all__ (often further down) names it
+                    stub_private.add(bound)
+                mf.imported.add(bound)
                 mf.names[bound] = ["r", src, a.name]
     if mf.all is not None:
         keep = set(mf.all)
         for name in list(mf.names):
-            if name not in keep and mf.names[name][0] in ("r", "m"):
+            if name not in keep and name in mf.imported:
                 del mf.names[name]
+    elif stub:
+        for name in stub_private:
+            mf.names.pop(name, None)
+    elif not is_pkg:
+        # a plain module's imports are for its own use (`from collections
+        # import deque` in a library is no API of it); packages re-export
+        for name in mf.imported:
+            mf.names.pop(name, None)
     return mf
 
 
@@ -317,7 +331,8 @@ def module_name(root: str, path: str) -> Optional[tuple]:
         if not dirs:
             return None
         return ".".join(dirs), True
-    if not stem.isidentifier() or stem.startswith("test_") or stem == "setup" and not dirs \
+    if not stem.isidentifier() or stem.startswith("test_") or stem.endswith("_test") or \
+            stem == "setup" and not dirs \
             or stem == "conftest":
         return None
     return ".".join(dirs + [stem]), False

@@ -18,11 +18,12 @@ from __future__ import annotations
 import gzip
 import json
 import os
+import zipfile
 from collections import defaultdict
 from typing import Iterable, Optional
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-SHIPPED = os.path.join(HERE, "data", "index.json.gz")
+SHIPPED = os.path.join(HERE, "data", "index.zip")
 
 #: modules a snippet most plausibly means, whatever the corpus counts say
 _PREFERRED_TOPS = {"builtins": 50, "collections": 30, "os": 20, "pathlib": 20, "re": 15,
@@ -33,7 +34,15 @@ _PREFERRED_TOPS = {"builtins": 50, "collections": 30, "os": 20, "pathlib": 20, "
 
 
 def load_file(path: str) -> dict:
-    """The index dict of a ``.json.gz`` or ``.json`` file."""
+    """The index dict of a file: the shipped zip (format 3: modules left to
+    load per top-level package, ``_archive`` names the file), or a
+    ``.json``/``.json.gz`` of plain dicts (build.assemble's shape)."""
+    if zipfile.is_zipfile(path):
+        with zipfile.ZipFile(path) as z:
+            d = json.loads(z.read("index.json"))
+        d["modules"] = dict.fromkeys(d.pop("module_list", ()))
+        d["_archive"] = path
+        return d
     with open(path, "rb") as f:
         data = f.read()
     if data[:2] == b"\x1f\x8b":
@@ -58,13 +67,31 @@ class KnowledgeIndex:
         self._by_method: Optional[dict] = None
         self._tops: Optional[set] = None
         self._children: Optional[dict] = None
+        self._class_cache: dict = {}
+        self._plain: list = []          # modules added as dicts: reverse maps computed
+        self._archive_of: dict = {}     # top-level package -> zip holding its modules
+        self._tops_project: dict = {}   # top-level package -> project (shipped index)
+        self._blobs: list = []          # (provides, members) text blobs of shipped files
         if data:
             self.add(data)
 
     def add(self, data: dict, override: bool = True) -> None:
+        """Merge an index dict (shipped format 2: modules as JSON strings and
+        reverse-map blobs; or plain dicts, as build.assemble and local.py
+        make them)."""
+        archive = data.get("_archive")
+        for top, project in data.get("tops", {}).items():
+            if override or top not in self._tops_project:
+                self._tops_project[top] = project
         for m, v in data.get("modules", {}).items():
             if override or m not in self.modules:
                 self.modules[m] = v
+                if v is None:
+                    self._archive_of[m.split(".")[0]] = archive
+                else:
+                    self._plain.append(m)
+        if archive is not None:
+            self._blobs.append((archive, list(data.get("modules", {}))))
         for key in ("aliases", "from_imports"):
             mine = getattr(self, key)
             for name, counts in data.get(key, {}).items():
@@ -76,6 +103,7 @@ class KnowledgeIndex:
         if not self.meta:
             self.meta = dict(data.get("meta", {}))
         self._providers = self._by_method = self._tops = self._children = None
+        self._class_cache: dict = {}
 
     # ------------------------------------------------------------ basic lookups
     def is_module(self, name: str) -> bool:
@@ -97,12 +125,34 @@ class KnowledgeIndex:
             self._children = ch
         return set(self._children.get(module, ()))
 
+    def _m(self, module: str) -> Optional[dict]:
+        """A module's record; a shipped module's package is read from the
+        archive on first use (the archive is reopened: fork-safe)."""
+        v = self.modules.get(module)
+        if v is None and module in self.modules:
+            top = module.split(".")[0]
+            archive = self._archive_of.pop(top, None)
+            if archive is not None:
+                try:
+                    with zipfile.ZipFile(archive) as z:
+                        group = json.loads(z.read(f"m/{top}.json"))
+                except (OSError, KeyError, ValueError, zipfile.BadZipFile):
+                    group = {}
+                for m, rec in group.items():
+                    if self.modules.get(m, 0) is None:
+                        self.modules[m] = rec
+            v = self.modules.get(module)
+        return v
+
     def module_names(self, module: str) -> dict:
-        m = self.modules.get(module)
+        m = self._m(module)
         return dict(m["n"]) if m else {}
 
     def project_of(self, module: str) -> Optional[str]:
-        m = self.modules.get(module)
+        top = module.split(".")[0]
+        if top in self._tops_project and module in self.modules:
+            return self._tops_project[top]
+        m = self._m(module)
         return m.get("p") if m else None
 
     def entry(self, module: str, name: str, _depth: int = 0) -> Optional[tuple]:
@@ -110,7 +160,7 @@ class KnowledgeIndex:
         followed; a submodule not bound in its package is ``["m", module]``."""
         if _depth > 10:
             return None
-        m = self.modules.get(module)
+        m = self._m(module)
         e = m["n"].get(name) if m else None
         if e is None:
             sub = f"{module}.{name}"
@@ -157,6 +207,13 @@ class KnowledgeIndex:
         """{'methods': {name: [lo, hi]}, 'attrs': [...], 'bases': [...],
         'init': [lo, hi] or None, 'module', 'name'} with inherited methods of
         bases the index knows (one level of resolution per base, depth 5)."""
+        if qualname in self._class_cache:
+            return self._class_cache[qualname]
+        info = self._class_info(qualname)
+        self._class_cache[qualname] = info
+        return info
+
+    def _class_info(self, qualname: str) -> Optional[dict]:
         found = self.lookup(qualname)
         if found is None or found[2][0] != "c":
             return None
@@ -202,31 +259,79 @@ class KnowledgeIndex:
             score -= 500
         return score
 
-    def providers(self, name: str, kinds: Optional[Iterable[str]] = None) -> list:
+    def providers(self, name: str, kinds: Optional[Iterable[str]] = None,
+                  limit: int = 12) -> list:
         """Modules binding ``name`` at module level, best first:
         [(module, kind)], kind 'f', 'c', 'v' or 'm'.  Ranked by how often
         the corpus imports the name from the module, then by how common the
         module is (the standard library first among equals)."""
         if self._providers is None:
-            rev = defaultdict(list)
-            for mod, m in self.modules.items():
-                if any(p.startswith("_") for p in mod.split(".")):
-                    continue
-                for n in m["n"]:
-                    rev[n].append(mod)
-            self._providers = rev
-        out = []
+            self._build_reverse()
         counts = self.from_imports.get(name, {})
-        for mod in self._providers.get(name, ()):
+        ranked = sorted(((1000 * counts.get(mod, 0) + self._popularity(mod), mod)
+                         for mod in self._decode(self._providers, name)),
+                        key=lambda t: (-t[0], t[1]))
+        out = []
+        for _, mod in ranked:               # entries resolved for the best only
             found = self.entry(mod, name)
             if found is None:
                 continue
             kind = found[2][0]
             if kinds is not None and kind not in kinds:
                 continue
-            out.append((1000 * counts.get(mod, 0) + self._popularity(mod), mod, kind))
-        out.sort(key=lambda t: (-t[0], t[1]))
-        return [(m, k) for _, m, k in out]
+            out.append((mod, kind))
+            if len(out) >= limit:
+                break
+        return out
+
+    def _build_reverse(self) -> None:
+        """name -> modules and member -> classes: parsed from the shipped
+        blobs, computed for modules added as dicts."""
+        from .build import reverse_maps
+        prov: dict = {}
+        by: dict = {}
+        for archive, mods in self._blobs:
+            try:
+                with zipfile.ZipFile(archive) as z:
+                    rev = json.loads(z.read("reverse.json"))
+            except (OSError, KeyError, ValueError, zipfile.BadZipFile):
+                continue
+            classes = rev["class_list"]
+            for blob, table, names in ((rev["provides"], prov, mods),
+                                       (rev["members"], by, classes)):
+                # "key<TAB>id id id" lines; ids decoded per key on first use
+                for line in blob.split("\n"):
+                    k, _, v = line.partition("\t")
+                    if k:
+                        table.setdefault(k, []).append((v, names))
+        if self._plain:
+            plain = {m: self.modules[m] for m in dict.fromkeys(self._plain)
+                     if isinstance(self.modules.get(m), dict)}
+            p2, b2 = reverse_maps(plain, self.entry)
+            for table, extra in ((prov, p2), (by, b2)):
+                for k, v in extra.items():
+                    table.setdefault(k, []).append(sorted(v))
+        self._providers, self._by_method = prov, by
+
+    @staticmethod
+    def _decode(table: dict, key: str) -> list:
+        """The values of a reverse map for one key, decoding id-coded
+        postings the first time."""
+        parts = table.get(key)
+        if not parts:
+            return []
+        if isinstance(parts, tuple):
+            return parts[0]
+        out: list = []
+        for p in parts:
+            if isinstance(p, tuple):
+                ids, names = p
+                out.extend(names[int(x, 36)] for x in ids.split())
+            else:
+                out.extend(p)
+        out = list(dict.fromkeys(out))
+        table[key] = (out,)
+        return out
 
     def alias_modules(self, alias: str) -> list:
         """Modules imported as ``alias`` in the corpus (``import numpy as
@@ -243,20 +348,9 @@ class KnowledgeIndex:
         if not want:
             return []
         if self._by_method is None:
-            by = defaultdict(set)
-            for mod, m in self.modules.items():
-                if any(p.startswith("_") for p in mod.split(".")):
-                    continue
-                for n, e in m["n"].items():
-                    if e[0] == "r":                 # re-exported classes, by the public name
-                        found = self.entry(mod, n)
-                        e = found[2] if found is not None else e
-                    if e[0] == "c":
-                        for meth in list(e[1]) + list(e[2]):
-                            by[meth].add(f"{mod}.{n}")
-            self._by_method = by
+            self._build_reverse()
         # a rare member narrows the search; inherited members are checked below
-        pools = sorted((self._by_method.get(w, set()) for w in want), key=len)
+        pools = sorted((set(self._decode(self._by_method, w)) for w in want), key=len)
         pool = set(pools[0]) if pools and pools[0] else set()
         if not pool:
             return []

@@ -24,8 +24,8 @@ from typing import Iterable, Optional
 from .extract import extract_module
 
 FORMAT = 1
-PER_PACKAGE = 150
-PER_DIR = 5000
+PER_PACKAGE = 40
+PER_DIR = 2500
 
 
 def cache_dir() -> str:

@@ -42,13 +42,22 @@ def candidate_imports(name: str, index, importable: Optional[Callable] = None,
         if not have:
             return 0.3
         hit = sum(1 for a in attrs if a in have)
+        if kind == "m":
+            # modules bind names dynamically (torch, star imports from C):
+            # unknown attributes weaken a module interpretation, never veto
+            # it; the stdlib's stubs are complete, so there a miss says more
+            # (`string.upper()` is a str called string)
+            floor = 0.5 if index.project_of(target) == "stdlib" else 0.8
+            return max(floor, hit / len(attrs))
         return hit / len(attrs)
 
     # 1. an alias the corpus uses: np, pd, plt, sns, ...
     total = sum(c for _, c in index.alias_modules(name))
+    aliased = False
     for mod, c in index.alias_modules(name):
         if c < MIN_ALIAS_COUNT or c < 0.3 * total or called:
             continue
+        aliased = True
         if not check(mod.split(".")[0]):
             continue
         fit = members_ok(mod, "m")
@@ -61,8 +70,19 @@ def candidate_imports(name: str, index, importable: Optional[Callable] = None,
             conf = (0.9 if (index.project_of(name) == "stdlib" or
                             index.module_imports.get(name, 0) >= 5) else 0.5) * fit
             out.append((f"import {name}", name, conf))
-    # 3. a module-level name: deque, Path, defaultdict, datetime
     counts = index.from_imports.get(name, {})
+    # 2b. a submodule imported by name: `from PIL import Image`,
+    #     `from matplotlib import pyplot`
+    for mod, c in sorted(counts.items(), key=lambda kv: -kv[1]):
+        sub = f"{mod}.{name}"
+        if called or not index.is_module(sub) or c < 2 or not check(mod.split(".")[0]):
+            continue
+        fit = members_ok(sub, "m")
+        if fit > 0:
+            out.append((f"from {mod} import {name}", sub, min(1.0, 0.6 + c / 20) * fit))
+    if aliased:
+        return _unique(out)     # `pd` means pandas: no other module's `pd`
+    # 3. a module-level name: deque, Path, defaultdict, datetime
     for mod, kind in index.providers(name)[:8]:
         if kind == "m" and called:
             continue
@@ -86,6 +106,10 @@ def candidate_imports(name: str, index, importable: Optional[Callable] = None,
             base = 0.35
         conf = min(1.0, base) * fit
         out.append((f"from {mod} import {name}", target, conf))
+    return _unique(out)
+
+
+def _unique(out: list) -> list:
     seen, uniq = set(), []
     for s in sorted(out, key=lambda t: -t[2]):
         if s[0] not in seen:
@@ -124,7 +148,8 @@ def class_for_members(members, index, importable: Optional[Callable] = None,
         if not check(mod.split(".")[0]):
             continue
         init = info.get("init") or [0, 0]
-        if init[0] > 1:
+        container = {"__iter__", "append", "extend", "add", "update"} & set(info["methods"])
+        if init[0] > 1 or (init[0] == 1 and not container):
             continue
         out.append((q, info))
         if len(out) >= limit:
