@@ -386,7 +386,10 @@ class OfflineGenerator:
             found = class_for_members(methods, idx, self.check_module, limit=2)
             # distinctive (few classes have all these methods): before the
             # generated stand-in; otherwise after it
-            strong = bool(found) and len(idx.classes_with(methods, limit=4)) <= 2
+            # a real instance's methods do real work: only the standard
+            # library's classes (deque, Counter, ...) are trusted to go first
+            strong = bool(found) and len(idx.classes_with(methods, limit=4)) <= 2 and \
+                all(idx.project_of(q.rsplit(".", 1)[0]) == "stdlib" for q, _ in found)
         except Exception:
             return [], False
         self._class_infos = getattr(self, "_class_infos", {})
@@ -785,6 +788,9 @@ class _Renderer:
             return repr(self._str_for(node))
         if kind == "link":
             partner = self.facts.node(cand[1])
+            real = self._imported_chain(cand[1])
+            if real is not None:
+                return real       # leaf.type == token.COLON: the module's own value
             return repr(self._str_for(partner) if partner is not None else _leaf(cand[1]))
         if kind == "import":
             mod = cand[1]
@@ -872,6 +878,20 @@ class _Renderer:
         if kind == "obj":
             return self._obj(node)
         return None
+
+    def _imported_chain(self, path: str) -> Optional[str]:
+        """``path`` itself when it is an attribute chain (``token.COLON``)
+        of a root this plan imports for real, else None."""
+        root, _, rest = path.partition(".")
+        if not rest or not re.fullmatch(r"[A-Za-z_][\w.]*", path):
+            return None
+        node = self.facts.roots.get(root)
+        if node is None or root in self.plan.undefine:
+            return None
+        if self.gen._chosen(self.facts, self.plan, node)[0] not in ("imp", "import"):
+            return None
+        self.expr(node)               # make sure the import is emitted
+        return path
 
     def _spec(self, node: Node, text: str) -> Optional[str]:
         """A value meeting a use-site constraint (knowledge.constraints), with

@@ -7,7 +7,7 @@ Two parts, both cheap to import (the data loads on first use):
   their method and attribute sets, constants with their type), the import
   aliases a code corpus uses (``np``, ``pd``, ``plt``, ...), and reverse
   maps (a name -> the modules providing it; a set of methods -> the classes
-  having them).  Shipped in ``data/index.json.gz``, rebuilt with
+  having them).  Shipped in ``data/index.zip``, rebuilt with
   ``python -m lexecutor_c.knowledge.build``, extended at run time from the
   environment's site-packages (local.py, cached on disk);
 * **use-site constraints** (constraints.py): what an argument of a builtin

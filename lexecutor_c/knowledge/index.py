@@ -1,6 +1,6 @@
 """The knowledge index: where names come from.
 
-Loaded lazily from the shipped ``data/index.json.gz`` (see build.py for how
+Loaded lazily from the shipped ``data/index.zip`` (see build.py for how
 it is made and extract.py for the entry format), optionally extended with
 what the running environment has installed (local.py).  Queries:
 
@@ -71,6 +71,11 @@ class KnowledgeIndex:
         self._plain: list = []          # modules added as dicts: reverse maps computed
         self._archive_of: dict = {}     # top-level package -> zip holding its modules
         self._tops_project: dict = {}   # top-level package -> project (shipped index)
+        self._zips: dict = {}
+        self._local_rev: list = []      # reverse maps local.py computed with its scan
+        self._rev_done: set = set()     # modules those maps cover
+        self._rev_texts: list = []
+        self._decoded: dict = {}
         self._blobs: list = []          # (provides, members) text blobs of shipped files
         if data:
             self.add(data)
@@ -80,6 +85,9 @@ class KnowledgeIndex:
         reverse-map blobs; or plain dicts, as build.assemble and local.py
         make them)."""
         archive = data.get("_archive")
+        if "reverse" in data:
+            self._local_rev.append(data["reverse"])
+            self._rev_done.update(data.get("modules", {}))
         for top, project in data.get("tops", {}).items():
             if override or top not in self._tops_project:
                 self._tops_project[top] = project
@@ -127,15 +135,14 @@ class KnowledgeIndex:
 
     def _m(self, module: str) -> Optional[dict]:
         """A module's record; a shipped module's package is read from the
-        archive on first use (the archive is reopened: fork-safe)."""
+        archive on first use."""
         v = self.modules.get(module)
         if v is None and module in self.modules:
             top = module.split(".")[0]
             archive = self._archive_of.pop(top, None)
             if archive is not None:
                 try:
-                    with zipfile.ZipFile(archive) as z:
-                        group = json.loads(z.read(f"m/{top}.json"))
+                    group = json.loads(self._zip(archive).read(f"m/{top}.json"))
                 except (OSError, KeyError, ValueError, zipfile.BadZipFile):
                     group = {}
                 for m, rec in group.items():
@@ -260,19 +267,22 @@ class KnowledgeIndex:
         return score
 
     def providers(self, name: str, kinds: Optional[Iterable[str]] = None,
-                  limit: int = 12) -> list:
+                  limit: int = 12, where=None) -> list:
         """Modules binding ``name`` at module level, best first:
         [(module, kind)], kind 'f', 'c', 'v' or 'm'.  Ranked by how often
         the corpus imports the name from the module, then by how common the
-        module is (the standard library first among equals)."""
+        module is (the standard library first among equals).  ``where(module)``
+        filters before an entry is resolved."""
         if self._providers is None:
             self._build_reverse()
         counts = self.from_imports.get(name, {})
         ranked = sorted(((1000 * counts.get(mod, 0) + self._popularity(mod), mod)
-                         for mod in self._decode(self._providers, name)),
+                         for mod in self._decode("provides", name)),
                         key=lambda t: (-t[0], t[1]))
         out = []
         for _, mod in ranked:               # entries resolved for the best only
+            if where is not None and not where(mod):
+                continue                    # (reading its package costs a parse)
             found = self.entry(mod, name)
             if found is None:
                 continue
@@ -285,53 +295,64 @@ class KnowledgeIndex:
         return out
 
     def _build_reverse(self) -> None:
-        """name -> modules and member -> classes: parsed from the shipped
-        blobs, computed for modules added as dicts."""
+        """name -> modules and member -> classes.  The shipped blobs stay
+        text (``\nkey<TAB>ids\n`` lines, found with str.find per key: no
+        parse at load); modules added as dicts contribute their own maps
+        (local.py stores them with its cache)."""
         from .build import reverse_maps
-        prov: dict = {}
-        by: dict = {}
+        self._rev_texts = []
         for archive, mods in self._blobs:
             try:
-                with zipfile.ZipFile(archive) as z:
-                    rev = json.loads(z.read("reverse.json"))
+                z = self._zip(archive)
+                rev = json.loads(z.read("reverse.json"))
             except (OSError, KeyError, ValueError, zipfile.BadZipFile):
                 continue
-            classes = rev["class_list"]
-            for blob, table, names in ((rev["provides"], prov, mods),
-                                       (rev["members"], by, classes)):
-                # "key<TAB>id id id" lines; ids decoded per key on first use
-                for line in blob.split("\n"):
-                    k, _, v = line.partition("\t")
-                    if k:
-                        table.setdefault(k, []).append((v, names))
-        if self._plain:
-            plain = {m: self.modules[m] for m in dict.fromkeys(self._plain)
-                     if isinstance(self.modules.get(m), dict)}
-            p2, b2 = reverse_maps(plain, self.entry)
+            self._rev_texts.append(("\n" + rev["provides"] + "\n", mods,
+                                    "\n" + rev["members"] + "\n", rev["class_list"]))
+        prov: dict = {}
+        by: dict = {}
+        for rev in self._local_rev:
+            for table, extra in ((prov, rev.get("provides", {})), (by, rev.get("members", {}))):
+                for k, v in extra.items():
+                    table.setdefault(k, []).extend(v)
+        pending = [m for m in dict.fromkeys(self._plain) if m not in self._rev_done
+                   and isinstance(self.modules.get(m), dict)]
+        if pending:
+            p2, b2 = reverse_maps({m: self.modules[m] for m in pending}, self.entry)
             for table, extra in ((prov, p2), (by, b2)):
                 for k, v in extra.items():
-                    table.setdefault(k, []).append(sorted(v))
+                    table.setdefault(k, []).extend(sorted(v))
         self._providers, self._by_method = prov, by
+        self._decoded = {}
 
-    @staticmethod
-    def _decode(table: dict, key: str) -> list:
-        """The values of a reverse map for one key, decoding id-coded
-        postings the first time."""
-        parts = table.get(key)
-        if not parts:
-            return []
-        if isinstance(parts, tuple):
-            return parts[0]
+    def _decode(self, which: str, key: str) -> list:
+        """The values of a reverse map ('provides' or 'members') for one key."""
+        ck = (which, key)
+        got = self._decoded.get(ck)
+        if got is not None:
+            return got
         out: list = []
-        for p in parts:
-            if isinstance(p, tuple):
-                ids, names = p
-                out.extend(names[int(x, 36)] for x in ids.split())
-            else:
-                out.extend(p)
+        needle = "\n" + key + "\t"
+        for ptext, mods, mtext, classes in self._rev_texts:
+            text, names = (ptext, mods) if which == "provides" else (mtext, classes)
+            i = text.find(needle)
+            if i >= 0:
+                j = text.index("\n", i + 1)
+                out.extend(names[int(x, 36)] for x in text[i + len(needle):j].split())
+        extra = (self._providers if which == "provides" else self._by_method).get(key)
+        if extra:
+            out.extend(extra)
         out = list(dict.fromkeys(out))
-        table[key] = (out,)
+        self._decoded[ck] = out
         return out
+
+    def _zip(self, archive: str) -> zipfile.ZipFile:
+        """The archive, opened once per process (a forked child opens its own)."""
+        key = (archive, os.getpid())
+        z = self._zips.get(key)
+        if z is None:
+            z = self._zips[key] = zipfile.ZipFile(archive)
+        return z
 
     def alias_modules(self, alias: str) -> list:
         """Modules imported as ``alias`` in the corpus (``import numpy as
@@ -350,7 +371,7 @@ class KnowledgeIndex:
         if self._by_method is None:
             self._build_reverse()
         # a rare member narrows the search; inherited members are checked below
-        pools = sorted((set(self._decode(self._by_method, w)) for w in want), key=len)
+        pools = sorted((set(self._decode("members", w)) for w in want), key=len)
         pool = set(pools[0]) if pools and pools[0] else set()
         if not pool:
             return []

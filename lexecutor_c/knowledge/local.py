@@ -23,7 +23,7 @@ from typing import Iterable, Optional
 
 from .extract import extract_module
 
-FORMAT = 1
+FORMAT = 2
 PER_PACKAGE = 40
 PER_DIR = 2500
 
@@ -98,6 +98,12 @@ def scan_dir(d: str, skip: Iterable[str] = (), per_package: int = PER_PACKAGE,
         facts.append((top, mods))
     idx = assemble(facts, min_count=1)
     idx["meta"] = {"site_dir": d, "modules": len(idx["modules"])}
+    # the reverse maps, computed once here and cached with the scan
+    from .build import reverse_maps
+    from .index import KnowledgeIndex
+    provides, members = reverse_maps(idx["modules"], KnowledgeIndex(idx).entry)
+    idx["reverse"] = {"provides": {k: sorted(v) for k, v in provides.items()},
+                      "members": {k: sorted(v) for k, v in members.items()}}
     return idx
 
 

@@ -79,11 +79,16 @@ def candidate_imports(name: str, index, importable: Optional[Callable] = None,
             continue
         fit = members_ok(sub, "m")
         if fit > 0:
-            out.append((f"from {mod} import {name}", sub, min(1.0, 0.6 + c / 20) * fit))
+            # below a top-level module of that name (0.9): `token` is the
+            # stdlib's before lib2to3.pgen2's
+            out.append((f"from {mod} import {name}", sub, min(0.85, 0.6 + c / 20) * fit))
     if aliased:
         return _unique(out)     # `pd` means pandas: no other module's `pd`
     # 3. a module-level name: deque, Path, defaultdict, datetime
-    for mod, kind in index.providers(name)[:8]:
+    def worth(mod):
+        return counts.get(mod, 0) >= MIN_FROM_COUNT or index.project_of(mod) == "stdlib"
+
+    for mod, kind in index.providers(name, limit=8, where=worth):
         if kind == "m" and called:
             continue
         c = counts.get(mod, 0)
