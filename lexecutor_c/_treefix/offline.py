@@ -193,8 +193,13 @@ class OfflineGenerator:
             out.append(("exc_class",))
         weak_imports: list = []
         if is_root:
+            # an isinstance() target the snippet never calls: its instances
+            # are the generator's, so a generated class (type(value)) fits
+            # where a real import would make every isinstance() false
+            type_only = "type" in node.uses and not node.arities
             for stmt, conf in self._imports_for(node):
-                (out if conf >= 0.6 else weak_imports).append(("imp", stmt))
+                strong = conf >= 0.6 and not (type_only and not stmt.startswith("import "))
+                (out if strong else weak_imports).append(("imp", stmt))
             if not out and not weak_imports:
                 mod = self._module_for(node.path)
                 if mod:
@@ -296,10 +301,10 @@ class OfflineGenerator:
         out.extend(specs)
         for cls in self._model(node, leaf):
             out.append(("path",) if cls == "path" else _CLASS_VALUES.get(cls, ("obj",)))
-        out.extend(weak_imports)
         if not out:
             out.append(("skip",))
             out.extend([("obj",), ("str",), ("int",), ("list",), ("dict",), ("none",)])
+        out.extend(weak_imports)         # guesses: never the first choice
         # alternatives that flip truthiness / None-ness of values that guard lines
         guarding = any(node.path in g for g in facts.guards.values())
         if "none" in node.uses or guarding or "bool" in node.uses:
