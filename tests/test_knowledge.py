@@ -398,3 +398,31 @@ def test_constraint_predictor_makes_the_run_work():
     r = lexecutor_c.run(src, predictor=p, isolate=False)
     assert r.status == "ok" and r.coverage == 1.0
     assert p.answered == 3
+
+
+@needs_shipped
+def test_generator_keeps_guesses_and_heavy_imports_behind_stand_ins():
+    # a bare name some third-party package exports is the snippet's variable first
+    _, _, prefix = _first_prefix("print(dtype.kind)\nprint(var + 1)\n")
+    assert "numpy" not in prefix and "dask" not in prefix
+    # an isinstance() target is a generated class: the values are generated too
+    _, _, prefix = _first_prefix("for child in node.children:\n"
+                                 "    if isinstance(child, Leaf):\n        print(child)\n")
+    assert "import Leaf" not in prefix
+
+
+@needs_shipped
+def test_generator_links_to_a_real_modules_constant():
+    src = "if leaf.type == token.COLON:\n    print('colon')\n"
+    _, _, prefix = _first_prefix(src)
+    assert "import token" in prefix and "leaf.type = token.COLON" in prefix.replace("_leaf", "leaf")
+    ns = {}
+    exec(prefix, ns)
+    assert ns["leaf"].type == ns["token"].COLON
+
+
+@needs_shipped
+@pytest.mark.skipif(not HAS_PIL, reason="PIL is not installed: `Image` cannot be imported here")
+def test_generator_imports_pil_image_as_a_submodule():
+    _, _, prefix = _first_prefix("im = Image.open('a.png')\nprint(im.size)\n")
+    assert "from PIL import Image" in prefix

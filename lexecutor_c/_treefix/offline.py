@@ -260,8 +260,10 @@ class OfflineGenerator:
                 out.append(("const", 2) if v < node.path else ("const", 0))
             elif op == "Link":
                 # one side of an equality between two values copies the other's
-                # string, so the first plan makes them equal; "str" breaks it
-                if v < node.path:
+                # string, so the first plan makes them equal; "str" breaks it.
+                # A constant of a really imported module (token.COLON) can only
+                # be matched by linking to it: then the link goes first.
+                if v < node.path or self._really_imported(facts, v, node):
                     out.append(("link", v))
                 out.append(("str",))
                 if v >= node.path:
@@ -401,6 +403,20 @@ class OfflineGenerator:
         for q, info in found:
             self._class_infos[q] = info
         return [q for q, _ in found], strong
+
+    def _really_imported(self, facts: SnippetFacts, path: str, node: Node) -> bool:
+        root = path.split(".")[0]
+        if "." not in path or root == node.path.split(".")[0] or root not in facts.roots:
+            return False
+        busy = getattr(self, "_busy", set())
+        if root in busy:
+            return False
+        self._busy = busy | {root}
+        try:
+            first = self.candidates(facts, facts.roots[root])[0]
+        finally:
+            self._busy = busy
+        return first[0] in ("imp", "import")
 
     def _module_for(self, name: str) -> Optional[str]:
         mod = ALIASES.get(name)
