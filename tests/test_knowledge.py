@@ -1,7 +1,6 @@
 """lexecutor_c.knowledge: the ecosystem index, its builder, the run-time
 extension from site-packages, the use-site constraints, and the offline
 Treefix generator's use of them (issue 14, items 1 and 2)."""
-import gzip
 import importlib.util
 import json
 import os
@@ -136,8 +135,8 @@ def test_shipped_list_names_no_excluded_project():
     assert len(projects) >= 150
 
 
-needs_shipped = pytest.mark.skipif(not os.path.exists(SHIPPED),
-                                   reason="no shipped index (python -m lexecutor_c.knowledge.build)")
+needs_shipped = pytest.mark.skipif(
+    not os.path.exists(SHIPPED), reason="no shipped index (python -m lexecutor_c.knowledge.build)")
 
 
 @needs_shipped

@@ -22,7 +22,6 @@ packages to read as they are (used by the tests).
 from __future__ import annotations
 
 import argparse
-import io
 import json
 import os
 import re
@@ -35,7 +34,7 @@ import zipfile
 from collections import Counter, defaultdict
 from typing import Iterable, Optional
 
-from .extract import ModuleFacts, extract_module, module_name
+from .extract import extract_module, module_name
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_OUT = os.path.join(HERE, "data", "index.zip")

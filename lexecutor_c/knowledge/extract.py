@@ -338,14 +338,19 @@ def module_name(root: str, path: str) -> Optional[tuple]:
     return ".".join(dirs + [stem]), False
 
 
-def iter_module_files(root: str, max_files: int = 4000):
-    """(path, module, is_pkg, is_stub) for every module under ``root``; a
-    ``.pyi`` stub wins over the ``.py`` beside it."""
+def iter_module_files(root: str, max_files: int = 4000, start: Optional[str] = None,
+                      max_depth: Optional[int] = None):
+    """(path, module, is_pkg, is_stub) for every module under ``start``
+    (default ``root``; module names are relative to ``root``), at most
+    ``max_depth`` folders below ``start``; a ``.pyi`` stub wins over the
+    ``.py`` beside it."""
     found: dict = {}
-    count = 0
-    for dirpath, dirnames, filenames in os.walk(root):
-        dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS
-                             and not d.endswith((".dist-info", ".egg-info", ".data")))
+    start = start or root
+    base = start.rstrip(os.sep).count(os.sep)
+    for dirpath, dirnames, filenames in os.walk(start):
+        dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS and d.isidentifier())
+        if max_depth is not None and dirpath.rstrip(os.sep).count(os.sep) - base >= max_depth:
+            dirnames[:] = []
         for f in sorted(filenames):
             if not f.endswith((".py", ".pyi")):
                 continue
@@ -358,9 +363,6 @@ def iter_module_files(root: str, max_files: int = 4000):
             if prev is not None and prev[3] and not stub:
                 continue
             found[mn[0]] = (p, mn[0], mn[1], stub)
-            count += 1
-            if count >= max_files:
-                break
-        if count >= max_files:
-            break
+            if len(found) >= max_files:
+                return list(found.values())
     return list(found.values())

@@ -21,7 +21,7 @@ import site
 import sys
 from typing import Iterable, Optional
 
-from .extract import extract_module
+from .extract import extract_module, iter_module_files
 
 FORMAT = 2
 PER_PACKAGE = 40
@@ -109,33 +109,9 @@ def scan_dir(d: str, skip: Iterable[str] = (), per_package: int = PER_PACKAGE,
 
 def _package_files(root: str, pkg: str, limit: int) -> list:
     """Module files of one package under ``root``, shallowest first."""
-    out = []
-    for p, mod, is_pkg, stub in _walk_pkg(root, pkg):
-        out.append((p.count(os.sep), p, mod, is_pkg, stub))
-    out.sort(key=lambda t: (t[0], t[2]))
-    return [(p, mod, is_pkg, stub) for _, p, mod, is_pkg, stub in out[:limit]]
-
-
-def _walk_pkg(root: str, pkg: str):
-    from .extract import SKIP_DIRS, module_name
-    found: dict = {}
-    for dirpath, dirnames, filenames in os.walk(pkg):
-        dirnames[:] = sorted(x for x in dirnames if x not in SKIP_DIRS and x.isidentifier())
-        if dirpath.count(os.sep) - pkg.count(os.sep) > 2:
-            dirnames[:] = []
-        for f in sorted(filenames):
-            if not f.endswith((".py", ".pyi")):
-                continue
-            p = os.path.join(dirpath, f)
-            mn = module_name(root, p)
-            if mn is None:
-                continue
-            stub = f.endswith(".pyi")
-            prev = found.get(mn[0])
-            if prev is not None and prev[3] and not stub:
-                continue
-            found[mn[0]] = (p, mn[0], mn[1], stub)
-    return list(found.values())
+    files = iter_module_files(root, max_files=20 * limit, start=pkg, max_depth=3)
+    files.sort(key=lambda t: (t[0].count(os.sep), t[1]))
+    return files[:limit]
 
 
 def _cache_path(d: str) -> str:
