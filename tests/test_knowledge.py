@@ -281,8 +281,8 @@ def test_format_specs():
 # ---------------------------------------------------------------- the offline generator
 
 def _first_prefix(src, **kw):
-    from lexecutor_c._treefix import OfflineGenerator, Plan
-    from lexecutor_c._treefix.analysis import analyze
+    from lexecutor_c.prefixtree import OfflineGenerator, Plan
+    from lexecutor_c.prefixtree.analysis import analyze
     facts = analyze(src)
     gen = OfflineGenerator(**kw)
     return facts, gen, gen.render(facts, Plan())
@@ -361,8 +361,8 @@ def test_treefix_writes_the_image_a_windows_path_names():
 
 
 def test_file_not_found_repair_unescapes_the_name():
-    from lexecutor_c._treefix import OfflineGenerator, Plan
-    from lexecutor_c._treefix.analysis import analyze
+    from lexecutor_c.prefixtree import OfflineGenerator, Plan
+    from lexecutor_c.prefixtree.analysis import analyze
     facts = analyze("f = open(name)\n")
     gen = OfflineGenerator()
     msg = "[Errno 2] No such file or directory: 'C:\\\\data\\\\in.csv'"
