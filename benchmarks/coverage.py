@@ -391,13 +391,18 @@ def _frequency(path, seed, opts):
 # ================================================================ one task
 
 def code_version() -> str:
-    """Content hash of the engine (lexecutor_c's Python files and the built
-    extension) plus ROW_VERSION: checkpoint rows of another build are redone."""
+    """Content hash of the engine (lexecutor_c's Python files and built
+    extensions, subpackages included) plus ROW_VERSION: checkpoint rows of
+    another build are redone."""
     import lexecutor_c
     pkg = os.path.dirname(lexecutor_c.__file__)
     h = hashlib.sha256()
-    for p in sorted(glob.glob(os.path.join(pkg, "*.py")) + glob.glob(os.path.join(pkg, "*.so"))):
-        h.update(os.path.basename(p).encode())
+    files = []
+    for dirpath, dirnames, filenames in os.walk(pkg):     # subpackages too (_treefix/, ...)
+        dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
+        files += [os.path.join(dirpath, f) for f in filenames if f.endswith((".py", ".so"))]
+    for p in sorted(files):
+        h.update(os.path.relpath(p, pkg).encode())
         with open(p, "rb") as f:
             h.update(f.read())
     return f"{h.hexdigest()[:12]}.r{ROW_VERSION}"
