@@ -10,7 +10,8 @@ settings (n=10, k=10, 2 s per prefix, --budget) and one JSON line is written:
 the snippet's text, P's coverage, the best prefix, its run's end (status,
 exception type, message, line and the text of that line), the first line P
 never reached and the statement before it, the error types over the whole
-tree, unresolved imports, and a first guess at the category (``guess``) by
+tree and its six most frequent errors in the snippet (type, line, message),
+unresolved imports, and a first guess at the category (``guess``) by
 these rules, in order:
 
 * ``timeout``: the best prefix's run hit the time limit;
@@ -126,6 +127,12 @@ def analyse(path: str, budget: float = 5.0) -> dict:
         "tree_errors": dict(Counter(
             f"{(n.get('error') or {}).get('type') or n.get('status')}"
             for n in nodes)),
+        "node_errors": [
+            {"type": t, "line": ln, "message": m, "count": c} for (t, ln, m), c in Counter(
+                ((n.get("error") or {}).get("type"), (n.get("error") or {}).get("line"),
+                 " ".join(str((n.get("error") or {}).get("message") or "").split())[:160])
+                for n in nodes if n.get("error")
+                and (n.get("error") or {}).get("where") == "snippet").most_common(6)],
         "unresolved_imports": tf.unresolved_imports,
         "raise_lines": sorted(_raise_lines(text)),
         "text": text,

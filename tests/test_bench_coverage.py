@@ -525,3 +525,35 @@ def test_main_on_folders_without_reference(flat_data, small_data, tmp_path, caps
     assert "| mydev | naive | 2 | 100.0% |" in capsys.readouterr().out
     assert bc.main(["--data", str(flat_data), "--dataset", "so", "--out", str(out),
                     "--no-progress"]) == 2
+
+
+# ---------------------------------------------------------------- failures (why Treefix stops)
+
+def test_failures_guess_rules():
+    from benchmarks import failures as bf
+
+    def rec(status, etype=None, line=None, where="snippet", raises=()):
+        err = {"type": etype, "line": line, "where": where, "message": ""} if etype else None
+        return {"best_run": {"status": status, "error": err}, "raise_lines": list(raises)}
+    assert bf.guess(rec("timeout", "timeout")) == "timeout"
+    assert bf.guess(rec("exception", "ValueError", 3, raises=[3])) == "raise-by-design"
+    assert bf.guess(rec("exception", "ValueError", 4, raises=[3])) == "value"
+    assert bf.guess(rec("exception", "ModuleNotFoundError", 1)) == "import"
+    assert bf.guess(rec("exception", "AssertionError", 2)) == "assertion"
+    assert bf.guess(rec("exception", "FileNotFoundError", 2)) == "file"
+    assert bf.guess(rec("exception", "AttributeError", 2)) == "attribute"
+    assert bf.guess(rec("exception", "TypeError", 2)) == "type"
+    assert bf.guess(rec("exit")) == "exit-early"
+    assert bf.guess(rec("ok")) == "branch"
+
+
+def test_failures_records_where_the_search_stops(tmp_path):
+    from benchmarks import failures as bf
+    p = tmp_path / "lib_body_1.py"
+    # a | exit(a) | b: b follows the papers' exit() and no prefix reaches it
+    p.write_text("# Extracted from lib.py\na = 1\nexit(a)\nb = 2\n")
+    rec = bf.analyse(str(p), budget=2.0)
+    assert rec["coverage"] == pytest.approx(2 / 3) and rec["total_lines"] == 3
+    assert rec["uncovered"] == [4] and rec["first_uncovered_text"] == "b = 2"
+    assert rec["before_first_uncovered"] == "exit(a)"
+    assert rec["best_run"]["status"] == "exit" and rec["guess"] == "exit-early"
