@@ -428,6 +428,18 @@ def test_cli_dask_executor_end_to_end(small_data, tmp_path):
     assert json.loads((out / "results.json").read_text())["meta"]["executor"] == "dask"
 
 
+def test_no_ray_executor():
+    """Ray was removed (never tested against a cluster; docs/BENCHMARK.md): asking for it is
+    a usage error, not a half-working adapter."""
+    with pytest.raises(ValueError, match="unknown executor 'ray'"):
+        bc.make_executor("ray", 1)
+    proc = subprocess.run([sys.executable, "-m", "benchmarks.coverage", "--executor", "ray",
+                           "--no-plot", "--no-progress"], capture_output=True, text=True,
+                          timeout=60, cwd=str(ROOT))
+    assert proc.returncode == 2
+    assert "invalid choice: 'ray'" in proc.stderr
+
+
 # ---------------------------------------------------------------- any folder (--data DIR)
 
 BODIES = {
