@@ -2,7 +2,7 @@
 # fresh Debian machine: apt-get for system libraries, pip for Python ones).
 PYTHON  ?= python3
 PIP     := $(PYTHON) -m pip
-DEBS    := build-essential pkg-config git libtree-sitter-dev libcjson-dev libcurl4-openssl-dev
+DEBS    := build-essential pkg-config git libtree-sitter-dev libcjson-dev libcurl4-openssl-dev libseccomp-dev
 PYDEPS  := "tree-sitter-python>=0.23,<0.24" "rich>=13" "pytest>=7" "libcst>=1.0" \
            "pytest-httpserver>=1.0" "ipython>=8" nbclient ipykernel nbformat \
            "dask[distributed]" matplotlib setuptools wheel \

@@ -42,6 +42,8 @@ typedef struct {
     lx_fields field;
     /* runtime.c and friends */
     lx_runtime_state rt;
+    /* sandbox/confine.c: the seccomp program (bytes), built on first use */
+    PyObject *sandbox_bpf;
 } lx_state;
 
 static inline lx_state *
@@ -61,6 +63,9 @@ int lx_runtime_traverse(lx_state *st, visitproc visit, void *arg);
 void lx_runtime_clear(lx_state *st);
 
 int lx_evalframe_exec(PyObject *m, lx_state *st);
+int lx_sandbox_exec(PyObject *m, lx_state *st);
+int lx_sandbox_traverse(lx_state *st, visitproc visit, void *arg);
+void lx_sandbox_clear(lx_state *st);
 void lx_evalframe_clear(lx_state *st);
 
 #endif

@@ -20,6 +20,9 @@ core_exec(PyObject *m)
     if (lx_llm_exec(m) < 0) {
         return -1;
     }
+    if (lx_sandbox_exec(m, st) < 0) {
+        return -1;
+    }
     return 0;
 }
 
@@ -34,7 +37,11 @@ core_traverse(PyObject *m, visitproc visit, void *arg)
     if (r) {
         return r;
     }
-    return lx_runtime_traverse(st, visit, arg);
+    r = lx_runtime_traverse(st, visit, arg);
+    if (r) {
+        return r;
+    }
+    return lx_sandbox_traverse(st, visit, arg);
 }
 
 static int
@@ -45,6 +52,7 @@ core_clear(PyObject *m)
         lx_instrument_clear(st);
         lx_runtime_clear(st);
         lx_evalframe_clear(st);
+        lx_sandbox_clear(st);
     }
     return 0;
 }
