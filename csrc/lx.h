@@ -44,6 +44,7 @@ typedef struct {
     lx_runtime_state rt;
     /* sandbox/confine.c: the seccomp program (bytes), built on first use */
     PyObject *sandbox_bpf;
+    int sandbox_pidns_fd;         /* this process's PID namespace (root callers), or -1 */
 } lx_state;
 
 static inline lx_state *

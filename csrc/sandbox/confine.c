@@ -45,6 +45,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 extern char **environ;
@@ -61,6 +62,19 @@ lx_sb_fail(lx_confine *cfg, int err, const char *fmt, ...)
     vsnprintf(cfg->err, sizeof(cfg->err), fmt, ap);
     va_end(ap);
     cfg->err_errno = err;
+}
+
+void
+lx_sb_mark(lx_confine *cfg, const char *step)
+{
+    struct timespec ts;
+    if (!cfg->trace || cfg->nmarks >= 32) {
+        return;
+    }
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    cfg->mark_name[cfg->nmarks] = step;
+    cfg->mark_time[cfg->nmarks] = (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+    cfg->nmarks++;
 }
 
 int
@@ -298,11 +312,13 @@ confine_self(lx_confine *cfg, int is_root, char **env, size_t nenv)
     int drop = is_root && cfg->uid >= 0;
 
     replace_environ(env, nenv);
+    lx_sb_mark(cfg, "environ");
     /* a half-built view cannot be rolled back: a failure here is an error */
     if ((cfg->applied & LX_L_MOUNTNS) &&
             lx_sb_build_root(cfg, drop ? uid : (uid_t)-1, drop ? gid : (gid_t)-1) < 0) {
         return -1;
     }
+    lx_sb_mark(cfg, "mount view");
     if (!(cfg->applied & LX_L_MOUNTNS) && cfg->hostdir == NULL) {
         lx_sb_fail(cfg, EINVAL, "mountns: not applied and no host run directory");
         return -1;
@@ -320,6 +336,7 @@ confine_self(lx_confine *cfg, int is_root, char **env, size_t nenv)
             return -1;
         }
     }
+    lx_sb_mark(cfg, "uid drop + userns");
     const char *dir = (cfg->applied & LX_L_MOUNTNS) ? cfg->rundir : cfg->hostdir;
     if (chdir(dir) < 0) {
         lx_sb_fail(cfg, errno, "chdir %s", dir);
@@ -328,6 +345,7 @@ confine_self(lx_confine *cfg, int is_root, char **env, size_t nenv)
     if (close_others(cfg) < 0) {
         return -1;
     }
+    lx_sb_mark(cfg, "descriptors");
     drop_capabilities();
     if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0) {
         lx_sb_fail(cfg, errno, "no_new_privs");
@@ -344,6 +362,7 @@ confine_self(lx_confine *cfg, int is_root, char **env, size_t nenv)
             cfg->applied |= LX_L_LANDLOCK;
         }
     }
+    lx_sb_mark(cfg, "capabilities + landlock");
     if (wanted(cfg, LX_L_SECCOMP)) {
         if (simulated(cfg, LX_L_SECCOMP, "seccomp: loading the filter") ||
                 lx_sb_seccomp_load(cfg) < 0) {
@@ -356,6 +375,7 @@ confine_self(lx_confine *cfg, int is_root, char **env, size_t nenv)
         }
     }
     prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+    lx_sb_mark(cfg, "seccomp");
     return 0;
 }
 
@@ -366,6 +386,7 @@ child_main(lx_confine *cfg, int is_root, char **env, size_t nenv)
 {
     uid_t uid = getuid();
     gid_t gid = getgid();
+    lx_sb_mark(cfg, "fork");
     if (setsid() < 0) {
         lx_sb_fail(cfg, errno, "setsid");
         return -1;
@@ -377,6 +398,7 @@ child_main(lx_confine *cfg, int is_root, char **env, size_t nenv)
         }
         close(cfg->cgroup_fd);
         cfg->cgroup_fd = -1;
+        lx_sb_mark(cfg, "cgroup");
     }
     if (!is_root && wanted(cfg, LX_L_USERNS) && enter_userns(cfg, uid, gid) < 0) {
         return -1;
@@ -404,6 +426,11 @@ child_main(lx_confine *cfg, int is_root, char **env, size_t nenv)
     if (cfg->netns_fd >= 0) {
         close(cfg->netns_fd);
         cfg->netns_fd = -1;
+    }
+    lx_sb_mark(cfg, "namespaces");
+    if (cfg->applied & LX_L_PIDNS) {
+        /* the parent forked us into a new PID namespace already */
+        return confine_self(cfg, is_root, env, nenv);
     }
     if (unshare_layer(cfg, LX_L_PIDNS, CLONE_NEWPID, "pidns: unshare") < 0) {
         return -1;
@@ -433,6 +460,7 @@ child_main(lx_confine *cfg, int is_root, char **env, size_t nenv)
             _exit(70);      /* child 1 is gone already */
         }
         close(death[0]);
+        lx_sb_mark(cfg, "pid namespace fork");
     }
     return confine_self(cfg, is_root, env, nenv);
 }
@@ -743,6 +771,25 @@ applied_info(lx_confine *cfg)
             goto done;
         }
     }
+    if (cfg->trace) {
+        PyObject *marks = PyList_New(0);
+        if (marks == NULL) {
+            goto done;
+        }
+        for (int i = 0; i < cfg->nmarks; i++) {
+            PyObject *pair = Py_BuildValue("(sd)", cfg->mark_name[i], cfg->mark_time[i]);
+            if (pair == NULL || PyList_Append(marks, pair) < 0) {
+                Py_XDECREF(pair);
+                Py_DECREF(marks);
+                goto done;
+            }
+            Py_DECREF(pair);
+        }
+        out = Py_BuildValue("{sOsOsisN}", "applied", applied, "skipped", skipped,
+                            "landlock_abi", (cfg->applied & LX_L_LANDLOCK) ? cfg->landlock_abi : 0,
+                            "trace", marks);
+        goto done;
+    }
     out = Py_BuildValue("{sOsOsi}", "applied", applied, "skipped", skipped,
                         "landlock_abi", (cfg->applied & LX_L_LANDLOCK) ? cfg->landlock_abi : 0);
 done:
@@ -755,11 +802,13 @@ PyDoc_STRVAR(sandbox_fork_doc,
 "sandbox_fork(*, required, optional=(), readonly=(), links=(), stdio=(-1, -1, -1),\n"
 "             keep_fds=(), environ={}, uid=-1, gid=-1, tmp_size=64 MiB,\n"
 "             tmp_inodes=16384, netns_fd=-1, cgroup_fd=-1,\n"
-"             rundir='/tmp/lexecutor_c-run', hostdir=None, simulate_missing=())\n"
+"             rundir='/tmp/lexecutor_c-run', hostdir=None, simulate_missing=(),\n"
+"             trace=False)\n"
 "--\n\n"
 "Fork a confined child (see csrc/sandbox/confine.c for the steps).  Returns\n"
 "(pid, None) in the parent and (0, info) in the child, info being\n"
-"{'applied': [layers], 'skipped': {layer: why}, 'landlock_abi': n}.  In the\n"
+"{'applied': [layers], 'skipped': {layer: why}, 'landlock_abi': n} (and with\n"
+"trace=True 'trace': [(step, CLOCK_MONOTONIC seconds)]).  In the\n"
 "child a required layer that cannot be applied raises OSError; the caller\n"
 "must then leave the child with os._exit.  Layers: userns, pidns, mountns,\n"
 "netns, ipcns, landlock, seccomp.");
@@ -770,7 +819,7 @@ sandbox_fork(PyObject *module, PyObject *args, PyObject *kwargs)
     static char *kwlist[] = {
         "required", "optional", "readonly", "links", "stdio", "keep_fds", "environ", "uid",
         "gid", "tmp_size", "tmp_inodes", "netns_fd", "cgroup_fd", "rundir", "hostdir",
-        "simulate_missing", NULL,
+        "simulate_missing", "trace", NULL,
     };
     lx_state *st = lx_get_state(module);
     PyObject *required = NULL, *optional = NULL, *readonly = NULL, *links = NULL;
@@ -790,12 +839,12 @@ sandbox_fork(PyObject *module, PyObject *args, PyObject *kwargs)
         PyErr_SetString(PyExc_TypeError, "sandbox_fork() takes keyword arguments only");
         return NULL;
     }
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|OOOO(iii)OOllLliiOOO:sandbox_fork",
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|OOOO(iii)OOllLliiOOOp:sandbox_fork",
                                      kwlist, &required, &optional, &readonly, &links,
                                      &cfg.stdio[0], &cfg.stdio[1], &cfg.stdio[2], &keep,
                                      &envd, &cfg.uid, &cfg.gid, &cfg.tmp_size,
                                      &cfg.tmp_inodes, &cfg.netns_fd, &cfg.cgroup_fd, &rundir,
-                                     &hostdir, &simulate)) {
+                                     &hostdir, &simulate, &cfg.trace)) {
         return NULL;
     }
     if (required == NULL) {
@@ -865,10 +914,30 @@ sandbox_fork(PyObject *module, PyObject *args, PyObject *kwargs)
         goto done;
     }
 
+    /* A root caller forks the child straight into a new PID namespace: this
+     * thread's namespace for children is switched around the fork and back
+     * (setns to its own), which saves a second fork and a process that only
+     * waits.  Others let child 1 do it. */
+    int parent_pidns = 0;
+    if (is_root && wanted(&cfg, LX_L_PIDNS) && !(cfg.simulate_missing & LX_L_PIDNS)) {
+        if (st->sandbox_pidns_fd < 0) {
+            st->sandbox_pidns_fd = open("/proc/self/ns/pid", O_RDONLY | O_CLOEXEC);
+        }
+        if (st->sandbox_pidns_fd >= 0 && unshare(CLONE_NEWPID) == 0) {
+            parent_pidns = 1;
+        }
+    }
+    lx_sb_mark(&cfg, "start");
     PyOS_BeforeFork();
     pid_t pid = fork();
     if (pid != 0) {
         int saved = errno;
+        if (parent_pidns && setns(st->sandbox_pidns_fd, CLONE_NEWPID) < 0) {
+            /* cannot happen for root; if it does, forks from this thread
+             * would land in a dead namespace: say so loudly */
+            Py_FatalError("lexecutor_c sandbox: could not return to the caller's PID "
+                          "namespace after forking a confined child");
+        }
         PyOS_AfterFork_Parent();
         if (pid < 0) {
             errno = saved;
@@ -879,6 +948,9 @@ sandbox_fork(PyObject *module, PyObject *args, PyObject *kwargs)
         goto done;
     }
     PyOS_AfterFork_Child();
+    if (parent_pidns) {
+        cfg.applied |= LX_L_PIDNS;
+    }
     if (child_main(&cfg, is_root, env, nenv) < 0) {
         PyErr_Format(PyExc_OSError, "sandbox: %s: %s", cfg.err,
                      strerror(cfg.err_errno ? cfg.err_errno : EPERM));
@@ -950,6 +1022,7 @@ int
 lx_sandbox_exec(PyObject *m, lx_state *st)
 {
     st->sandbox_bpf = NULL;
+    st->sandbox_pidns_fd = -1;
     return PyModule_AddFunctions(m, sandbox_methods);
 }
 
@@ -964,4 +1037,8 @@ void
 lx_sandbox_clear(lx_state *st)
 {
     Py_CLEAR(st->sandbox_bpf);
+    if (st->sandbox_pidns_fd >= 0) {
+        close(st->sandbox_pidns_fd);
+        st->sandbox_pidns_fd = -1;
+    }
 }

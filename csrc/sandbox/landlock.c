@@ -91,8 +91,8 @@ add_path(lx_confine *cfg, int ruleset, const char *path, uint64_t access, uint64
     struct stat st;
     int fd = open(path, O_PATH | O_CLOEXEC);
     if (fd < 0) {
-        if (errno == ENOENT) {
-            return 0;
+        if (errno == ENOENT || errno == EACCES) {
+            return 0;       /* not there, or out of reach anyway */
         }
         lx_sb_fail(cfg, errno, "landlock: opening %s", path);
         return -1;

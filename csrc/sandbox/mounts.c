@@ -177,6 +177,7 @@ lx_sb_build_root(lx_confine *cfg, uid_t owner, gid_t group)
         }
     }
     /* everything so far read-only, nosuid, nodev, the submounts included */
+    lx_sb_mark(cfg, "mount: binds");
     if (set_readonly(STAGE, 1, MOUNT_ATTR_NODEV) < 0) {
         lx_sb_fail(cfg, errno, "mountns: making the root read-only (mount_setattr)");
         goto done;
@@ -243,6 +244,7 @@ lx_sb_build_root(lx_confine *cfg, uid_t owner, gid_t group)
         lx_sb_fail(cfg, errno, "mountns: pivot_root");
         goto done;
     }
+    lx_sb_mark(cfg, "mount: pivot_root");
     if (umount2(".", MNT_DETACH) < 0 || chdir("/") < 0) {
         lx_sb_fail(cfg, errno, "mountns: detaching the old root");
         goto done;

@@ -59,6 +59,11 @@ typedef struct {
     const unsigned char *bpf;   /* seccomp program (struct sock_filter[]) */
     size_t bpf_len;             /* bytes */
     int landlock_abi;           /* probed in the parent; 0: none */
+    /* tracing (trace=True): monotonic time of each step, for the benchmark */
+    int trace;
+    int nmarks;
+    const char *mark_name[32];
+    double mark_time[32];
     /* results */
     unsigned applied;
     char why[LX_L_NLAYERS][LX_WHY_MAX];   /* why an optional layer was skipped */
@@ -82,5 +87,6 @@ int lx_sb_seccomp_load(lx_confine *cfg);      /* 0 / -1 with cfg->err set */
 void lx_sb_fail(lx_confine *cfg, int err, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 int lx_sb_write_file(const char *path, const char *text);
+void lx_sb_mark(lx_confine *cfg, const char *step);
 
 #endif
