@@ -11,7 +11,7 @@ PYDEPS  := "tree-sitter-python>=0.23,<0.24" "rich>=13" "pytest>=7" "libcst>=1.0"
 # unpinned torch would pull gigabytes of CUDA packages.
 STAMP   := .make
 
-.PHONY: all deps build demo test test-fast asan refleak fuzz bench clean
+.PHONY: all deps build demo test test-fast security asan refleak fuzz bench clean
 
 all: build
 
@@ -41,6 +41,11 @@ test: build
 # Quick loop while developing: skips the whole-stdlib checks.
 test-fast: build
 	$(PYTHON) -m pytest -q -ra -m "not slow"
+
+# The hostile-input suite (tests/security): snippets that try to get out of
+# the sandbox, each followed by a check of the host.  Prints "breached N of M".
+security: build
+	$(PYTHON) -m pytest -q -p no:cacheprovider tests/security
 
 # AddressSanitizer + UndefinedBehaviorSanitizer build, then the test suite
 # under it (libasan preloaded, Python's allocator off so ASan sees every block).

@@ -432,14 +432,61 @@ def _decode_output(b: bytes) -> str:
     return b.decode("utf-8", errors="replace")
 
 
+def _is_int(x) -> bool:
+    return type(x) is int
+
+
+def _opt(check, x) -> bool:
+    return x is None or check(x)
+
+
+def _valid_report(v: dict) -> bool:
+    """The child's report has the shape _execute gives it (the code that
+    ran in the child could have written a report of its own: plain data is
+    all the parent accepts, and only in this shape)."""
+    try:
+        if v.get("kind") == "syntax":
+            return isinstance(v.get("msg"), str) and isinstance(v.get("filename"), str) and \
+                _opt(_is_int, v.get("lineno")) and _opt(_is_int, v.get("offset")) and \
+                _opt(lambda t: isinstance(t, str), v.get("text"))
+        if v.get("kind") == "source":
+            return isinstance(v.get("message"), str)
+        if v.get("kind") != "done":
+            return False
+        exc = v["exception"]
+        ints = lambda xs: isinstance(xs, list) and all(_is_int(x) for x in xs)  # noqa: E731
+        return (v["status"] in ("ok", "exit", "exception", "timeout", "memory") and
+                (exc is None or (isinstance(exc, dict) and isinstance(exc.get("type"), str) and
+                                 isinstance(exc.get("message"), str) and
+                                 _opt(_is_int, exc.get("line")))) and
+                _opt(_is_int, v["exit_code"]) and _is_int(v["covered_lines"]) and
+                _is_int(v["total_lines"]) and
+                _opt(lambda c: type(c) in (int, float), v["coverage"]) and
+                ints(v["covered"]) and ints(v["uncovered"]) and
+                isinstance(v["injections"], list) and
+                all(isinstance(i, dict) and _is_int(i.get("iid")) and
+                    isinstance(i.get("kind"), str) and isinstance(i.get("cls"), str) and
+                    isinstance(i.get("value"), str) and _opt(_is_int, i.get("line")) and
+                    _opt(lambda n: isinstance(n, str), i.get("name"))
+                    for i in v["injections"]) and
+                isinstance(v["failed_imports"], list) and
+                all(isinstance(f, dict) and _is_int(f.get("iid")) and
+                    isinstance(f.get("module"), str) for f in v["failed_imports"]))
+    except (KeyError, TypeError, AttributeError):
+        return False
+
+
 def _from_outcome(outcome: sandbox.Outcome, base: dict) -> Result:
     r = Result(status="crashed", **base)
     r.stdout, r.stderr = _decode_output(outcome.stdout), _decode_output(outcome.stderr)
     r.stdout_truncated, r.stderr_truncated = outcome.stdout_truncated, outcome.stderr_truncated
     r.isolation = dict(outcome.isolation)
     if outcome.status == "ok" and isinstance(outcome.value, dict) and \
+            not _valid_report(outcome.value):
+        r.error = "the child's report was malformed (written by the executed code?)"
+        return r
+    if outcome.status == "ok" and isinstance(outcome.value, dict) and \
             outcome.value.get("kind") == "done":
-        _raise_for(outcome.value)
         v = outcome.value
         for k in ("status", "exception", "exit_code", "covered_lines", "total_lines",
                   "coverage", "covered", "uncovered", "injections", "failed_imports"):
