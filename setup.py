@@ -3,7 +3,7 @@
 The extension links Debian's libtree-sitter (0.20.7) and takes the Python
 grammar (tree-sitter-python 0.23.x, language ABI 14) from the installed
 wheel's capsule at import time, so no generated parser is vendored here.
-libcurl and libcjson carry the LLM client of the Treefix loop (csrc/llm.c).
+libcurl and libcjson carry the LLM client of the Treefix loop (csrc/llm/).
 """
 import glob
 import os
@@ -49,6 +49,8 @@ if os.environ.get("LX_DEBUG"):
 
 core = Extension(
     "lexecutor_c._core",
+    # every .c under csrc/, folders included (csrc/instrument/, csrc/runtime/, ...):
+    # a new folder needs no edit here; headers are included as "folder/name.h"
     sources=sorted(glob.glob("csrc/**/*.c", recursive=True)),
     depends=sorted(glob.glob("csrc/**/*.h", recursive=True)),
     include_dirs=["csrc"],

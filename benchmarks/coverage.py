@@ -231,11 +231,11 @@ def load_frequency_table(path: str) -> dict:
     except json.JSONDecodeError:
         header = None
     if isinstance(header, dict) and header.get("format") == "lexecutor_c.events":
-        from lexecutor_c.runtime import read_events, train_frequency
+        from lexecutor_c.engine.runtime import read_events, train_frequency
         table = train_frequency(read_events(path))
     elif isinstance(header, dict) and "counts" in header:
         # the format lexecutor_c writes (and ships): lexecutor_c.runtime's reader
-        from lexecutor_c.runtime import load_frequency_table as load_shipped
+        from lexecutor_c.engine.runtime import load_frequency_table as load_shipped
         table = load_shipped(path)
     else:
         with opener(path, "rt", encoding="utf-8") as f:
@@ -253,7 +253,7 @@ def _treefix_result(path: str, opts: Options, generator: str):
     """A Result for the coverage of Treefix's prefix set P (injection stays on
     under every prefix); the best single prefix's coverage rides along."""
     import lexecutor_c
-    from lexecutor_c.result import Result
+    from lexecutor_c.engine.result import Result
     t0 = time.monotonic()
     tf = lexecutor_c.treefix(path, generator=generator, n=10, k=10,
                              timeout=min(2.0, opts.timeout), budget=opts.treefix_budget, seed=0)
@@ -267,7 +267,7 @@ def _treefix_result(path: str, opts: Options, generator: str):
 
 def _neural_available(opts: Options) -> Optional[str]:
     try:
-        from lexecutor_c import neural
+        from lexecutor_c.model import neural
         neural.load_shim()
     except Exception as e:          # no torch, no shim built, ...
         return f"the neural predictor is unavailable ({type(e).__name__}: {e})"
@@ -277,7 +277,7 @@ def _neural_available(opts: Options) -> Optional[str]:
 
 
 @approach("neural", available=_neural_available,
-          model=lambda opts: _file_digest(__import__("lexecutor_c.neural").neural.MODEL_FILE))
+          model=lambda opts: _file_digest(__import__("lexecutor_c.model.neural").model.neural.MODEL_FILE))
 def _neural(path, seed, opts):
     return _run(path, "neural", None, opts)
 
@@ -657,7 +657,7 @@ def line_agreement(snippets: list[Snippet], isolate: bool = True) -> dict:
             texts[s.file] = f.read().decode("utf-8", errors="replace")
     spans = None
     if isolate:
-        from lexecutor_c.sandbox import Limits, call_isolated
+        from lexecutor_c.engine.sandbox import Limits, call_isolated
         o = call_isolated(_marker_spans, texts, limits=Limits(timeout=120))
         if o.status == "ok" and isinstance(o.value, dict):
             spans = o.value
@@ -665,7 +665,7 @@ def line_agreement(snippets: list[Snippet], isolate: bool = True) -> dict:
         spans = {}
         for k, t in texts.items():
             if isolate:
-                from lexecutor_c.sandbox import Limits, call_isolated
+                from lexecutor_c.engine.sandbox import Limits, call_isolated
                 o = call_isolated(_marker_spans, {k: t}, limits=Limits(timeout=30))
                 spans[k] = o.value[k] if o.status == "ok" else f"instrumenter {o.describe()}"
             else:

@@ -30,7 +30,7 @@ import sys
 import time
 from pathlib import Path
 
-import lexecutor_c.hook as hook
+import lexecutor_c.integrations.hook as hook
 from lexecutor_c import _core
 
 KERNELS = Path(__file__).parent / "kernels"

@@ -1,8 +1,10 @@
-/* lx.h - shared declarations of the lexecutor_c._core extension.
+/* lx.h - the module state of the lexecutor_c._core extension.
  *
- * One module-state struct holds everything the parts own; each part
- * (instrument, runtime, ...) has an exec/traverse/clear triple that
- * module.c calls.  Python-version tripwires live here and nowhere else.
+ * One module-state struct (lx_state) holds everything the parts own; each
+ * part (instrument/, runtime/, transparent/, llm/, sandbox/) has its exec / traverse /
+ * clear functions in its folder's api.h, which module.c calls.  Every C file
+ * but llm/llm.c (which keeps no state) includes this header, directly or
+ * through its folder's header.  Python-version tests live in compat.h.
  */
 #ifndef LX_H
 #define LX_H
@@ -11,13 +13,51 @@
 #include <Python.h>
 #include <stdint.h>
 
-#if PY_VERSION_HEX < 0x030B0000 || PY_VERSION_HEX >= 0x030C0000
-#error "lexecutor_c._core targets CPython 3.11 exactly"
-#endif
-
-#include "runtime.h"
+#include "compat.h"
 
 typedef struct TSLanguage TSLanguage;
+typedef struct lx_state lx_state;
+typedef struct lx_runtime_obj lx_runtime_obj;   /* runtime/objects.h */
+
+/* The runtime's injection: a value for a missing name, attribute or call
+ * result at site iid (0 with *out a new reference, LX_NO_INJECT, or -1);
+ * runtime/predict.c's lx_inject, stored here at module exec so that the
+ * Dummy layer below it can call it (see runtime/objects.h). */
+typedef int (*lx_inject_fn)(lx_state *st, lx_runtime_obj *rt, Py_ssize_t iid, PyObject *kind,
+                            PyObject *name, PyObject **out);
+
+/* The runtime's part of the module state (csrc/runtime/).  Every PyObject
+ * member is a strong reference owned by the module state; lx_runtime_traverse
+ * / lx_runtime_clear (runtime/runtime.c) visit and drop all of them. */
+typedef struct {
+    /* heap types (created with PyType_FromModuleAndSpec) */
+    PyObject *runtime_type;     /* _core.Runtime */
+    PyObject *dummy_type;       /* _core.Dummy */
+    PyObject *resource_type;    /* _core.DummyResource */
+    PyObject *iter_type;        /* _core._DummyIter: iteration / await helper */
+    PyObject *missing_type;     /* type of the MISSING sentinel */
+    PyObject *query_type;       /* _core.PredictorQuery (struct sequence) */
+    PyObject *predictor_error;  /* _core.PredictorError exception class */
+
+    PyObject *missing;          /* _core.MISSING, the single instance */
+    PyObject *all_classes;      /* tuple of every class name (fine, then coarse-only) */
+    PyObject *fine_classes;     /* _core.FINE_CLASSES */
+    PyObject *coarse_classes;   /* _core.COARSE_CLASSES */
+    PyObject *class_index;      /* dict: class name -> int index into all_classes */
+    PyObject *builtin_import;   /* builtins.__import__ as found at module exec */
+
+    /* interned strings used on slow paths */
+    PyObject *s_name, *s_attribute, *s_call, *s_fine, *s_coarse;
+    PyObject *s_empty, *s_all, *s_dunder_name, *s_dunder_dict, *s_dunder_import;
+    PyObject *s_star, *s_dot;
+
+    /* code sizes (in code units) of `lambda: g` reading a global and of
+     * `lambda: c` reading a closure cell, measured at module exec; _n_ reads
+     * such thunks' variable directly instead of calling them */
+    Py_ssize_t thunk_global_size, thunk_deref_size;
+
+    lx_inject_fn inject;        /* set by runtime/predict.c; not a reference */
+} lx_runtime_state;
 
 /* Field ids of the tree-sitter-python grammar that the instrumenter uses;
  * filled in at module exec from their names. */
@@ -28,8 +68,8 @@ typedef struct {
         expression, format_specifier, type_conversion, guard;
 } lx_fields;
 
-typedef struct {
-    /* instrument.c */
+struct lx_state {
+    /* instrument/ */
     const TSLanguage *language;   /* borrowed from the tree_sitter_python capsule */
     PyObject *grammar_module;     /* keeps the grammar's shared object loaded */
     PyObject *builtin_names;      /* frozenset: names of the builtins module */
@@ -37,36 +77,20 @@ typedef struct {
     uint32_t nbuiltins;
     PyObject *IidInfo;            /* struct sequence types of instrument() */
     PyObject *LineInfo;
-    unsigned char *symkind;       /* symbol id -> node kind (instrument.c) */
+    unsigned char *symkind;       /* symbol id -> node kind (instrument/tree.c) */
     uint32_t nsymbols;
     lx_fields field;
-    /* runtime.c and friends */
+    /* runtime/ */
     lx_runtime_state rt;
-    /* sandbox/confine.c: the seccomp program (bytes), built on first use */
-    PyObject *sandbox_bpf;
+    /* sandbox/ */
+    PyObject *sandbox_bpf;        /* the seccomp program (bytes), built on first use */
     int sandbox_pidns_fd;         /* this process's PID namespace (root callers), or -1 */
-} lx_state;
+};
 
 static inline lx_state *
 lx_get_state(PyObject *module)
 {
     return (lx_state *)PyModule_GetState(module);
 }
-
-/* Each part: exec adds its functions/types to the module (0 / -1 with an
- * exception set), traverse/clear visit the references it owns. */
-int lx_instrument_exec(PyObject *m, lx_state *st);
-int lx_instrument_traverse(lx_state *st, visitproc visit, void *arg);
-void lx_instrument_clear(lx_state *st);
-
-int lx_runtime_exec(PyObject *m, lx_state *st);
-int lx_runtime_traverse(lx_state *st, visitproc visit, void *arg);
-void lx_runtime_clear(lx_state *st);
-
-int lx_evalframe_exec(PyObject *m, lx_state *st);
-int lx_sandbox_exec(PyObject *m, lx_state *st);
-int lx_sandbox_traverse(lx_state *st, visitproc visit, void *arg);
-void lx_sandbox_clear(lx_state *st);
-void lx_evalframe_clear(lx_state *st);
 
 #endif

@@ -1,8 +1,13 @@
-/* module.c - definition of lexecutor_c._core: multi-phase init and the
- * module state.  The parts live in their own files; this file only wires
- * them together. */
+/* module.c - definition of lexecutor_c._core: multi-phase init, and the
+ * module state's exec / traverse / clear, which call each part's own (the
+ * parts live in csrc/instrument/, runtime/, transparent/, llm/ and sandbox/; the state
+ * struct is in lx.h).  This file only wires them together. */
 #include "lx.h"
-#include "llm.h"
+#include "instrument/api.h"
+#include "runtime/api.h"
+#include "transparent/api.h"
+#include "llm/api.h"
+#include "sandbox/api.h"
 
 static int
 core_exec(PyObject *m)

@@ -2,7 +2,7 @@
 //
 // Built (only when torch is installed) as the separate extension
 // lexecutor_c._torch_shim, linked against the torch wheel's libc10 and
-// libtorch_cpu.  lexecutor_c/neural.py imports it on the first neural
+// libtorch_cpu.  lexecutor_c/model/neural.py imports it on the first neural
 // prediction, never at `import lexecutor_c`.
 //
 // Two layers:
@@ -12,7 +12,7 @@
 //     tokenize a query and return the top-k classes with probabilities;
 //   * a small CPython module over that API (load, info, predict, tokenize).
 //
-// The tokenizer is the one documented in lexecutor_c/neural.py (version 1);
+// The tokenizer is the one documented in lexecutor_c/model/neural.py (version 1);
 // tests check that both give the same ids.
 #include <Python.h>
 

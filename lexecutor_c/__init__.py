@@ -7,19 +7,20 @@
 Importing this package is cheap: LibTorch, libcurl and models load on first use.
 """
 from . import _core
-from ._instrument import IidInfo, Instrumented, LineInfo, UndefinedName, instrument
-from .api import BackendUnavailable, LExecutorError, SourceError, run
-from .record import RecordResult, record
-from .result import Result
-from .sandbox import Limits, Outcome, call_isolated
+from .engine.instrument import IidInfo, Instrumented, LineInfo, UndefinedName, instrument
+from .engine.run import BackendUnavailable, LExecutorError, SourceError, run
+from .engine.record import RecordResult, record
+from .engine.result import Result
+from .engine.sandbox import Limits, Outcome, call_isolated
+from .engine import result, runtime, sandbox     # modules named in the docs: lexecutor_c.sandbox...
 
-from ._treefix import TreefixError, TreefixResult
+from .prefixtree import TreefixError, TreefixResult
 
 
 def treefix(source_or_path, generator="offline", n=10, k=10, timeout=2.0, predictor="naive",
             seed=None, **options):
-    """Treefix prefix search (docs/TREEFIX.md); see lexecutor_c.treefix.treefix."""
-    from ._treefix import treefix as _treefix
+    """Treefix prefix search (docs/TREEFIX.md); see lexecutor_c.prefixtree.treefix."""
+    from .prefixtree import treefix as _treefix
     return _treefix(source_or_path, generator=generator, n=n, k=k, timeout=timeout,
                     predictor=predictor, seed=seed, **options)
 
@@ -35,5 +36,6 @@ __all__ = [
 ]
 __version__ = "0.1.0"
 
-from .hook import CallResult, call, lexecute          # transparent mode (issue 7)
-from .magics import load_ipython_extension, unload_ipython_extension  # %load_ext lexecutor_c
+from .integrations.hook import CallResult, call, lexecute          # transparent mode (issue 7)
+from .integrations.magics import load_ipython_extension, unload_ipython_extension  # %load_ext lexecutor_c
+from .integrations import hook, magics          # lexecutor_c.hook.enable(...) as in the docs

@@ -158,7 +158,7 @@ def _one_line(s: str) -> str:
 def _input_error(path: str, exc: BaseException) -> Optional[str]:
     """A one-line message for errors that mean 'this input is unusable'; None
     for anything else."""
-    from .api import SourceError
+    from .engine.run import SourceError
     if isinstance(exc, SyntaxError):
         where = f"{path}:{exc.lineno}" if exc.lineno else path
         return f"{where}: syntax error: {exc.msg}"
@@ -245,7 +245,7 @@ def _positive_float(s: str) -> float:
 def add_execution_options(p: argparse.ArgumentParser) -> None:
     """The options of every command that executes code (shared with later
     commands such as record or bench)."""
-    from .api import ABSTRACTIONS, PREDICTORS
+    from .engine.run import ABSTRACTIONS, PREDICTORS
     p.add_argument("--predictor", choices=PREDICTORS, default="naive",
                    help="how missing values are chosen (default: naive)")
     p.add_argument("--abstraction", choices=ABSTRACTIONS, default="fine",
@@ -270,7 +270,7 @@ def _run_args(p):
 
 @_run_args.handler
 def _run(args, ui: UI) -> int:
-    from . import api
+    from .engine import run as api
     entries = []
     progress = None
     if len(args.files) > 1 and not args.json:
@@ -347,7 +347,7 @@ class _PathArg(os.PathLike):
 
 
 def _error_kind(e: BaseException) -> str:
-    from .api import SourceError
+    from .engine.run import SourceError
     if isinstance(e, SyntaxError):
         return "syntax"
     if isinstance(e, SourceError):
@@ -428,7 +428,7 @@ def _instrument_args(p):
 
 @_instrument_args.handler
 def _instrument(args, ui: UI) -> int:
-    from . import api
+    from .engine import run as api
     try:
         text, filename = api.load_source(_PathArg(args.file), args.file)
         inst = api.get_instrument()(text, filename=filename)
@@ -468,7 +468,7 @@ def example_path(name: str = "lexecutor_figure1.py") -> str:
 
 @_demo_args.handler
 def _demo(args, ui: UI) -> int:
-    from . import api
+    from .engine import run as api
     path = example_path()
     try:
         text, _ = api.load_source(_PathArg(path), path)
@@ -572,8 +572,8 @@ def _trace_args(p):
 
 @_trace_args.handler
 def _trace(args, ui: UI) -> int:
-    from . import api
-    from .trace import trace
+    from .engine import run as api
+    from .apps.trace import trace
     if args.max_steps < 1:
         raise UsageError("--max-steps must be positive")
     stdin = _apps_read_stdin(args.stdin)
@@ -628,7 +628,7 @@ def _commits_args(p):
 
 @_commits_args.handler
 def _commits(args, ui: UI) -> int:
-    from . import commits as cm
+    from .apps import commits as cm
     if args.seeds < 1:
         raise UsageError("--seeds must be positive")
     try:
@@ -673,8 +673,8 @@ def _errors_args(p):
 
 @_errors_args.handler
 def _errors(args, ui: UI) -> int:
-    from . import api
-    from .errors import find_errors
+    from .engine import run as api
+    from .apps.errors import find_errors
     if args.seeds < 0:
         raise UsageError("--seeds must not be negative")
     stdin = _apps_read_stdin(args.stdin)
@@ -743,7 +743,7 @@ def _treefix(args, ui: UI) -> int:
     """Run the Treefix loop on one file; a one-line progress display on a
     terminal's stderr; the chosen prefixes and coverage, or --json."""
     from . import treefix as run_treefix
-    from ._treefix import TreefixError
+    from .prefixtree import TreefixError
     if args.n < 1 or args.k < 0:
         raise UsageError("-n must be at least 1 and -k at least 0")
     if not os.path.isfile(args.file):
@@ -823,7 +823,7 @@ def _record_args(p):
 
 @_record_args.handler
 def _record(args, ui: UI) -> int:
-    from .record import RecordError, record
+    from .engine.record import RecordError, record
     cmd = list(args.cmd)
     if cmd and cmd[0] == "--":
         cmd = cmd[1:]
@@ -891,7 +891,7 @@ def _train(args, ui: UI) -> int:
         raise UsageError("train: bad model settings (dim must be a positive multiple of heads, "
                          "buckets >= 2, batch size, epochs and threads positive)")
     try:
-        from .training.train import latency, train
+        from .model.training.train import latency, train
         report = train(args.events, args.out, seed=args.seed, epochs=args.epochs,
                        batch_size=args.batch_size, lr=args.lr, dim=args.dim,
                        layers=args.layers, heads=args.heads, ff=args.ff, buckets=args.buckets,
@@ -902,8 +902,8 @@ def _train(args, ui: UI) -> int:
     except (FileNotFoundError, ValueError, RuntimeError) as e:
         raise UsageError(f"train: {e}")
     if args.latency:
-        from .neural import NeuralUnavailable
-        from .training import dataset as ds
+        from .model.neural import NeuralUnavailable
+        from .model.training import dataset as ds
         try:
             exs = ds.examples_from_events(
                 [f for e in args.events for f in (__import__("glob").glob(e) or [e])])

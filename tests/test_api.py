@@ -12,9 +12,9 @@ import pytest
 
 from conftest import needs_address_space_limit
 
-from lexecutor_c import api
-from lexecutor_c.api import BackendUnavailable, SourceError, run
-from lexecutor_c.result import Result
+from lexecutor_c.engine import run as api
+from lexecutor_c.engine.run import BackendUnavailable, SourceError, run
+from lexecutor_c.engine.result import Result
 
 sys.path.insert(0, os.path.dirname(__file__))
 from fakes import FakeRuntime, fake_instrument  # noqa: E402

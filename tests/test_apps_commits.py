@@ -7,7 +7,7 @@ import subprocess
 import pytest
 
 from lexecutor_c import cli
-from lexecutor_c.commits import (CHANGED, EXCEPTION, SAME, SKIPPED, check_commits,
+from lexecutor_c.apps.commits import (CHANGED, EXCEPTION, SAME, SKIPPED, check_commits,
                                  compare_values, functions_of)
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="needs git")

@@ -8,7 +8,7 @@ import types
 import pytest
 
 from lexecutor_c import cli
-from lexecutor_c.errors import INJECTED, MISSING, REAL, derived_names, find_errors, reads_at
+from lexecutor_c.apps.errors import INJECTED, MISSING, REAL, derived_names, find_errors, reads_at
 
 PROGRAMS = pathlib.Path(__file__).resolve().parent / "programs" / "errors"
 

@@ -5,7 +5,7 @@ import pathlib
 import pytest
 
 from lexecutor_c import cli
-from lexecutor_c.trace import format_trace, show_value, trace
+from lexecutor_c.apps.trace import format_trace, show_value, trace
 
 EXAMPLES = pathlib.Path(__file__).resolve().parent / "programs" / "apps"
 SHARED = pathlib.Path(__file__).resolve().parents[2] / "shared" / "examples"

@@ -336,7 +336,7 @@ def test_frequency_approach(small_data, tmp_path, capsys):
     assert bc.run_task(t, bc.Options(frequency_table=str(table)))["coverage"] == 1.0
     naive = bc.run_task(bc.Task(t.dataset, t.file, t.path, "naive", 0, "x"), bc.Options())
     assert naive["coverage"] == 0.0                      # a Dummy is not == 1
-    from lexecutor_c.runtime import write_events
+    from lexecutor_c.engine.runtime import write_events
     ev = tmp_path / "events.gz"
     write_events(str(ev), [("foo", "int_pos", "name", "f.py", 1, 1, "", "")])
     assert bc.load_frequency_table(str(ev)) == {"foo": {"int_pos": 1}}

@@ -11,7 +11,8 @@ import sys
 
 import pytest
 
-from lexecutor_c import api, cli
+from lexecutor_c import cli
+from lexecutor_c.engine import run as api
 
 sys.path.insert(0, os.path.dirname(__file__))
 from fakes import FakeRuntime, fake_instrument  # noqa: E402
@@ -20,7 +21,7 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 WITH_FAKES = (
     "import sys; sys.path[:0] = [{root!r}, {tests!r}]\n"
     "from fakes import fake_instrument, FakeRuntime\n"
-    "from lexecutor_c import api; api.set_backend(fake_instrument, FakeRuntime)\n"
+    "from lexecutor_c.engine import run as api; api.set_backend(fake_instrument, FakeRuntime)\n"
     "from lexecutor_c.cli import main; sys.exit(main(sys.argv[1:]))\n"
 ).format(root=str(ROOT), tests=str(ROOT / "tests"))
 

@@ -6,9 +6,9 @@ import tarfile
 
 import pytest
 
-from lexecutor_c.runtime import load_frequency_table, read_events
-from lexecutor_c.training import collect
-from lexecutor_c.training import dataset as ds
+from lexecutor_c.engine.runtime import load_frequency_table, read_events
+from lexecutor_c.model.training import collect
+from lexecutor_c.model.training import dataset as ds
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 

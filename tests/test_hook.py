@@ -1,4 +1,4 @@
-"""Transparent mode: the frame-evaluation hook (csrc/evalframe.c) and
+"""Transparent mode: the frame-evaluation hook (csrc/transparent/evalframe.c) and
 lexecutor_c.hook."""
 import asyncio
 import importlib
@@ -9,7 +9,7 @@ import threading
 import pytest
 
 import lexecutor_c
-import lexecutor_c.hook as hook
+import lexecutor_c.integrations.hook as hook
 from lexecutor_c import _core
 
 SOURCE = '''

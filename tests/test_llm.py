@@ -9,7 +9,7 @@ import time
 import pytest
 
 from lexecutor_c import _core
-from lexecutor_c._treefix.llm import LLMGenerator, parse_prefix
+from lexecutor_c.prefixtree.llm import LLMGenerator, parse_prefix
 
 pytest_httpserver = pytest.importorskip("pytest_httpserver")
 from werkzeug import Response  # noqa: E402  (pytest-httpserver depends on werkzeug)
@@ -206,7 +206,7 @@ def test_llm_generator_conversation_and_usage(httpserver):
     ])
     httpserver.expect_request(PATH).respond_with_handler(
         lambda req: Response(json.dumps(next(answers)), content_type="application/json"))
-    from lexecutor_c._treefix.analysis import analyze
+    from lexecutor_c.prefixtree.analysis import analyze
     facts = analyze("print(d.year)\n")
     gen = LLMGenerator(base_url=httpserver.url_for("/v1"), model="m")
     props = gen.initial(facts, 2)

@@ -7,7 +7,7 @@ from IPython.testing.globalipapp import get_ipython  # noqa: E402
 
 import lexecutor_c  # noqa: E402
 from lexecutor_c import _core  # noqa: E402
-from lexecutor_c.magics import LexecuteReport  # noqa: E402
+from lexecutor_c.integrations.magics import LexecuteReport  # noqa: E402
 
 
 @pytest.fixture(scope="module")

@@ -9,11 +9,11 @@ import sys
 import pytest
 
 from lexecutor_c import _core
-from lexecutor_c.neural import (NeuralModel, NeuralPredictor, NeuralUnavailable, Tokenizer,
+from lexecutor_c.model.neural import (NeuralModel, NeuralPredictor, NeuralUnavailable, Tokenizer,
                                 TokenizerConfig, fnv1a, word_features)
-from lexecutor_c.runtime import (coarse_class, load_frequency_table, save_frequency_table,
+from lexecutor_c.engine.runtime import (coarse_class, load_frequency_table, save_frequency_table,
                                  write_events)
-from lexecutor_c.training import dataset as ds
+from lexecutor_c.model.training import dataset as ds
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -178,7 +178,7 @@ def test_missing_model_file_is_a_clear_error(tmp_path):
 
 def test_shim_missing_message(monkeypatch):
     import builtins
-    from lexecutor_c import neural
+    from lexecutor_c.model import neural
     real = builtins.__import__
 
     def fake(name, globals=None, locals=None, fromlist=(), level=0):
@@ -310,7 +310,7 @@ def test_runtime_neural_predictor_end_to_end(tiny_model):
 @needs_shim
 def test_training_is_reproducible(tmp_path):
     import torch
-    from lexecutor_c.training.train import train
+    from lexecutor_c.model.training.train import train
     write_events(tmp_path / "syn.jsonl.gz", synthetic_events(200))
     kw = dict(seed=7, max_steps=5, dim=16, heads=2, ff=16, layers=1, buckets=512,
               batch_size=32, threads=1, log=lambda m: None)
@@ -330,7 +330,7 @@ def test_training_is_reproducible(tmp_path):
 
 @needs_shim
 def test_shipped_model_predicts_sensibly():
-    from lexecutor_c.neural import MODEL_FILE
+    from lexecutor_c.model.neural import MODEL_FILE
     if not os.path.exists(MODEL_FILE):
         pytest.skip("no shipped model")
     assert os.path.getsize(MODEL_FILE) < 30 * 2 ** 20
@@ -341,7 +341,7 @@ def test_shipped_model_predicts_sensibly():
 
 
 def test_next_use_filter_keeps_classes_that_survive_the_next_use():
-    from lexecutor_c.neural import fit_next_use
+    from lexecutor_c.model.neural import fit_next_use
     ranked = [("int_pos", 0.5), ("list_nonempty", 0.3), ("callable", 0.2)]
     # called next: only a callable (or an object) survives
     assert fit_next_use(ranked, "name", "( a )") == [("callable", 0.2)]

@@ -58,13 +58,13 @@ def project(pytester, monkeypatch):
 
 
 def test_without_the_option_the_project_cannot_even_be_collected(project):
-    r = project.runpytest_subprocess("-p", "lexecutor_c.pytest_plugin")
+    r = project.runpytest_subprocess("-p", "lexecutor_c.integrations.pytest_plugin")
     r.assert_outcomes(errors=1)
     r.stdout.fnmatch_lines(["*ModuleNotFoundError*requests_not_installed*"])
 
 
 def test_lexecute_pattern_runs_the_tests(project):
-    r = project.runpytest_subprocess("-p", "lexecutor_c.pytest_plugin", "--lexecute=proj*", "-rf")
+    r = project.runpytest_subprocess("-p", "lexecutor_c.integrations.pytest_plugin", "--lexecute=proj*", "-rf")
     r.assert_outcomes(passed=2, failed=2)
     out = r.stdout.str()
     assert "FAILED test_proj.py::test_wrong_assert" in out
@@ -80,7 +80,7 @@ def test_lexecute_pattern_runs_the_tests(project):
 
 
 def test_predictor_option_and_no_report(project):
-    r = project.runpytest_subprocess("-p", "lexecutor_c.pytest_plugin", "--lexecute=proj*",
+    r = project.runpytest_subprocess("-p", "lexecutor_c.integrations.pytest_plugin", "--lexecute=proj*",
                                      "--lexecute-predictor=as-is", "--lexecute-no-report")
     # as-is never injects: the missing imports stay missing
     r.assert_outcomes(errors=1)
@@ -104,7 +104,7 @@ def test_marker_without_the_option(pytester, monkeypatch):
         def test_unmarked():
             helper_not_defined(3)
     '''))
-    r = pytester.runpytest_subprocess("-p", "lexecutor_c.pytest_plugin")
+    r = pytester.runpytest_subprocess("-p", "lexecutor_c.integrations.pytest_plugin")
     r.assert_outcomes(passed=1, failed=2)
     r.stdout.fnmatch_lines([
         "test_marked.py::test_marked: 2 injected",

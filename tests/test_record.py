@@ -9,8 +9,8 @@ import textwrap
 import pytest
 
 from lexecutor_c import _core
-from lexecutor_c.record import RecordError, classify_patterns, read_parts, record
-from lexecutor_c.runtime import read_events, write_events
+from lexecutor_c.engine.record import RecordError, classify_patterns, read_parts, record
+from lexecutor_c.engine.runtime import read_events, write_events
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 

@@ -10,8 +10,8 @@ import weakref
 import pytest
 
 from lexecutor_c import _core
-from lexecutor_c import runtime as lxrt
-from lexecutor_c.runtime import Site
+from lexecutor_c.engine import runtime as lxrt
+from lexecutor_c.engine.runtime import Site
 
 
 def run(src, rt=None, **glob):

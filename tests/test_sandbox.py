@@ -12,8 +12,8 @@ import pytest
 
 from conftest import needs_address_space_limit
 
-from lexecutor_c import sandbox
-from lexecutor_c.sandbox import Limits, Outcome, SandboxError, call_isolated
+from lexecutor_c.engine import sandbox
+from lexecutor_c.engine.sandbox import Limits, Outcome, SandboxError, call_isolated
 
 FAST = Limits(timeout=5.0)
 #: the sandbox without confinement layers (rlimits, cgroup, network only)

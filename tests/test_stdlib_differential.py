@@ -126,7 +126,7 @@ def child(test_module, targets, loader_kind, out_path):
     sys.path.extend(p for p in os.environ.get("LX_CHILD_SITE", "").split(os.pathsep) if p)
     # The same set-up in every run, plain or not: the instrumenter's package
     # may import target modules (lexecutor_c imports dataclasses, tokenize, ...).
-    from lexecutor_c import importhook
+    from lexecutor_c.engine import importhook
     hook = made = None
     if loader_kind != "none":
         instrument = _child_instrument()
@@ -465,7 +465,7 @@ if __name__ != "__main__":
 
     def test_import_hook_instruments_chosen_modules(tmp_path):
         sys.path.insert(0, ROOT)
-        from lexecutor_c import importhook
+        from lexecutor_c.engine import importhook
         pkg = tmp_path / "lxpkg"
         (pkg / "sub").mkdir(parents=True)
         (pkg / "__init__.py").write_text("VALUE = 1\n")

@@ -7,10 +7,10 @@ import pytest
 
 import lexecutor_c
 from lexecutor_c import TreefixError, treefix
-from lexecutor_c._treefix import (OfflineGenerator, Plan, Proposal, annotate_uncovered,
+from lexecutor_c.prefixtree import (OfflineGenerator, Plan, Proposal, annotate_uncovered,
                                   greedy_cover, name_heuristic, postprocess)
-from lexecutor_c._treefix.analysis import analyze
-from lexecutor_c._treefix.core import SnippetRunner
+from lexecutor_c.prefixtree.analysis import analyze
+from lexecutor_c.prefixtree.core import SnippetRunner
 
 HERE = os.path.dirname(__file__)
 FIGURE1 = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "shared",

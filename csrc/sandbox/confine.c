@@ -26,7 +26,8 @@
  * namespace there is no second child.
  */
 #define _GNU_SOURCE
-#include "../lx.h"
+#include "lx.h"
+#include "sandbox/api.h"
 #include "sandbox.h"
 
 #include <errno.h>

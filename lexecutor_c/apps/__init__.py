@@ -1,0 +1,1 @@
+"""Applications built on the engine and the prefix tree: commits, errors, trace."""

@@ -1,0 +1,570 @@
+"""Transparent mode: run chosen functions, modules or files as their
+instrumented twins without rewriting anything (docs/TRANSPARENT.md).
+
+    import lexecutor_c.hook as hook
+    with hook.enable([my_function, "mypkg.util", "scripts/job.py"]) as s:
+        my_function(1, 2)                 # runs instrumented, values injected
+    s.injections, s.coverage
+
+    r = lexecutor_c.call(f, 1, x=2)       # CallResult(value, injections, exception, coverage)
+
+    @lexecutor_c.lexecute                 # every call returns a CallResult
+    def g(): ...
+
+The C side (csrc/transparent/evalframe.c) asks :func:`_resolve` once per code object
+and generation whether a frame is a target; everything here runs with the
+hook switched off for the running thread.
+"""
+from __future__ import annotations
+
+import fnmatch
+import functools
+import inspect
+import itertools
+import linecache
+import os
+import sys
+import threading
+from dataclasses import dataclass, field
+from types import CodeType, FunctionType, MethodType, ModuleType
+from typing import Any, Callable, Iterable, NamedTuple, Optional
+
+from .. import _core
+from ..engine.result import coverage_fields
+
+__all__ = [
+    "enable", "disable", "session", "Session", "Injection", "CallResult", "call", "lexecute",
+    "paused", "current", "info", "LOADERS",
+]
+
+LOADERS = ("_n_", "_a_", "_c_", "_l_", "_i_", "_op_")
+_PKG_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep   # lexecutor_c/
+_ABSENT = object()
+_lock = threading.RLock()
+
+
+# ------------------------------------------------------------ twin cache
+
+class _Compiled:
+    """One instrumented file: the renamed module code and an index of every
+    code object in it by (qualname, first line)."""
+
+    def __init__(self, key: int, filename: str, inst):
+        self.key = key
+        self.filename = filename
+        self.inst = inst
+        self.names = {name: f"_lx{key}{name}" for name in LOADERS}
+        self.code = _rename(inst.compile(filename), self.names)
+        self.index: dict[tuple, list] = {}
+        for c in _walk(self.code):
+            self.index.setdefault((c.co_qualname, c.co_firstlineno), []).append(c)
+            _TWINS[id(c)] = c
+
+    def find(self, code: CodeType) -> Optional[CodeType]:
+        """The twin of an original code object, or None (not found, ambiguous,
+        or its parameters differ)."""
+        cands = [c for c in self.index.get((code.co_qualname, code.co_firstlineno), ())
+                 if _same_signature(c, code)]
+        return cands[0] if len(cands) == 1 else None
+
+
+_TWINS: dict[int, CodeType] = {}           # id -> every twin code object ever made (kept alive)
+_COMPILED: dict[tuple, _Compiled] = {}     # (filename, source) -> _Compiled
+_keys = itertools.count(1)
+
+
+def _walk(code: CodeType):
+    yield code
+    for c in code.co_consts:
+        if isinstance(c, CodeType):
+            yield from _walk(c)
+
+
+def _rename(code: CodeType, names: dict) -> CodeType:
+    consts = tuple(_rename(c, names) if isinstance(c, CodeType) else c for c in code.co_consts)
+    return code.replace(co_consts=consts, co_names=tuple(names.get(n, n) for n in code.co_names))
+
+
+_SIG_FLAGS = inspect.CO_VARARGS | inspect.CO_VARKEYWORDS
+
+
+def _same_signature(a: CodeType, b: CodeType) -> bool:
+    n = a.co_argcount + a.co_kwonlyargcount + bool(a.co_flags & inspect.CO_VARARGS) + \
+        bool(a.co_flags & inspect.CO_VARKEYWORDS)
+    return (a.co_name == b.co_name and a.co_argcount == b.co_argcount
+            and a.co_posonlyargcount == b.co_posonlyargcount
+            and a.co_kwonlyargcount == b.co_kwonlyargcount
+            and (a.co_flags & _SIG_FLAGS) == (b.co_flags & _SIG_FLAGS)
+            and a.co_varnames[:n] == b.co_varnames[:n])
+
+
+def _compiled_for(filename: str, globals_: dict) -> _Compiled:
+    """Instrument the source of *filename* (as linecache has it: files,
+    IPython cells, modules with a loader).  Raises LookupError when there is
+    no source, SyntaxError when it does not instrument."""
+    lines = linecache.getlines(filename, globals_ if isinstance(globals_, dict) else None)
+    if not lines:
+        raise LookupError(f"no source for {filename}")
+    source = "".join(lines)
+    found = _COMPILED.get((filename, source))
+    if found is None:
+        from .. import instrument
+        inst = _keep_leading_blank_lines(source, instrument(source, filename=filename))
+        found = _Compiled(next(_keys), filename, inst)
+        _COMPILED[(filename, source)] = found
+    return found
+
+
+def _leading_blank(text: str) -> int:
+    n = 0
+    for line in text.splitlines():
+        if line.strip():
+            break
+        n += 1
+    return n
+
+
+def _keep_leading_blank_lines(source: str, inst):
+    """Work around the instrumenter dropping blank lines before the first
+    statement (tests/findings/leading_blank_line.py on branch checks): its
+    line tables are right, the text is short of those lines."""
+    lost = _leading_blank(source) - _leading_blank(inst.source)
+    if lost > 0:
+        import dataclasses
+        fix = inst.line_map
+        if fix is not None:
+            fix = list(range(1, lost + 1)) + [line + lost for line in fix]
+        inst = dataclasses.replace(inst, source="\n" * lost + inst.source, line_map=fix)
+    return inst
+
+
+_passthrough_rt = None
+
+
+def _passthrough(loader: str):
+    """Loaders of an "as-is" runtime: twins that outlive their session behave
+    like the original code (missing values raise as they would)."""
+    global _passthrough_rt
+    if _passthrough_rt is None:
+        _passthrough_rt = _core.Runtime(predictor="as-is", filename="<after lexecutor_c session>")
+    return _passthrough_rt.loaders()[loader]
+
+
+# ------------------------------------------------------------ targets
+
+_realpaths: dict[str, str] = {}
+
+
+def _real(path: str) -> str:
+    r = _realpaths.get(path)
+    if r is None:
+        r = _realpaths[path] = os.path.realpath(path) if not path.startswith("<") else path
+    return r
+
+
+def _unwrap_callable(obj):
+    if isinstance(obj, (staticmethod, classmethod)):
+        obj = obj.__func__
+    if isinstance(obj, MethodType):
+        obj = obj.__func__
+    if isinstance(obj, functools.partial):
+        obj = obj.func
+    try:
+        obj = inspect.unwrap(obj)
+    except ValueError:
+        pass
+    return obj
+
+
+def _code_lines(code: CodeType) -> tuple[int, int]:
+    lines = [ln for c in _walk(code) for _, _, ln in c.co_lines() if ln is not None]
+    lines.append(code.co_firstlineno)
+    return min(lines), max(lines)
+
+
+class Targets:
+    """What is a target: code objects (functions, methods, classes' methods,
+    with their nested code), files, module names and module-name patterns."""
+
+    def __init__(self, targets):
+        self.codes: dict[int, CodeType] = {}
+        self.files: set[str] = set()
+        self.modules: set[str] = set()
+        self.patterns: list[str] = []
+        self.ranges: dict[str, list] = {}        # filename -> [(lo, hi)], or None: whole file
+        if targets is None:
+            targets = ()
+        if isinstance(targets, (str, os.PathLike, ModuleType, CodeType)) or callable(targets) \
+                or isinstance(targets, (staticmethod, classmethod)):
+            targets = (targets,)
+        for t in targets:
+            self.add(t)
+
+    def add(self, t) -> None:
+        if isinstance(t, ModuleType):
+            self.modules.add(t.__name__)
+            f = getattr(t, "__file__", None)
+            if f:
+                self.files.add(_real(f))
+                self.ranges[f] = None
+            return
+        if isinstance(t, os.PathLike) or (isinstance(t, str) and (
+                t.endswith(".py") or os.sep in t or t.startswith("<"))):
+            p = os.fspath(t)
+            self.files.add(_real(p))
+            self.ranges[p] = None
+            return
+        if isinstance(t, str):
+            if not t:
+                raise ValueError("empty target name")
+            if any(ch in t for ch in "*?["):
+                self.patterns.append(t)
+            else:
+                self.modules.add(t)
+            return
+        if isinstance(t, type):
+            for v in vars(t).values():
+                v = _unwrap_callable(v)
+                if isinstance(v, (FunctionType, type)) and v is not t:
+                    self.add(v)
+            return
+        if isinstance(t, CodeType):
+            code = t
+        else:
+            fn = _unwrap_callable(t)
+            code = getattr(fn, "__code__", None)
+            if not isinstance(code, CodeType):
+                raise TypeError(f"cannot make {t!r} a target: not a Python function, class, "
+                                "module, module name or file")
+        for c in _walk(code):
+            self.codes[id(c)] = c
+        r = self.ranges.setdefault(code.co_filename, [])
+        if r is not None:
+            r.append(_code_lines(code))
+
+    def __bool__(self) -> bool:
+        return bool(self.codes or self.files or self.modules or self.patterns)
+
+    def module_match(self, name) -> bool:
+        if not isinstance(name, str):
+            return False
+        if name in self.modules or any(name.startswith(m + ".") for m in self.modules):
+            return True
+        return any(fnmatch.fnmatchcase(name, p) for p in self.patterns)
+
+    def match(self, code: CodeType, globals_) -> Optional[bool]:
+        """True (whole file), False (not a target) or None (a code target)."""
+        if self.codes.get(id(code)) is code:
+            return None
+        fn = code.co_filename
+        if self.files and _real(fn) in self.files:
+            return True
+        if (self.modules or self.patterns) and isinstance(globals_, dict) \
+                and self.module_match(globals_.get("__name__")):
+            return True
+        return False
+
+
+# ------------------------------------------------------------ sessions
+
+class Injection(NamedTuple):
+    """One injected value: where, what kind of use, the name, the abstract
+    class the predictor chose and the repr of the value."""
+    file: str
+    line: Optional[int]
+    kind: str
+    name: str
+    cls: str
+    value: str
+    iid: int
+
+
+class _FileRun:
+    def __init__(self, session: "Session", compiled: _Compiled):
+        self.compiled = compiled
+        opts = session.options
+        self.runtime = _core.Runtime(sites=compiled.inst.iids, filename=compiled.filename, **opts)
+        loaders = self.runtime.loaders()
+        self.loaders = {compiled.names[n]: loaders[n] for n in LOADERS}
+        self.probe_key = compiled.names["_l_"]
+        self.probe_value = self.loaders[self.probe_key]
+        self.prepare = functools.partial(session._prepare, self)
+
+
+class Session:
+    """A set of targets and the runtimes their twins use.
+
+    Use as a context manager, or call :meth:`enable` / :meth:`disable`.
+    Sessions nest: a code object that several enabled sessions target runs
+    with the innermost one's runtime; disabling a session leaves the others
+    on.
+    """
+
+    def __init__(self, targets, *, predictor="naive", abstraction="fine", seed=None,
+                 randomize=False, frequency_table=None):
+        self.targets = targets if isinstance(targets, Targets) else Targets(targets)
+        self.options = {"predictor": predictor, "abstraction": abstraction, "seed": seed,
+                        "randomize": randomize}
+        if frequency_table is not None:
+            self.options["frequency_table"] = frequency_table
+        # fail early on bad options, with the runtime's own message
+        _core.Runtime(**self.options)
+        self.files: dict[str, _FileRun] = {}
+        self.notes: list[str] = []           # targets that could not be substituted, and why
+        self.hook_error: Optional[BaseException] = None
+        self.restored_hook = True
+        self._whole: set[str] = set()
+        self._saved: list[tuple] = []        # (globals, name, previous value or _ABSENT)
+        self._seen_globals: dict[tuple, bool] = {}
+        self._noted: set = set()
+        self.active = False
+
+    # -- the resolver side (runs with the hook off for this thread)
+
+    def _note(self, key, msg: str) -> None:
+        if key not in self._noted:
+            self._noted.add(key)
+            self.notes.append(msg)
+
+    def _resolve(self, func, code: CodeType, globals_):
+        if _TWINS.get(id(code)) is code or code.co_filename.startswith(_PKG_DIR):
+            return None
+        how = self.targets.match(code, globals_)
+        if how is False:
+            return None
+        filename = code.co_filename
+        try:
+            run = self._file(filename, globals_)
+        except (LookupError, SyntaxError, ValueError, RecursionError) as e:
+            self._note(filename, f"{filename}: not instrumented ({type(e).__name__}: {e})")
+            return None
+        if how:
+            self._whole.add(filename)
+        twin = run.compiled.find(code)
+        if twin is None:
+            self._note((filename, code.co_qualname, code.co_firstlineno),
+                       f"{filename}:{code.co_firstlineno}: no unique twin for {code.co_qualname}")
+            return None
+        cellmap = None
+        if twin.co_freevars != code.co_freevars:
+            cellmap = tuple(code.co_freevars.index(n) if n in code.co_freevars else -1
+                            for n in twin.co_freevars)
+        return (twin, cellmap, run.probe_key, run.probe_value, run.prepare)
+
+    def _file(self, filename: str, globals_) -> _FileRun:
+        run = self.files.get(filename)
+        if run is None:
+            run = self.files[filename] = _FileRun(self, _compiled_for(filename, globals_))
+        return run
+
+    def _prepare(self, run: _FileRun, globals_: dict) -> None:
+        for name, loader in run.loaders.items():
+            k = (id(globals_), name)
+            if k not in self._seen_globals:
+                self._seen_globals[k] = True
+                self._saved.append((globals_, name, globals_.get(name, _ABSENT)))
+            globals_[name] = loader
+
+    # -- switching
+
+    def enable(self) -> "Session":
+        with _lock:
+            if self.active:
+                return self
+            if self in _stack:
+                raise RuntimeError("a session cannot be re-entered")
+            _stack.append(self)
+            try:
+                _core._hook_install(_resolve)
+            except BaseException:
+                _stack.remove(self)
+                if _stack:          # the interrupted session keeps the hook
+                    _core._hook_invalidate()
+                raise
+            self.active = True
+        return self
+
+    def disable(self) -> None:
+        with _lock:
+            if not self.active:
+                return
+            state = _core._hook_info()
+            if state["failed"]:
+                self.hook_error = state["last_error"]
+            _stack.remove(self)
+            self.active = False
+            if _stack:
+                _core._hook_install(_resolve)
+            else:
+                self.restored_hook = _core._hook_uninstall()
+            for g, name, old in reversed(self._saved):
+                g[name] = _passthrough(name[name.index("_", 3):]) if old is _ABSENT else old
+            self._saved.clear()
+            self._seen_globals.clear()
+
+    def __enter__(self) -> "Session":
+        return self.enable()
+
+    def __exit__(self, *exc) -> None:
+        self.disable()
+
+    def reset(self) -> None:
+        """Start a new run: injections, coverage and failed imports start
+        empty (each missing name is predicted afresh)."""
+        for run in self.files.values():
+            run.runtime.reset()
+
+    # -- results
+
+    @property
+    def injections(self) -> list[Injection]:
+        out = []
+        for filename, run in self.files.items():
+            for iid, kind, name, line, cls, value in run.runtime.injections:
+                out.append(Injection(filename, line, kind, name, cls, value, iid))
+        return out
+
+    @property
+    def failed_imports(self) -> list[tuple]:
+        return [(f, *rec) for f, run in self.files.items() for rec in run.runtime.failed_imports]
+
+    @property
+    def coverage(self) -> dict[str, dict]:
+        """filename -> coverage of the target code in it (the whole file for
+        file and module targets, else the lines of the target functions)."""
+        out = {}
+        for filename, run in self.files.items():
+            ranges = None if filename in self._whole else self.targets.ranges.get(filename)
+            lines = [(int(li.line), int(li.iid)) for li in run.compiled.inst.lines
+                     if ranges is None or any(lo <= li.line <= hi for lo, hi in ranges)]
+            out[filename] = coverage_fields(lines, set(run.runtime.reached()))
+        return out
+
+    def summary(self) -> str:
+        parts = []
+        for f, c in self.coverage.items():
+            parts.append(f"{f}: {c['covered_lines']}/{c['total_lines']} lines")
+        return "; ".join(parts) + f"; {len(self.injections)} injections"
+
+    def __repr__(self) -> str:
+        return f"<lexecutor_c.hook.Session {'active' if self.active else 'inactive'}: " \
+               f"{len(self.files)} files, {len(self.injections)} injections>"
+
+
+_stack: list[Session] = []
+
+
+def _resolve(func, code, globals_):
+    """The C hook's resolver: the innermost session that targets the code
+    object decides."""
+    for s in reversed(_stack):
+        r = s._resolve(func, code, globals_)
+        if r is not None:
+            return r
+    return None
+
+
+def enable(targets, **options) -> Session:
+    """Start transparent mode for *targets* (functions, methods, classes,
+    modules or module names, ``fnmatch`` patterns of module names, file paths)
+    and return the :class:`Session`, already enabled; ``with`` it, or call
+    :func:`disable`.  Options are the Runtime's: predictor, abstraction,
+    seed, randomize, frequency_table."""
+    return Session(targets, **options).enable()
+
+
+session = enable
+
+
+def current() -> Optional[Session]:
+    """The innermost enabled session, or None."""
+    return _stack[-1] if _stack else None
+
+
+def disable(s: Optional[Session] = None) -> Optional[Session]:
+    """Disable *s* (default: the innermost enabled session) and return it."""
+    s = s if s is not None else current()
+    if s is not None:
+        s.disable()
+    return s
+
+
+def info() -> dict:
+    """The C hook's state (installed, active, failed, generation, ...)."""
+    return _core._hook_info()
+
+
+class paused:
+    """``with hook.paused(): ...`` runs its block with the hook off for the
+    current thread (for a tool's own code)."""
+
+    def __enter__(self):
+        self._old = _core._hook_thread_off(True)
+        return self
+
+    def __exit__(self, *exc):
+        _core._hook_thread_off(self._old)
+
+
+# ------------------------------------------------------------ call / lexecute
+
+@dataclass
+class CallResult:
+    """What :func:`call` and :func:`lexecute` return: the function's value
+    (None when it raised), the injections, the exception it raised (None when
+    it returned), and the coverage of the function's lines."""
+    value: Any
+    injections: list
+    exception: Optional[BaseException]
+    coverage: dict
+    failed_imports: list = field(default_factory=list)
+    notes: list = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return self.exception is None
+
+    def unwrap(self):
+        """The value, or raise the exception."""
+        if self.exception is not None:
+            raise self.exception
+        return self.value
+
+
+def _call(options: dict, func, args, kwargs) -> CallResult:
+    target = _unwrap_callable(func)
+    if not isinstance(getattr(target, "__code__", None), CodeType):
+        raise TypeError(f"lexecutor_c.call() needs a Python function, not {type(func).__name__}")
+    s = Session([target], **options)
+    value = exc = None
+    with s:
+        try:
+            value = func(*args, **kwargs)
+        except (Exception, SystemExit) as e:
+            exc = e
+    cov = s.coverage.get(target.__code__.co_filename) or coverage_fields([], set())
+    return CallResult(value, s.injections, exc, cov, s.failed_imports, s.notes)
+
+
+def call(func, /, *args, **kwargs) -> CallResult:
+    """Call ``func(*args, **kwargs)`` with the function (and functions nested
+    in it) running instrumented, the naive predictor injecting missing
+    values; returns a :class:`CallResult`.  For other predictors use
+    ``lexecute(predictor=...)(func)(*args)``."""
+    return _call({}, func, args, kwargs)
+
+
+def lexecute(func: Optional[Callable] = None, /, **options):
+    """Decorator: every call of the function runs in transparent mode and
+    returns a :class:`CallResult`.  ``@lexecute`` or
+    ``@lexecute(predictor="random", seed=3)``."""
+    if func is None:
+        Session([], **options)    # validate the options now
+        return functools.partial(lexecute, **options)
+
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        return _call(options, func, args, kwargs)
+
+    wrapper.lexecute_options = dict(options)
+    return wrapper

@@ -1,0 +1,309 @@
+"""The neural value predictor: tokenizer (reference implementation) and the
+lazily loaded LibTorch shim (``lexecutor_c._torch_shim``, csrc/torch_shim.cpp).
+
+Importing this module imports neither torch nor the shim.  The shim (which
+links LibTorch) is loaded on the first prediction; the model file is
+``lexecutor_c/model/neural.pt`` unless ``LEXECUTOR_C_MODEL`` or an explicit
+path names another.  See docs/MODEL.md.
+
+Tokenizer (version 1).  A query is laid out as positions
+
+    [name] [k:kind] [before tokens (last CTX)] [<mask>] [after tokens (first CTX)]
+
+truncated / padded to ``max_len`` positions.  Context strings are split on
+ASCII whitespace.  Every position is a bag of at most ``max_feats`` hashed
+features of the word's UTF-8 bytes (only its first 32 bytes are used):
+
+* ``w:`` + the word;
+* for identifiers ([A-Za-z_][A-Za-z0-9_]*, ASCII): ``s:`` + each lowercased
+  piece after splitting on ``_`` and camelCase boundaries (at most 4,
+  distinct, only when there are two or more pieces or the piece differs from
+  the word);
+* ``g:`` + the byte trigrams of ``^`` + lowercased word (first 24 bytes) + ``$``
+  while slots are left.
+
+Special positions have one feature: ``k:name`` / ``k:attribute`` /
+``k:call`` and ``t:<mask>``.  A feature's id is FNV-1a (32 bit) of its bytes
+modulo ``buckets - 1``, plus 1 (0 is padding).  csrc/torch_shim.cpp
+implements the same function; tests compare the two.
+"""
+from __future__ import annotations
+
+import os
+import threading
+from typing import Dict, List, Optional, Sequence, Tuple
+
+TOKENIZER_VERSION = 1
+KINDS = ("name", "attribute", "call")
+MODEL_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "neural.pt")
+ENV_MODEL = "LEXECUTOR_C_MODEL"
+
+
+class TokenizerConfig:
+    """The tokenizer's parameters; written into the exported model."""
+
+    def __init__(self, buckets: int = 16384, max_len: int = 36, max_feats: int = 12,
+                 ctx: int = 16):
+        if buckets < 2 or max_len < 3 or max_feats < 1 or ctx < 0:
+            raise ValueError("bad tokenizer configuration")
+        self.buckets, self.max_len, self.max_feats, self.ctx = buckets, max_len, max_feats, ctx
+
+    def to_text(self, fine: Sequence[str], coarse: Sequence[str]) -> str:
+        return (f"lexecutor_c.tokenizer {TOKENIZER_VERSION}\n"
+                f"buckets {self.buckets}\nmax_len {self.max_len}\n"
+                f"max_feats {self.max_feats}\nctx {self.ctx}\n"
+                f"fine {' '.join(fine)}\ncoarse {' '.join(coarse)}\n")
+
+    @classmethod
+    def from_text(cls, text: str) -> Tuple["TokenizerConfig", List[str], List[str]]:
+        kv = {}
+        lines = text.splitlines()
+        if not lines or lines[0].split() != ["lexecutor_c.tokenizer", str(TOKENIZER_VERSION)]:
+            raise ValueError("not a version 1 lexecutor_c tokenizer description")
+        for ln in lines[1:]:
+            if ln.strip():
+                k, _, v = ln.partition(" ")
+                kv[k] = v
+        cfg = cls(int(kv["buckets"]), int(kv["max_len"]), int(kv["max_feats"]), int(kv["ctx"]))
+        return cfg, kv["fine"].split(), kv["coarse"].split()
+
+
+def fnv1a(data: bytes) -> int:
+    h = 0x811C9DC5
+    for b in data:
+        h = ((h ^ b) * 0x01000193) & 0xFFFFFFFF
+    return h
+
+
+_IDENT_FIRST = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
+_IDENT_REST = _IDENT_FIRST | frozenset(b"0123456789")
+
+
+def _lower(b: bytes) -> bytes:
+    return bytes(c + 32 if 65 <= c <= 90 else c for c in b)
+
+
+def _pieces(w: bytes) -> List[bytes]:
+    out: List[bytes] = []
+    cur = bytearray()
+    n = len(w)
+    for i, c in enumerate(w):
+        if c == 95:                               # _
+            if cur:
+                out.append(bytes(cur))
+                cur = bytearray()
+            continue
+        up = 65 <= c <= 90
+        if up and cur and i > 0:
+            p = w[i - 1]
+            prev_low_or_digit = 97 <= p <= 122 or 48 <= p <= 57
+            prev_up = 65 <= p <= 90
+            next_low = i + 1 < n and 97 <= w[i + 1] <= 122
+            if prev_low_or_digit or (prev_up and next_low):
+                out.append(bytes(cur))
+                cur = bytearray()
+        cur.append(c)
+    if cur:
+        out.append(bytes(cur))
+    return [_lower(p) for p in out]
+
+
+def word_features(word: bytes, max_feats: int) -> List[bytes]:
+    w = word[:32]
+    feats = [b"w:" + w]
+    if w and w[0] in _IDENT_FIRST and all(c in _IDENT_REST for c in w):
+        ps = _pieces(w)
+        if len(ps) > 1 or (ps and ps[0] != w):
+            seen = []
+            for p in ps:
+                if p not in seen:
+                    seen.append(p)
+                if len(seen) == 4:
+                    break
+            feats.extend(b"s:" + p for p in seen)
+    g = b"^" + _lower(w[:24]) + b"$"
+    i = 0
+    while len(feats) < max_feats and i + 3 <= len(g):
+        feats.append(b"g:" + g[i:i + 3])
+        i += 1
+    return feats[:max_feats]
+
+
+class Tokenizer:
+    """Python reference of the shim's tokenizer (used for training)."""
+
+    def __init__(self, cfg: TokenizerConfig):
+        self.cfg = cfg
+        self._cache: Dict[bytes, List[int]] = {}
+
+    def _ids(self, feats: List[bytes]) -> List[int]:
+        m = self.cfg.buckets - 1
+        return [fnv1a(f) % m + 1 for f in feats]
+
+    def word_ids(self, word: bytes) -> List[int]:
+        ids = self._cache.get(word)
+        if ids is None:
+            ids = self._ids(word_features(word, self.cfg.max_feats))
+            if len(self._cache) < 2_000_000:
+                self._cache[word] = ids
+        return ids
+
+    def encode(self, name: str, kind: str, before: str, after: str) -> List[List[int]]:
+        """The feature ids of each position (no padding)."""
+        if not name:
+            raise ValueError("empty input: the name is empty")
+        if kind not in KINDS:
+            raise ValueError(f"kind must be one of {KINDS}, not {kind!r}")
+        cfg = self.cfg
+        enc = lambda s: s.encode("utf-8", "surrogatepass")   # noqa: E731
+        rows = [self.word_ids(enc(name)), self._ids([b"k:" + kind.encode()])]
+        # bytes.split(): ASCII whitespace only, like the shim
+        bw = enc(before).split()[-cfg.ctx:] if cfg.ctx else []
+        aw = enc(after).split()[:cfg.ctx] if cfg.ctx else []
+        rows.extend(self.word_ids(w) for w in bw)
+        rows.append(self._ids([b"t:<mask>"]))
+        rows.extend(self.word_ids(w) for w in aw)
+        return rows[:cfg.max_len]
+
+    def encode_padded(self, name, kind, before, after) -> List[List[int]]:
+        rows = self.encode(name, kind, before, after)
+        F = self.cfg.max_feats
+        out = [r + [0] * (F - len(r)) for r in rows]
+        out.extend([[0] * F] * (self.cfg.max_len - len(out)))
+        return out
+
+
+# ---- the predictor used by Runtime(predictor="neural") ---------------------
+
+class NeuralUnavailable(RuntimeError):
+    """The neural predictor cannot run here (no shim/torch, no model)."""
+
+
+def load_shim():
+    """The LibTorch shim extension; NeuralUnavailable with the reason when absent."""
+    try:
+        from lexecutor_c import _torch_shim
+    except ImportError as e:
+        try:
+            import importlib.util
+            has_torch = importlib.util.find_spec("torch") is not None
+        except (ImportError, ValueError):
+            has_torch = False
+        if not has_torch:
+            raise NeuralUnavailable(
+                "the neural predictor needs PyTorch's LibTorch: pip install torch==2.13.0, "
+                "then rebuild (python setup.py build_ext --inplace) to get "
+                "lexecutor_c._torch_shim") from e
+        raise NeuralUnavailable(
+            "lexecutor_c._torch_shim is not built or cannot be loaded "
+            f"({e}); rebuild with torch installed: python setup.py build_ext --inplace") from e
+    return _torch_shim
+
+
+class NeuralModel:
+    """A model loaded through the shim: ``predict(name, kind, before, after,
+    k=5, coarse=False) -> [(class, probability), ...]``."""
+
+    def __init__(self, path: Optional[str] = None):
+        path = path or os.environ.get(ENV_MODEL) or MODEL_FILE
+        if not os.path.exists(path):
+            raise NeuralUnavailable(f"neural model file {path!r} does not exist "
+                                    "(train one: python -m lexecutor_c train ...)")
+        self.path = path
+        self._shim = load_shim()
+        self._handle = self._shim.load(path)
+        self.info = self._shim.info(self._handle)
+
+    def predict(self, name: str, kind: str, before: str = "", after: str = "", k: int = 5,
+                coarse: bool = False) -> List[Tuple[str, float]]:
+        return self._shim.predict(self._handle, name, kind, before or "", after or "", k,
+                                  bool(coarse))
+
+    def tokenize(self, name: str, kind: str, before: str = "", after: str = ""):
+        return self._shim.tokenize(self._handle, name, kind, before or "", after or "")
+
+
+class NeuralPredictor:
+    """Callable predictor (docs/RUNTIME.md) backed by the shim.  Loads the
+    shim and the model on the first query, not before."""
+
+    def __init__(self, path: Optional[str] = None, k: int = 3):
+        self.path = path
+        self.k = k
+        self._model: Optional[NeuralModel] = None
+        self._lock = threading.Lock()
+
+    @property
+    def model(self) -> NeuralModel:
+        if self._model is None:
+            with self._lock:
+                if self._model is None:
+                    self._model = NeuralModel(self.path)
+        return self._model
+
+    def __call__(self, query):
+        if not query.name:              # e.g. calling an unnamed Dummy: nothing to go on
+            return "object"
+        ranked = self.model.predict(query.name or "", query.kind, query.before or "",
+                                    query.after or "", max(self.k, 5),
+                                    query.abstraction == "coarse")
+        return fit_next_use(ranked, query.kind, query.after or "", query.before or "")[:self.k]
+
+    def __repr__(self):
+        return "neural"
+
+
+#: classes whose values survive being called / indexed / searched right away
+_CALLABLE = {"callable", "object", "resource"}
+_INDEXABLE = {"list_nonempty", "tuple_nonempty", "dict_nonempty", "str_nonempty",
+              "list", "tuple", "dict", "str", "object", "resource"}
+_CONTAINER = {"list_empty", "list_nonempty", "tuple_empty", "tuple_nonempty", "set_empty",
+              "set_nonempty", "dict_empty", "dict_nonempty", "str_empty", "str_nonempty",
+              "list", "tuple", "set", "dict", "str", "object", "resource"}
+
+
+def _next_token(kind: str, after: str) -> str:
+    """The first context token after the value: for a call's return value,
+    the one after its balanced argument list."""
+    tokens = after.split()
+    if kind == "call":
+        depth = 0
+        for i, t in enumerate(tokens):
+            depth += t in ("(", "[", "{")
+            depth -= t in (")", "]", "}")
+            if depth == 0:
+                return tokens[i + 1] if i + 1 < len(tokens) else ""
+        return ""
+    return tokens[0] if tokens else ""
+
+
+def fit_next_use(ranked, kind: str, after: str, before: str = ""):
+    """Keep the ranked classes compatible with what the code does next with
+    the value: called (`x(`) needs a callable, indexed (`x[`) a non-empty
+    container, the right operand of `in` (a loop or a membership test) a
+    container; nothing compatible in the top k: ``object`` (a Dummy, which
+    survives all of these).  Read from the context tokens only."""
+    nxt = _next_token(kind, after)
+    prev = before.split()[-1:] if kind in ("name", "attribute") else []
+    if nxt == "(":
+        allowed = _CALLABLE
+    elif nxt == "[":
+        allowed = _INDEXABLE
+    elif prev == ["in"]:
+        allowed = _CONTAINER
+    else:
+        return list(ranked)
+    names = [r[0] if isinstance(r, (tuple, list)) else r for r in ranked]
+    kept = [r for r, n in zip(ranked, names) if n in allowed]
+    return kept or ["object"]
+
+
+_default: Optional[NeuralPredictor] = None
+
+
+def runtime_predictor() -> NeuralPredictor:
+    """What ``Runtime(predictor="neural")`` uses: one shared lazy predictor."""
+    global _default
+    if _default is None:
+        _default = NeuralPredictor()
+    return _default

@@ -1,0 +1,272 @@
+"""Train the neural value model: ``lexecutor-c train --events ... --out model.pt``.
+
+Data: recorded events files -> deduplicated examples (``dataset``), split
+95/5 at random (a hash of the example and the seed) or, with
+``--heldout-projects``, by project.  Input: the tokenizer of
+``lexecutor_c.neural`` (name, kind, 16 tokens before the site, ``<mask>``,
+16 after; hashed word, sub-word and character-trigram features per
+position).  Model: a bag-of-features embedding per position, learned
+position embeddings, a small pre-norm transformer encoder, and two linear
+heads over [name position ; mean of positions]: the fine classes
+(``_core.FINE_CLASSES``) and the coarse ones (``_core.COARSE_CLASSES``);
+the loss is the sum of both cross-entropies.
+
+Reproducible: the same events, arguments, seed and thread count give the
+same model.  The export is TorchScript with the tokenizer description as
+the extra file ``tokenizer.txt`` and the training report as
+``report.json``; ``lexecutor_c._torch_shim`` loads it.
+"""
+from __future__ import annotations
+
+import glob
+import json
+import math
+import os
+import random
+import statistics
+import time
+from typing import Dict, List, Optional, Sequence
+
+from lexecutor_c import _core
+from lexecutor_c.model.neural import KINDS, TokenizerConfig, Tokenizer
+from lexecutor_c.engine.runtime import coarse_class
+from lexecutor_c.model.training import dataset as ds
+
+FINE = list(_core.FINE_CLASSES)
+COARSE = list(_core.COARSE_CLASSES)
+FINE_TO_COARSE = [COARSE.index(coarse_class(c)) for c in FINE]
+
+
+def _torch():
+    try:
+        import torch
+    except ImportError as e:
+        raise RuntimeError("training needs PyTorch: pip install torch==2.13.0") from e
+    return torch
+
+
+def build_model(torch, buckets: int, max_len: int, dim: int, layers: int, heads: int,
+                ff: int, dropout: float):
+    nn = torch.nn
+    F = torch.nn.functional
+
+    class Block(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.heads = heads
+            self.ln1 = nn.LayerNorm(dim)
+            self.qkv = nn.Linear(dim, 3 * dim)
+            self.proj = nn.Linear(dim, dim)
+            self.ln2 = nn.LayerNorm(dim)
+            self.ff1 = nn.Linear(dim, ff)
+            self.ff2 = nn.Linear(ff, dim)
+            self.drop = nn.Dropout(dropout)
+
+        def forward(self, x, bias):
+            B, L, D = x.shape
+            H = self.heads
+            qkv = self.qkv(self.ln1(x)).view(B, L, 3, H, D // H).permute(2, 0, 3, 1, 4)
+            q, k, v = qkv[0], qkv[1], qkv[2]
+            att = torch.matmul(q, k.transpose(-1, -2)) * (1.0 / math.sqrt(D // H)) + bias
+            att = self.drop(torch.softmax(att, dim=-1))
+            y = torch.matmul(att, v).transpose(1, 2).reshape(B, L, D)
+            x = x + self.drop(self.proj(y))
+            return x + self.drop(self.ff2(F.gelu(self.ff1(self.ln2(x)))))
+
+    class ValueModel(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.emb = nn.Embedding(buckets, dim, padding_idx=0)
+            self.pos = nn.Parameter(torch.randn(max_len, dim) * 0.02)
+            self.blocks = nn.ModuleList([Block() for _ in range(layers)])
+            self.norm = nn.LayerNorm(dim)
+            self.fine = nn.Linear(2 * dim, len(FINE))
+            self.coarse = nn.Linear(2 * dim, len(COARSE))
+            nn.init.normal_(self.emb.weight, std=0.05)
+            with torch.no_grad():
+                self.emb.weight[0].zero_()
+
+        def forward(self, ids):
+            # ids: [B, L, F] int64 feature ids, 0 = padding
+            x = self.emb(ids).sum(2)
+            used = ids[:, :, 0] != 0                                    # [B, L]
+            x = x + self.pos[: x.shape[1]]
+            bias = (~used).to(x.dtype)[:, None, None, :] * -1e9
+            for blk in self.blocks:
+                x = blk(x, bias)
+            x = self.norm(x)
+            w = used.to(x.dtype)[:, :, None]
+            mean = (x * w).sum(1) / w.sum(1).clamp(min=1.0)
+            h = torch.cat([x[:, 0], mean], dim=-1)
+            return self.fine(h), self.coarse(h)
+
+    return ValueModel()
+
+
+def encode_all(tok: Tokenizer, examples: Sequence[ds.Example], torch):
+    n, L, F = len(examples), tok.cfg.max_len, tok.cfg.max_feats
+    ids = torch.zeros((n, L, F), dtype=torch.int32)
+    view = ids.numpy() if hasattr(ids, "numpy") else None
+    for i, ex in enumerate(examples):
+        rows = tok.encode(ex.name, ex.kind, ex.before, ex.after)
+        for p, r in enumerate(rows):
+            view[i, p, :len(r)] = r
+    y_fine = torch.tensor([FINE.index(ex.cls) for ex in examples], dtype=torch.long)
+    y_coarse = torch.tensor([FINE_TO_COARSE[FINE.index(ex.cls)] for ex in examples],
+                            dtype=torch.long)
+    return ids, y_fine, y_coarse
+
+
+def topk_hits(logits, y, ks=(1, 3, 5)) -> Dict[int, List[bool]]:
+    top = logits.topk(max(ks), dim=-1).indices
+    return {k: (top[:, :k] == y[:, None]).any(-1).tolist() for k in ks}
+
+
+def evaluate(model, torch, ids, y_fine, y_coarse, kinds: List[str], batch: int = 1024) -> dict:
+    model.eval()
+    hits = {"fine": {1: [], 3: [], 5: []}, "coarse": {1: [], 3: [], 5: []}}
+    with torch.no_grad():
+        for s in range(0, ids.shape[0], batch):
+            lf, lc = model(ids[s:s + batch].long())
+            for k, v in topk_hits(lf, y_fine[s:s + batch]).items():
+                hits["fine"][k].extend(v)
+            for k, v in topk_hits(lc, y_coarse[s:s + batch]).items():
+                hits["coarse"][k].extend(v)
+    def summary(mask):
+        out = {"n": sum(mask)}
+        for head in ("fine", "coarse"):
+            out[head] = {f"top{k}": round(sum(h for h, m in zip(v, mask) if m) / max(1, sum(mask)),
+                                          4) for k, v in hits[head].items()}
+        return out
+    res = summary([True] * len(kinds))
+    res["per_kind"] = {kd: summary([x == kd for x in kinds]) for kd in KINDS}
+    return res
+
+
+def export(model, torch, path: str, cfg: TokenizerConfig, report: dict) -> None:
+    model.eval()
+    scripted = torch.jit.script(model)
+    extra = {"tokenizer.txt": cfg.to_text(FINE, COARSE),
+             "report.json": json.dumps(report, indent=1, sort_keys=True)}
+    torch.jit.save(scripted, path, _extra_files=extra)
+
+
+def train(events: Sequence[str], out: str, *, seed: int = 0, epochs: float = 4.0,
+          batch_size: int = 256, lr: float = 2e-3, dim: int = 128, layers: int = 2,
+          heads: int = 4, ff: int = 256, dropout: float = 0.1, buckets: int = 16384,
+          max_len: int = 36, max_feats: int = 12, test_fraction: float = 0.05,
+          heldout_projects: Sequence[str] = (), cap: Optional[int] = 300,
+          threads: int = 2, max_steps: Optional[int] = None,
+          max_minutes: Optional[float] = None, log=print) -> dict:
+    """Train and export; returns the report (also stored in the export)."""
+    torch = _torch()
+    paths = []
+    for e in events:
+        found = sorted(glob.glob(e)) if any(c in e for c in "*?[") else [e]
+        if not found:
+            raise FileNotFoundError(f"no events file matches {e!r}")
+        paths.extend(found)
+    for p in paths:
+        if not os.path.isfile(p):
+            raise FileNotFoundError(f"events file {p!r} does not exist")
+    out_dir = os.path.dirname(os.path.abspath(out))
+    if not os.path.isdir(out_dir):
+        raise FileNotFoundError(f"the directory of --out ({out_dir}) does not exist")
+    torch.manual_seed(seed)
+    random.seed(seed)
+    torch.set_num_threads(threads)
+    stats: dict = {}
+    examples = ds.examples_from_events(paths, cap=cap, stats=stats)
+    if heldout_projects:
+        train_ex, test_ex = ds.project_split(examples, heldout_projects)
+        split = {"kind": "project", "heldout": list(heldout_projects)}
+    else:
+        train_ex, test_ex = ds.random_split(examples, test_fraction, seed)
+        split = {"kind": "random", "test_fraction": test_fraction}
+    if not train_ex:
+        raise ValueError("no training examples in the events files")
+    log(f"train: {len(train_ex)} examples, test: {len(test_ex)} "
+        f"({stats.get('events', 0)} events read)")
+    cfg = TokenizerConfig(buckets=buckets, max_len=max_len, max_feats=max_feats)
+    tok = Tokenizer(cfg)
+    t0 = time.monotonic()
+    X, Yf, Yc = encode_all(tok, train_ex, torch)
+    if test_ex:
+        Xt, Ytf, Ytc = encode_all(tok, test_ex, torch)
+    log(f"tokenized in {time.monotonic() - t0:.1f}s")
+    model = build_model(torch, buckets, max_len, dim, layers, heads, ff, dropout)
+    opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=0.01)
+    n = X.shape[0]
+    steps_per_epoch = max(1, math.ceil(n / batch_size))
+    total = max(1, int(steps_per_epoch * epochs))
+    if max_steps is not None:
+        total = min(total, max_steps)
+    warm = max(1, total // 20)
+    sched = torch.optim.lr_scheduler.LambdaLR(
+        opt, lambda s: min(1.0, (s + 1) / warm) * max(0.02, 0.5 * (1 + math.cos(math.pi * s / total))))
+    gen = torch.Generator().manual_seed(seed)
+    ce = torch.nn.functional.cross_entropy
+    step = 0
+    t0 = time.monotonic()
+    model.train()
+    stopped_early = False
+    while step < total:
+        perm = torch.randperm(n, generator=gen)
+        for s in range(0, n, batch_size):
+            if step >= total:
+                break
+            if max_minutes is not None and time.monotonic() - t0 > max_minutes * 60:
+                stopped_early = True
+                break
+            idx = perm[s:s + batch_size]
+            lf, lc = model(X[idx].long())
+            loss = ce(lf, Yf[idx]) + ce(lc, Yc[idx])
+            opt.zero_grad()
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+            opt.step()
+            sched.step()
+            step += 1
+            if step % 200 == 0 or step == total:
+                log(f"step {step}/{total} loss {loss.item():.4f} "
+                    f"({time.monotonic() - t0:.0f}s)")
+        if stopped_early:
+            break
+    train_seconds = time.monotonic() - t0
+    report = {
+        "seed": seed, "steps": step, "epochs": round(step / steps_per_epoch, 2),
+        "train_seconds": round(train_seconds, 1), "threads": threads,
+        "stopped_early": stopped_early,
+        "examples": len(examples), "train": len(train_ex), "test": len(test_ex),
+        "events": stats.get("events"), "split": split, "cap": cap,
+        "projects": sorted({ex.project for ex in examples}),
+        "names": len({ex.name for ex in examples}),
+        "config": {"dim": dim, "layers": layers, "heads": heads, "ff": ff, "dropout": dropout,
+                   "buckets": buckets, "max_len": max_len, "max_feats": max_feats,
+                   "batch_size": batch_size, "lr": lr},
+        "parameters": sum(p.numel() for p in model.parameters()),
+    }
+    if test_ex:
+        report["test_metrics"] = evaluate(model, torch, Xt, Ytf, Ytc, [e.kind for e in test_ex])
+        # the frequency baseline on the same split, for comparison
+        from lexecutor_c.model.training.collect import topk_frequency
+        table = ds.class_counts(train_ex)
+        report["frequency_baseline"] = {"fine": topk_frequency(table, test_ex),
+                                        "coarse": topk_frequency(table, test_ex, coarse=True)}
+    export(model, torch, out, cfg, report)
+    report["model_bytes"] = os.path.getsize(out)
+    return report
+
+
+def latency(model_path: str, examples: Sequence[ds.Example], n: int = 500) -> dict:
+    """Median and p99 milliseconds per query through the shim, in-process."""
+    from lexecutor_c.model.neural import NeuralModel
+    m = NeuralModel(model_path)
+    times = []
+    for ex in list(examples)[:n]:
+        t = time.perf_counter()
+        m.predict(ex.name, ex.kind, ex.before, ex.after, 5)
+        times.append((time.perf_counter() - t) * 1000)
+    times.sort()
+    return {"queries": len(times), "median_ms": round(statistics.median(times), 4),
+            "p99_ms": round(times[min(len(times) - 1, int(len(times) * 0.99))], 4)}
