@@ -541,7 +541,7 @@ def _view(extra=()) -> tuple:
         if os.path.islink(d):
             links.append((d, os.readlink(d)))
         cands.append(d)
-    here = os.path.dirname(os.path.abspath(__file__))
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))   # the package
     cands += [sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix, here]
     cands += [p for p in sys.path if p]
     cands += [os.fspath(p) for p in extra]
@@ -675,7 +675,7 @@ def describe_capabilities(caps: Optional[dict] = None) -> str:
 
 def _core_module():
     try:
-        from . import _core
+        from .. import _core
     except ImportError:
         return None
     return _core if hasattr(_core, "sandbox_fork") else None

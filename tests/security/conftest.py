@@ -17,9 +17,6 @@ import uuid
 
 import pytest
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-
 _outcomes = {}
 
 

@@ -17,10 +17,10 @@ import time
 
 import pytest
 
-from conftest import _state, accepted
+from .conftest import _state, accepted
 
 from lexecutor_c import run
-from lexecutor_c.sandbox import Limits
+from lexecutor_c.engine.sandbox import Limits
 
 pytestmark = pytest.mark.probe
 
@@ -790,7 +790,7 @@ def _(host, r):
 CALLER = """
 import json, os, sys
 from lexecutor_c import run
-from lexecutor_c.sandbox import Limits
+from lexecutor_c.engine.sandbox import Limits
 code = sys.stdin.read().replace("'CALLER_PID_HERE'", str(os.getpid()))
 lim = Limits(timeout=3, layers=()) if os.environ.get("LX_SECURITY_UNCONFINED") else None
 r = run(code, predictor="as-is", timeout=3, limits=lim)
