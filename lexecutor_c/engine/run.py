@@ -18,6 +18,7 @@ import tokenize
 from typing import Any, Callable, Optional, Union
 
 from . import sandbox
+from . import journal
 from .result import Result, coverage_fields
 
 __all__ = [
@@ -224,9 +225,11 @@ def _shipped_frequency_table():
 
 
 def _execute(text: str, filename: str, opts: dict, instrument, runtime_cls,
-             in_child: bool) -> dict:
+             in_child: bool, journal=None) -> dict:
     """Instrument, run and collect; returns plain data.  Runs in the sandbox
-    child (in_child) or in-process."""
+    child (in_child) or in-process.  ``journal``: memory shared with the
+    parent (lexecutor_c.engine.journal) where the runtime keeps its markers
+    and injections, for a run that dies before it can report."""
     try:
         inst = instrument(text, filename=filename)
         try:
@@ -255,6 +258,8 @@ def _execute(text: str, filename: str, opts: dict, instrument, runtime_cls,
     rt = runtime_cls(sites=inst.iids, predictor=opts["predictor"],
                      abstraction=opts["abstraction"], seed=opts["seed"],
                      randomize=opts["randomize"], record=False, filename=filename, **extra)
+    if journal is not None and hasattr(rt, "attach_journal"):
+        rt.attach_journal(journal)
     env = {"__name__": "__main__", "__builtins__": builtins, "__file__": filename}
     env.update(rt.loaders())
     status, exception, exit_code = "ok", None, None
@@ -361,7 +366,7 @@ def run(source_or_path, predictor="naive", abstraction: str = "fine",
         timeout: Optional[float] = 10.0, isolate: bool = True, stdin=None,
         seed: Optional[int] = None, randomize: bool = False,
         filename: Optional[str] = None, *, limits: Optional[sandbox.Limits] = None,
-        output_max: int = OUTPUT_MAX, frequency_table=None) -> Result:
+        output_max: int = OUTPUT_MAX, frequency_table=None, allow_missing=()) -> Result:
     """Execute a Python file or snippet with learning-guided value injection.
 
     ``source_or_path``: a path (pathlib.Path, or a str naming an existing
@@ -375,6 +380,9 @@ def run(source_or_path, predictor="naive", abstraction: str = "fine",
     PREDICTORS or a callable (see docs/RUNTIME.md for its signature);
     ``frequency_table`` (a dict name -> {class: count}, or a path of one
     written by lexecutor_c.runtime) feeds the frequency predictor.
+    ``allow_missing``: confinement layers (sandbox.LAYERS, or "all") the run
+    may go without where the kernel lacks them; by default a missing layer
+    raises sandbox.ConfinementError and nothing runs (docs/RUNNING.md).
 
     Raises OSError for unreadable files, SourceError for undecodable input,
     SyntaxError for source that does not parse, ValueError/TypeError for bad
@@ -408,10 +416,15 @@ def run(source_or_path, predictor="naive", abstraction: str = "fine",
     t0 = time.monotonic()
     if isolate:
         lim = limits if limits is not None else sandbox.Limits(
-            timeout=timeout, stdout_max=output_max, stderr_max=output_max)
-        outcome = sandbox.call_isolated(_execute, text, filename, opts, instrument,
-                                        runtime_cls, True, limits=lim, stdin=stdin)
-        result = _from_outcome(outcome, base)
+            timeout=timeout, stdout_max=output_max, stderr_max=output_max,
+            allow_missing=allow_missing)
+        shared = journal.create()
+        try:
+            outcome = sandbox.call_isolated(_execute, text, filename, opts, instrument,
+                                            runtime_cls, True, shared, limits=lim, stdin=stdin)
+            result = _from_outcome(outcome, base, shared)
+        finally:
+            shared.close()
     else:
         result = _run_in_process(text, filename, opts, instrument, runtime_cls, stdin,
                                  output_max, base)
@@ -476,7 +489,7 @@ def _valid_report(v: dict) -> bool:
         return False
 
 
-def _from_outcome(outcome: sandbox.Outcome, base: dict) -> Result:
+def _from_outcome(outcome: sandbox.Outcome, base: dict, shared=None) -> Result:
     r = Result(status="crashed", **base)
     r.stdout, r.stderr = _decode_output(outcome.stdout), _decode_output(outcome.stderr)
     r.stdout_truncated, r.stderr_truncated = outcome.stdout_truncated, outcome.stderr_truncated
@@ -499,6 +512,14 @@ def _from_outcome(outcome: sandbox.Outcome, base: dict) -> Result:
     lines = prog.get("lines")
     if isinstance(lines, list):
         r.total_lines = len(lines)
+        # what the run covered and injected before it died, from the journal
+        j = journal.read(shared) if shared is not None else None
+        if j is not None and all(isinstance(x, (list, tuple)) and len(x) == 2 and
+                                 all(type(v) is int for v in x) for x in lines):
+            for k, v in coverage_fields([tuple(x) for x in lines], j.reached).items():
+                setattr(r, k, v)
+            r.injections = j.injections
+            r.failed_imports = j.failed_imports
     if outcome.status == "timeout":
         r.status = "timeout"
         r.error = f"timed out ({outcome.timeout_kind})"
