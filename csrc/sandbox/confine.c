@@ -78,24 +78,6 @@ lx_sb_mark(lx_confine *cfg, const char *step)
     cfg->nmarks++;
 }
 
-int
-lx_sb_write_file(const char *path, const char *text)
-{
-    int fd = open(path, O_WRONLY | O_CLOEXEC);
-    if (fd < 0) {
-        return -1;
-    }
-    size_t n = strlen(text);
-    ssize_t w = write(fd, text, n);
-    int saved = errno;
-    close(fd);
-    if (w != (ssize_t)n) {
-        errno = w < 0 ? saved : EIO;
-        return -1;
-    }
-    return 0;
-}
-
 static int
 layer_index(unsigned bit)
 {
@@ -158,7 +140,29 @@ unshare_layer(lx_confine *cfg, unsigned bit, int flags, const char *what)
 /* New user namespace in which the caller's ids (uid, gid, outside) appear
  * as themselves. */
 static int
-enter_userns(lx_confine *cfg, uid_t uid, gid_t gid)
+write_proc_self(int procfd, const char *name, const char *text)
+{
+    char path[64];
+    snprintf(path, sizeof(path), "%sself/%s", procfd >= 0 ? "" : "/proc/", name);
+    int fd = openat(procfd >= 0 ? procfd : AT_FDCWD, path, O_WRONLY | O_CLOEXEC);
+    if (fd < 0) {
+        return -1;
+    }
+    size_t n = strlen(text);
+    ssize_t w = write(fd, text, n);
+    int saved = errno;
+    close(fd);
+    if (w != (ssize_t)n) {
+        errno = w < 0 ? saved : EIO;
+        return -1;
+    }
+    return 0;
+}
+
+/* procfd: the host's /proc (kept across the pivot for a child without a
+ * /proc of its own), or -1 for the /proc in view. */
+static int
+enter_userns(lx_confine *cfg, uid_t uid, gid_t gid, int procfd)
 {
     char map[64];
     if (simulated(cfg, LX_L_USERNS, "userns: unshare")) {
@@ -169,17 +173,17 @@ enter_userns(lx_confine *cfg, uid_t uid, gid_t gid)
         return layer_failed(cfg, LX_L_USERNS);
     }
     /* from here on a failure cannot be undone: always an error */
-    if (lx_sb_write_file("/proc/self/setgroups", "deny") < 0 && errno != ENOENT) {
+    if (write_proc_self(procfd, "setgroups", "deny") < 0 && errno != ENOENT) {
         lx_sb_fail(cfg, errno, "userns: /proc/self/setgroups");
         return -1;
     }
     snprintf(map, sizeof(map), "%lu %lu 1\n", (unsigned long)uid, (unsigned long)uid);
-    if (lx_sb_write_file("/proc/self/uid_map", map) < 0) {
+    if (write_proc_self(procfd, "uid_map", map) < 0) {
         lx_sb_fail(cfg, errno, "userns: uid_map");
         return -1;
     }
     snprintf(map, sizeof(map), "%lu %lu 1\n", (unsigned long)gid, (unsigned long)gid);
-    if (lx_sb_write_file("/proc/self/gid_map", map) < 0) {
+    if (write_proc_self(procfd, "gid_map", map) < 0) {
         lx_sb_fail(cfg, errno, "userns: gid_map");
         return -1;
     }
@@ -312,51 +316,60 @@ confine_self(lx_confine *cfg, int is_root, char **env, size_t nenv)
     gid_t gid = cfg->gid >= 0 ? (gid_t)cfg->gid : getgid();
     int drop = is_root && cfg->uid >= 0;
 
+    int procfd = -1, ret = -1;
     replace_environ(env, nenv);
     lx_sb_mark(cfg, "environ");
+    if (drop && wanted(cfg, LX_L_USERNS) && !(cfg->applied & LX_L_PIDNS)) {
+        /* no /proc of its own will be in view: keep the host's for the maps */
+        procfd = open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
+    }
     /* a half-built view cannot be rolled back: a failure here is an error */
     if ((cfg->applied & LX_L_MOUNTNS) &&
             lx_sb_build_root(cfg, drop ? uid : (uid_t)-1, drop ? gid : (gid_t)-1) < 0) {
-        return -1;
+        goto done;
     }
     lx_sb_mark(cfg, "mount view");
     if (!(cfg->applied & LX_L_MOUNTNS) && cfg->hostdir == NULL) {
         lx_sb_fail(cfg, EINVAL, "mountns: not applied and no host run directory");
-        return -1;
+        goto done;
     }
     if (drop) {
         if (setgroups(0, NULL) < 0 || setresgid(gid, gid, gid) < 0 ||
                 setresuid(uid, uid, uid) < 0) {
             lx_sb_fail(cfg, errno, "dropping to uid %lu gid %lu", (unsigned long)uid,
                        (unsigned long)gid);
-            return -1;
+            goto done;
         }
         /* /proc/self/{uid,gid}_map must stay writable by ourselves */
         prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
-        if (wanted(cfg, LX_L_USERNS) && enter_userns(cfg, uid, gid) < 0) {
-            return -1;
+        if (wanted(cfg, LX_L_USERNS) && enter_userns(cfg, uid, gid, procfd) < 0) {
+            goto done;
         }
+    }
+    if (procfd >= 0) {
+        close(procfd);
+        procfd = -1;
     }
     lx_sb_mark(cfg, "uid drop + userns");
     const char *dir = (cfg->applied & LX_L_MOUNTNS) ? cfg->rundir : cfg->hostdir;
     if (chdir(dir) < 0) {
         lx_sb_fail(cfg, errno, "chdir %s", dir);
-        return -1;
+        goto done;
     }
     if (close_others(cfg) < 0) {
-        return -1;
+        goto done;
     }
     lx_sb_mark(cfg, "descriptors");
     drop_capabilities();
     if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0) {
         lx_sb_fail(cfg, errno, "no_new_privs");
-        return -1;
+        goto done;
     }
     if (wanted(cfg, LX_L_LANDLOCK)) {
         if (simulated(cfg, LX_L_LANDLOCK, "landlock: create_ruleset") ||
                 lx_sb_landlock_apply(cfg) < 0) {
             if (layer_failed(cfg, LX_L_LANDLOCK) < 0) {
-                return -1;
+                goto done;
             }
         }
         else {
@@ -368,7 +381,7 @@ confine_self(lx_confine *cfg, int is_root, char **env, size_t nenv)
         if (simulated(cfg, LX_L_SECCOMP, "seccomp: loading the filter") ||
                 lx_sb_seccomp_load(cfg) < 0) {
             if (layer_failed(cfg, LX_L_SECCOMP) < 0) {
-                return -1;
+                goto done;
             }
         }
         else {
@@ -377,7 +390,12 @@ confine_self(lx_confine *cfg, int is_root, char **env, size_t nenv)
     }
     prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
     lx_sb_mark(cfg, "seccomp");
-    return 0;
+    ret = 0;
+done:
+    if (procfd >= 0) {
+        close(procfd);
+    }
+    return ret;
 }
 
 /* Child 1: returns 0 in the process that goes on to run the code (child 2,
@@ -401,7 +419,7 @@ child_main(lx_confine *cfg, int is_root, char **env, size_t nenv)
         cfg->cgroup_fd = -1;
         lx_sb_mark(cfg, "cgroup");
     }
-    if (!is_root && wanted(cfg, LX_L_USERNS) && enter_userns(cfg, uid, gid) < 0) {
+    if (!is_root && wanted(cfg, LX_L_USERNS) && enter_userns(cfg, uid, gid, -1) < 0) {
         return -1;
     }
     if (unshare_layer(cfg, LX_L_MOUNTNS, CLONE_NEWNS, "mountns: unshare") < 0 ||

@@ -14,7 +14,8 @@
  * /dev/shm is read-only, nosuid and (except the device nodes) nodev.
  *
  * The sources are opened (O_PATH) before the staging tmpfs covers /tmp, and
- * bound through /proc/self/fd, so a source below /tmp still works.
+ * bound through /proc/self/fd, so a source below /tmp still works; such a
+ * source is bound on top of the private /tmp, read-only.
  */
 #define _GNU_SOURCE
 #include "sandbox.h"
@@ -85,6 +86,12 @@ make_path(const char *full, int leaf_dir)
 }
 
 static int
+under_tmp(const char *path)
+{
+    return strncmp(path, "/tmp/", 5) == 0;
+}
+
+static int
 bind_fd(int fd, const char *target)
 {
     char src[64];
@@ -142,6 +149,9 @@ lx_sb_build_root(lx_confine *cfg, uid_t owner, gid_t group)
         goto done;
     }
     for (size_t i = 0; i < cfg->nro; i++) {
+        if (under_tmp(cfg->ro[i].path)) {
+            continue;       /* bound after the private /tmp is mounted */
+        }
         if (staged(buf, sizeof(buf), cfg->ro[i].path) < 0 ||
                 make_path(buf, cfg->ro[i].is_dir) < 0) {
             lx_sb_fail(cfg, errno, "mountns: creating %s", buf);
@@ -238,6 +248,18 @@ lx_sb_build_root(lx_confine *cfg, uid_t owner, gid_t group)
     if ((owner != (uid_t)-1 || group != (gid_t)-1) && chown(buf, owner, group) < 0) {
         lx_sb_fail(cfg, errno, "mountns: chown of the run directory");
         goto done;
+    }
+    /* readable paths below /tmp: on top of the private /tmp, read-only */
+    for (size_t i = 0; i < cfg->nro; i++) {
+        if (!under_tmp(cfg->ro[i].path)) {
+            continue;
+        }
+        if (staged(buf, sizeof(buf), cfg->ro[i].path) < 0 ||
+                make_path(buf, cfg->ro[i].is_dir) < 0 || bind_fd(fds[i], buf) < 0 ||
+                set_readonly(buf, 1, MOUNT_ATTR_NODEV) < 0) {
+            lx_sb_fail(cfg, errno, "mountns: binding %s", cfg->ro[i].path);
+            goto done;
+        }
     }
     /* into the new root; the old one goes away entirely */
     if (chdir(STAGE) < 0 || syscall(SYS_pivot_root, ".", ".") < 0) {

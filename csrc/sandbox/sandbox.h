@@ -86,7 +86,6 @@ int lx_sb_seccomp_load(lx_confine *cfg);      /* 0 / -1 with cfg->err set */
 /* confine.c helpers shared with the layer files */
 void lx_sb_fail(lx_confine *cfg, int err, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-int lx_sb_write_file(const char *path, const char *text);
 void lx_sb_mark(lx_confine *cfg, const char *step);
 
 #endif
