@@ -1208,7 +1208,9 @@ def call_isolated(func: Callable, *args, limits: Optional[Limits] = None, stdin=
             cg, why = _PidsCgroup.create(None if limits.nproc is None else limits.nproc)
         if cg is None:
             isolation["pids_cgroup_why"] = why
-            if limits.nproc is not None:
+            if limits.nproc is not None and confined and "userns" in plan["required"]:
+                plan["nproc"] = limits.nproc        # counted in the run's own user namespace
+            elif limits.nproc is not None:
                 target = plan["user"][0] if plan["user"] is not None else os.getuid()
                 plan["nproc"] = _uid_process_count(target) + limits.nproc
                 if target == 0:
