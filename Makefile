@@ -6,7 +6,7 @@ DEBS    := build-essential pkg-config git libtree-sitter-dev libcjson-dev libcur
 PYDEPS  := "tree-sitter-python>=0.23,<0.24" "rich>=13" "pytest>=7" "libcst>=1.0" \
            "pytest-httpserver>=1.0" "ipython>=8" nbclient ipykernel nbformat \
            "dask[distributed]" matplotlib setuptools wheel \
-           torch==2.13.0
+           "import-linter>=2.17" torch==2.13.0
 # torch is pinned: this machine kind carries that CPU wheel locally; an
 # unpinned torch would pull gigabytes of CUDA packages.
 STAMP   := .make

@@ -911,7 +911,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    """The options (shared with ``lexecutor-c bench``)."""
+    """The options of ``python -m benchmarks.coverage``."""
     p.add_argument("--data", default=DEFAULT_DATA,
                    help="the treefix_sample folder (default: <repo>/../shared/bench/"
                         "treefix_sample)")

@@ -350,10 +350,13 @@ def test_frequency_approach(small_data, tmp_path, capsys):
         bc.select_approaches(["nope"], bc.Options(), said.append)
 
 
-def test_cli_bench_subcommand(small_data, tmp_path, capsys):
-    code = cli.main(["bench", "--data", str(small_data), "--dataset", "so", "--approach",
-                     "naive", "--out", str(tmp_path / "o"), "--no-plot", "--no-progress",
-                     "--markdown"])
+def test_benchmark_is_its_own_command_not_a_cli_one(small_data, tmp_path, capsys):
+    """`python -m benchmarks.coverage` runs the benchmark; lexecutor-c has no `bench`
+    (the package never imports benchmarks/, which an installed package does not have)."""
+    assert cli.main(["bench"]) == 2
+    assert "invalid choice: 'bench'" in capsys.readouterr().err
+    code = bc.main(["--data", str(small_data), "--dataset", "so", "--approach", "naive",
+                    "--out", str(tmp_path / "o"), "--no-plot", "--no-progress", "--markdown"])
     assert code == 0
     assert "| so | naive | 4 | 70.8% |" in capsys.readouterr().out
 

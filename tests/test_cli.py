@@ -1,8 +1,6 @@
 """The command line: exit statuses, JSON shape, bad input, many files.
 
-In-process tests call cli.main(argv) with the test doubles of tests/fakes.py
-as backend; subprocess tests run ``python -m lexecutor_c`` for real (with the
-doubles installed by a small -c prelude where a backend is needed)."""
+In-process tests call cli.main(argv); subprocess tests run ``python -m lexecutor_c``."""
 import json
 import os
 import pathlib
@@ -14,23 +12,7 @@ import pytest
 from lexecutor_c import cli
 from lexecutor_c.engine import run as api
 
-sys.path.insert(0, os.path.dirname(__file__))
-from fakes import FakeRuntime, fake_instrument  # noqa: E402
-
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-WITH_FAKES = (
-    "import sys; sys.path[:0] = [{root!r}, {tests!r}]\n"
-    "from fakes import fake_instrument, FakeRuntime\n"
-    "from lexecutor_c.engine import run as api; api.set_backend(fake_instrument, FakeRuntime)\n"
-    "from lexecutor_c.cli import main; sys.exit(main(sys.argv[1:]))\n"
-).format(root=str(ROOT), tests=str(ROOT / "tests"))
-
-
-@pytest.fixture(autouse=True)
-def fake_backend():
-    with api.use_backend(fake_instrument, FakeRuntime):
-        yield
-
 
 @pytest.fixture
 def files(tmp_path):
@@ -50,11 +32,10 @@ def call(capsys, *argv):
     return code, out, err
 
 
-def sub(*argv, fakes=True, timeout=60):
-    cmd = [sys.executable, "-c", WITH_FAKES] if fakes else [sys.executable, "-m", "lexecutor_c"]
+def sub(*argv, timeout=60):
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    return subprocess.run(cmd + list(argv), capture_output=True, text=True, timeout=timeout,
-                          cwd=str(ROOT), env=env)
+    return subprocess.run([sys.executable, "-m", "lexecutor_c", *argv], capture_output=True,
+                          text=True, timeout=timeout, cwd=str(ROOT), env=env)
 
 
 # ---------------------------------------------------------------- run
@@ -63,7 +44,7 @@ def test_run_ok_file_shows_injections_and_coverage(capsys, files):
     p = files("ok.py", "x = missing_value\nprint('done')\n")
     code, out, err = call(capsys, "run", p)
     assert code == 0, err
-    assert "missing_value" in out and "FakeDummy" in out
+    assert "<Dummy 'missing_value'>" in out
     assert "coverage 100.0% (2/2 line markers)" in out
     assert err == ""
 
@@ -98,7 +79,7 @@ def test_run_json_document(capsys, files):
     assert doc["options"]["seed"] == 7 and doc["options"]["predictor"] == "naive"
     assert [f["file"] for f in doc["files"]] == [good, bad]
     r0, r1 = doc["files"][0]["result"], doc["files"][1]["result"]
-    assert r0["status"] == "ok" and r0["stdout"] == "<FakeDummy undefined_thing>\n"
+    assert r0["status"] == "ok" and r0["stdout"] == "<Dummy 'undefined_thing'>\n"
     assert r0["injections"][0]["name"] == "undefined_thing"
     assert set(r0["injections"][0]) == {"iid", "kind", "name", "line", "cls", "value"}
     assert r1["status"] == "exception" and r1["exception"]["type"] == "ZeroDivisionError"
@@ -193,24 +174,13 @@ def test_help_exits_0(capsys):
         assert name in out
 
 
-def test_backend_missing_is_a_one_line_error(capsys, files, monkeypatch):
-    p = files("p.py", "x = 1\n")
-
-    def unavailable(*a, **k):
-        raise api.BackendUnavailable("this build of lexecutor_c has no instrumenter")
-    monkeypatch.setattr(api, "get_instrument", unavailable)
-    code, _, err = call(capsys, "run", p)
-    assert code == 2
-    assert err == "lexecutor-c: error: this build of lexecutor_c has no instrumenter\n"
-
-
 # ---------------------------------------------------------------- instrument
 
 def test_instrument_prints_source_and_iids(capsys, files):
     p = files("p.py", "x = y\n")
     code, out, _ = call(capsys, "instrument", p)
     assert code == 0
-    assert "_n_(1, 'y', lambda: y)" in out and "_l_(2)" in out
+    assert out == 'x = _n_(1, "y"); _l_(2)\n'
     code, out, _ = call(capsys, "instrument", "--iids", p)
     assert code == 0 and "2 sites" in out and "1:4-1:5" in out
 
@@ -259,20 +229,19 @@ def test_subprocess_exit_codes(files):
     assert r.returncode == 1 and json.loads(r.stdout)["summary"]["files"] == 2
 
 
-def test_subprocess_bad_input_without_backend(files, tmp_path):
-    """python -m lexecutor_c itself (no test doubles): input errors come before
-    the backend is needed, as one line and status 2."""
+def test_subprocess_bad_input(files, tmp_path):
+    """python -m lexecutor_c itself: input errors as one line and status 2."""
     garbage = files("g.py", os.urandom(64) + b"\xff")
     for args in (["run", garbage], ["run", str(tmp_path / "none.py")], ["run"],
                  ["instrument", garbage]):
-        r = sub(*args, fakes=False)
+        r = sub(*args)
         assert r.returncode == 2, (args, r.stderr)
         assert "Traceback" not in r.stderr
         assert r.stderr.strip().splitlines()[-1].startswith("lexecutor-c")
 
 
 def test_subprocess_help():
-    r = sub("--help", fakes=False)
+    r = sub("--help")
     assert r.returncode == 0 and "demo" in r.stdout
 
 
@@ -286,11 +255,13 @@ def test_progress_bar_on_a_terminal(capsys, files, monkeypatch):
 
 
 def test_internal_error_is_reported_and_exits_1(capsys, files, monkeypatch):
+    """A bug inside lexecutor_c (here: an instrumenter that raises, which the real one
+    must never do) is exit status 1 with a message, not a traceback."""
     p = files("p.py", "x = 1\n")
 
     def broken(text, *, filename):
         raise RuntimeError("instrumenter bug")
-    monkeypatch.setattr(api, "get_instrument", lambda: broken)
+    monkeypatch.setattr(api, "instrument", broken)
     code, out, err = call(capsys, "run", "--no-isolate", "--json", p)
     assert code == 1
     doc = json.loads(out)

@@ -210,11 +210,13 @@ def _run_function(fsrc: str, name: str, required: list, kwonly: list, is_async: 
     """In the sandbox child: define the function under injection, inject its
     arguments by name and call it."""
     import builtins
+    from .._core import Runtime
     from ..engine import run as api
-    inst = api.get_instrument()(fsrc, filename=filename)
+    from ..engine.instrument import instrument
+    inst = instrument(fsrc, filename=filename)
     code = inst.compile()
-    rt = api.get_runtime()(sites=inst.iids, predictor=predictor, abstraction="fine",
-                           seed=seed, randomize=True, record=False, filename=filename)
+    rt = Runtime(sites=inst.iids, predictor=predictor, abstraction="fine",
+                 seed=seed, randomize=True, record=False, filename=filename)
     loaders = rt.loaders()
     env = {"__name__": "__lexecuted__", "__builtins__": builtins, "__file__": filename}
     env.update(loaders)

@@ -164,12 +164,13 @@ def _injected_type(v) -> bool:
 
 
 def _errors_child(text: str, filename: str, opts: dict, offset: int) -> dict:
-    from ..engine import run as api
-    inst = api.get_instrument()(text, filename=filename)
+    from .._core import Runtime
+    from ..engine.instrument import instrument
+    inst = instrument(text, filename=filename)
     code = inst.compile()
-    rt = api.get_runtime()(sites=inst.iids, predictor=opts["predictor"], abstraction="fine",
-                           seed=opts["seed"], randomize=opts["randomize"], record=False,
-                           filename=filename)
+    rt = Runtime(sites=inst.iids, predictor=opts["predictor"], abstraction="fine",
+                 seed=opts["seed"], randomize=opts["randomize"], record=False,
+                 filename=filename)
     env = {"__name__": "__main__", "__builtins__": builtins, "__file__": filename}
     env.update(rt.loaders())
     out: dict = {"status": "ok", "exception": None}
@@ -270,14 +271,13 @@ class ErrorReport:
 
 
 def _treefix_prefixes(text: str, notes: list) -> Optional[list[str]]:
-    """The Treefix prefix set when lexecutor_c.treefix is there, else None."""
-    # lexecutor_c.treefix is a function; a module registered under that name
-    # (a plug-in, or a test's stand-in) takes precedence
+    """The Treefix prefix set (lexecutor_c/prefixtree/), None when the search fails."""
+    # a module registered as lexecutor_c.treefix (a plug-in, or a test's stand-in)
+    # takes precedence
     mod = sys.modules.get("lexecutor_c.treefix")
     fn = getattr(mod, "treefix", None) if mod is not None else None
     if fn is None:
-        import lexecutor_c
-        fn = getattr(lexecutor_c, "treefix", None)
+        from ..prefixtree import treefix as fn
     if not callable(fn):
         notes.append("lexecutor_c.treefix has no treefix(); using injection only")
         return None

@@ -311,9 +311,9 @@ class _Tracer:
 
 
 def _trace_child(text: str, filename: str, opts: dict, in_child: bool) -> dict:
+    from .._core import Runtime
     from ..engine import run as api
-    instrument = api.get_instrument()
-    runtime_cls = api.get_runtime()
+    from ..engine.instrument import instrument
     try:
         inst = instrument(text, filename=filename)
         code = inst.compile()
@@ -322,9 +322,9 @@ def _trace_child(text: str, filename: str, opts: dict, in_child: bool) -> dict:
                 "text": e.text, "filename": e.filename or filename}
     except ValueError as e:
         return {"kind": "source", "message": str(e)}
-    rt = runtime_cls(sites=inst.iids, predictor=opts["predictor"], abstraction=opts["abstraction"],
-                     seed=opts["seed"], randomize=opts["randomize"], record=False,
-                     filename=filename)
+    rt = Runtime(sites=inst.iids, predictor=opts["predictor"], abstraction=opts["abstraction"],
+                 seed=opts["seed"], randomize=opts["randomize"], record=False,
+                 filename=filename)
     env = {"__name__": "__main__", "__builtins__": builtins, "__file__": filename}
     env.update(rt.loaders())
     capture = _Capture()

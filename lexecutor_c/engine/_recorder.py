@@ -3,7 +3,7 @@
 The parent (``lexecutor_c.record``) puts a ``sitecustomize.py`` on
 ``PYTHONPATH`` that calls :func:`start` with the settings from the
 ``LEXECUTOR_C_RECORD`` environment variable (a Python literal).  ``start``
-installs an import hook (``lexecutor_c.importhook``) that instruments the
+installs an import hook (``lexecutor_c.engine.importhook``) that instruments the
 chosen modules, one ``_core.Runtime(predictor="as-is", record=True)`` per
 module, and writes the recorded events to ``<dir>/<pid>.events.gz``:
 appended gzip members of JSON-array lines, one member per flush, so a
@@ -61,7 +61,7 @@ def _under(path, root):
 
 
 class Selector:
-    """Which modules to instrument (see ``lexecutor_c.record.record``)."""
+    """Which modules to instrument (see ``lexecutor_c.engine.record.record``)."""
 
     def __init__(self, modules, paths, excluded):
         from fnmatch import fnmatchcase

@@ -31,7 +31,7 @@ LOADER_NAMES = ("_n_", "_a_", "_c_", "_l_", "_i_")
 
 
 def _default_instrument(source, filename):
-    from lexecutor_c import instrument
+    from lexecutor_c.engine.instrument import instrument
     return instrument(source, filename=filename)
 
 

@@ -13,7 +13,7 @@ record=True)`` (nothing is injected: the program behaves as it would
 uninstrumented, only slower) and appends the events to per-process part
 files, flushed every ``flush_interval`` seconds and at exit.  When the
 command has ended (whatever its exit status) the parts are merged into
-``out`` (``lexecutor_c.runtime.write_events`` format) and removed.
+``out`` (``lexecutor_c.engine.runtime.write_events`` format) and removed.
 
 Module choice (``include``): each pattern is either
 

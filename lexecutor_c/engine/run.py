@@ -1,29 +1,27 @@
-"""lexecutor_c.run(): instrument a file or snippet, execute it with value
-injection, and return a Result.
-
-The instrumenter and the runtime are looked up through this module
-(:func:`set_backend` / :func:`use_backend`) so tests can substitute doubles;
-by default they are ``lexecutor_c.instrument`` and ``lexecutor_c._core.Runtime``.
+"""lexecutor_c.run(): instrument a file or snippet (engine/instrument.py), execute it with
+value injection (``_core.Runtime``), in the sandbox (engine/sandbox.py) by default, and
+return a Result (engine/result.py).
 """
 from __future__ import annotations
 
 import ast
 import builtins
-import contextlib
 import io
 import os
 import sys
 import time
 import tokenize
-from typing import Any, Callable, Optional, Union
+from typing import Optional, Union
 
+from .._core import Runtime
 from . import sandbox
 from . import journal
+from .instrument import instrument
 from .result import Result, coverage_fields
 
 __all__ = [
-    "run", "load_source", "set_backend", "use_backend", "LExecutorError", "SourceError",
-    "BackendUnavailable", "PREDICTORS", "ABSTRACTIONS",
+    "run", "load_source", "LExecutorError", "SourceError", "BackendUnavailable", "PREDICTORS",
+    "ABSTRACTIONS",
 ]
 
 PREDICTORS = ("as-is", "naive", "random", "frequency", "neural")
@@ -44,56 +42,8 @@ class SourceError(LExecutorError, ValueError):
 
 
 class BackendUnavailable(LExecutorError, RuntimeError):
-    """The instrumenter or the runtime is missing from this build."""
-
-
-# ---------------------------------------------------------------- backend
-
-_backend: dict[str, Any] = {"instrument": None, "runtime": None}
-
-
-def set_backend(instrument: Optional[Callable] = None, runtime: Optional[type] = None):
-    """Use ``instrument`` (like ``lexecutor_c.instrument``) and ``runtime``
-    (like ``_core.Runtime``) from now on; None restores the default.  Returns
-    the previous (instrument, runtime) pair."""
-    prev = (_backend["instrument"], _backend["runtime"])
-    _backend["instrument"], _backend["runtime"] = instrument, runtime
-    return prev
-
-
-@contextlib.contextmanager
-def use_backend(instrument: Optional[Callable] = None, runtime: Optional[type] = None):
-    """``with use_backend(fake_instrument, FakeRuntime): ...``"""
-    prev = set_backend(instrument, runtime)
-    try:
-        yield
-    finally:
-        set_backend(*prev)
-
-
-def get_instrument() -> Callable:
-    if _backend["instrument"] is not None:
-        return _backend["instrument"]
-    import lexecutor_c
-    fn = lexecutor_c.__dict__.get("instrument")       # the public API first
-    if not callable(fn):
-        from .. import _core
-        fn = getattr(_core, "instrument", None)
-    if not callable(fn):
-        raise BackendUnavailable("this build of lexecutor_c has no instrumenter "
-                                 "(lexecutor_c.instrument is missing)")
-    return fn
-
-
-def get_runtime() -> type:
-    if _backend["runtime"] is not None:
-        return _backend["runtime"]
-    from .. import _core
-    rt = getattr(_core, "Runtime", None)
-    if rt is None:
-        raise BackendUnavailable("this build of lexecutor_c has no runtime "
-                                 "(lexecutor_c._core.Runtime is missing)")
-    return rt
+    """Kept for the public API; no longer raised (the instrumenter and the runtime are
+    always part of the build)."""
 
 
 # ---------------------------------------------------------------- input
@@ -224,10 +174,9 @@ def _shipped_frequency_table():
     return _FREQUENCY_TABLE
 
 
-def _execute(text: str, filename: str, opts: dict, instrument, runtime_cls,
-             in_child: bool, journal=None) -> dict:
+def _execute(text: str, filename: str, opts: dict, in_child: bool, shared=None) -> dict:
     """Instrument, run and collect; returns plain data.  Runs in the sandbox
-    child (in_child) or in-process.  ``journal``: memory shared with the
+    child (in_child) or in-process.  ``shared``: the run journal, memory shared with the
     parent (lexecutor_c.engine.journal) where the runtime keeps its markers
     and injections, for a run that dies before it can report."""
     try:
@@ -255,11 +204,11 @@ def _execute(text: str, filename: str, opts: dict, instrument, runtime_cls,
         extra["frequency_table"] = opts["frequency_table"]
     elif opts["predictor"] == "frequency":      # the table shipped in the package
         extra["frequency_table"] = _shipped_frequency_table()
-    rt = runtime_cls(sites=inst.iids, predictor=opts["predictor"],
-                     abstraction=opts["abstraction"], seed=opts["seed"],
-                     randomize=opts["randomize"], record=False, filename=filename, **extra)
-    if journal is not None and hasattr(rt, "attach_journal"):
-        rt.attach_journal(journal)
+    rt = Runtime(sites=inst.iids, predictor=opts["predictor"], abstraction=opts["abstraction"],
+                 seed=opts["seed"], randomize=opts["randomize"], record=False, filename=filename,
+                 **extra)
+    if shared is not None:
+        rt.attach_journal(shared)
     env = {"__name__": "__main__", "__builtins__": builtins, "__file__": filename}
     env.update(rt.loaders())
     status, exception, exit_code = "ok", None, None
@@ -355,11 +304,8 @@ class _BoundedText(io.TextIOBase):
 
 def _load_frequency_table(path=None) -> dict:
     """The frequency predictor's table: from ``path``, else the shipped one."""
-    from . import runtime
-    loader = getattr(runtime, "load_frequency_table", None)
-    if loader is None:
-        raise BackendUnavailable("this build has no frequency-table loader")
-    return loader(path)
+    from .runtime import load_frequency_table
+    return load_frequency_table(path)
 
 
 def run(source_or_path, predictor="naive", abstraction: str = "fine",
@@ -386,8 +332,7 @@ def run(source_or_path, predictor="naive", abstraction: str = "fine",
 
     Raises OSError for unreadable files, SourceError for undecodable input,
     SyntaxError for source that does not parse, ValueError/TypeError for bad
-    arguments and BackendUnavailable when the build lacks the instrumenter
-    or runtime.  How the executed code ended is in the Result, never raised.
+    arguments.  How the executed code ended is in the Result, never raised.
     """
     if not callable(predictor) and predictor not in PREDICTORS:
         raise ValueError(f"unknown predictor {predictor!r}; choose from {', '.join(PREDICTORS)}")
@@ -405,8 +350,6 @@ def run(source_or_path, predictor="naive", abstraction: str = "fine",
     if stdin is not None and not isinstance(stdin, (bytes, bytearray, str)):
         raise TypeError(f"stdin must be bytes, str or None, not {type(stdin).__name__}")
     text, filename = load_source(source_or_path, filename)
-    instrument = get_instrument()
-    runtime_cls = get_runtime()
     opts = {"predictor": predictor, "abstraction": abstraction, "seed": seed,
             "randomize": bool(randomize), "frequency_table": frequency_table}
     predictor_name = predictor if isinstance(predictor, str) else \
@@ -420,14 +363,13 @@ def run(source_or_path, predictor="naive", abstraction: str = "fine",
             allow_missing=allow_missing)
         shared = journal.create()
         try:
-            outcome = sandbox.call_isolated(_execute, text, filename, opts, instrument,
-                                            runtime_cls, True, shared, limits=lim, stdin=stdin)
+            outcome = sandbox.call_isolated(_execute, text, filename, opts, True, shared,
+                                            limits=lim, stdin=stdin)
             result = _from_outcome(outcome, base, shared)
         finally:
             shared.close()
     else:
-        result = _run_in_process(text, filename, opts, instrument, runtime_cls, stdin,
-                                 output_max, base)
+        result = _run_in_process(text, filename, opts, stdin, output_max, base)
     result.wall_time = time.monotonic() - t0
     return result
 
@@ -542,8 +484,7 @@ def _from_outcome(outcome: sandbox.Outcome, base: dict, shared=None) -> Result:
     return r
 
 
-def _run_in_process(text, filename, opts, instrument, runtime_cls, stdin, output_max,
-                    base) -> Result:
+def _run_in_process(text, filename, opts, stdin, output_max, base) -> Result:
     out, err = _BoundedText(output_max), _BoundedText(output_max)
     if isinstance(stdin, str):
         stdin = stdin.encode("utf-8")
@@ -551,7 +492,7 @@ def _run_in_process(text, filename, opts, instrument, runtime_cls, stdin, output
     saved = sys.stdin, sys.stdout, sys.stderr
     sys.stdin, sys.stdout, sys.stderr = fake_in, out, err
     try:
-        report = _execute(text, filename, opts, instrument, runtime_cls, False)
+        report = _execute(text, filename, opts, False)
     finally:
         sys.stdin, sys.stdout, sys.stderr = saved
     _raise_for(report)

@@ -1,7 +1,7 @@
 """Transparent mode: run chosen functions, modules or files as their
 instrumented twins without rewriting anything (docs/TRANSPARENT.md).
 
-    import lexecutor_c.hook as hook
+    import lexecutor_c.integrations.hook as hook      # also lexecutor_c.hook
     with hook.enable([my_function, "mypkg.util", "scripts/job.py"]) as s:
         my_function(1, 2)                 # runs instrumented, values injected
     s.injections, s.coverage
@@ -108,7 +108,7 @@ def _compiled_for(filename: str, globals_: dict) -> _Compiled:
     source = "".join(lines)
     found = _COMPILED.get((filename, source))
     if found is None:
-        from .. import instrument
+        from ..engine.instrument import instrument
         inst = _keep_leading_blank_lines(source, instrument(source, filename=filename))
         found = _Compiled(next(_keys), filename, inst)
         _COMPILED[(filename, source)] = found

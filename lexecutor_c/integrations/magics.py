@@ -143,12 +143,7 @@ def _magics_class():
 
             Usage: %%lexecute_treefix [options passed to lexecutor_c.treefix]
             """
-            import lexecutor_c
-            treefix = getattr(lexecutor_c, "treefix", None)
-            if treefix is None:
-                raise UsageError(
-                    "%lexecute_treefix: lexecutor_c.treefix is not available in this build "
-                    "(the Treefix part is not merged yet)")
+            from ..prefixtree import treefix     # the one import of an integration beyond engine
             source = cell if cell is not None else line
             if not source or not source.strip():
                 raise UsageError("%lexecute_treefix needs code (a cell body or the line)")
@@ -165,7 +160,7 @@ def _magics_class():
 
 
 def load_ipython_extension(ipython) -> None:
-    """``%load_ext lexecutor_c`` (or ``lexecutor_c.magics``)."""
+    """``%load_ext lexecutor_c`` (or ``lexecutor_c.integrations.magics``)."""
     ipython.register_magics(_magics_class())
 
 

@@ -14,7 +14,7 @@ cause.  Module targets are on from the start of the run (so importing them
 during collection works even when they import something missing).
 
 Registered through the ``pytest11`` entry point ``lexecutor_c``; load it by
-hand with ``-p lexecutor_c.pytest_plugin``.  The structure follows
+hand with ``-p lexecutor_c.integrations.pytest_plugin``.  The structure follows
 pytest-cov: all options in one group, an early ``tryfirst`` hook that starts
 the run-wide part, and a plugin object that delegates to a controller.
 """
@@ -121,7 +121,7 @@ class LexecutePlugin:
         c = self.controller
         if not c.wanted(item):
             return
-        from .. import Dummy
+        from .._core import Dummy
         missing = c.missing_fixtures(item)
         funcargs = getattr(item, "funcargs", None)
         if missing and isinstance(funcargs, dict):

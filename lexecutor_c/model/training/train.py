@@ -3,7 +3,7 @@
 Data: recorded events files -> deduplicated examples (``dataset``), split
 95/5 at random (a hash of the example and the seed) or, with
 ``--heldout-projects``, by project.  Input: the tokenizer of
-``lexecutor_c.neural`` (name, kind, 16 tokens before the site, ``<mask>``,
+``lexecutor_c.model.neural`` (name, kind, 16 tokens before the site, ``<mask>``,
 16 after; hashed word, sub-word and character-trigram features per
 position).  Model: a bag-of-features embedding per position, learned
 position embeddings, a small pre-norm transformer encoder, and two linear

@@ -1,0 +1,108 @@
+"""What every command shares: exit statuses, UsageError, the command registry,
+and the argument and input helpers of the commands that execute code."""
+from __future__ import annotations
+
+import argparse
+import os
+from dataclasses import dataclass
+from typing import Callable, Optional
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+PROG = "lexecutor-c"
+
+
+class UsageError(Exception):
+    """Bad input for a command: reported in one line, exit status 2."""
+
+
+# ---------------------------------------------------------------- registry
+
+@dataclass
+class Command:
+    name: str
+    help: str
+    configure: Callable[[argparse.ArgumentParser], None]
+    run: Optional[Callable] = None
+
+    def handler(self, fn):
+        self.run = fn
+        return fn
+
+
+COMMANDS: dict[str, Command] = {}
+
+
+def command(name: str, help: str):
+    """Decorator for a function that adds a subcommand's arguments; the
+    returned Command's ``.handler`` decorates its implementation."""
+    def deco(configure):
+        cmd = Command(name, help, configure)
+        COMMANDS[name] = cmd
+        return cmd
+    return deco
+
+
+# ---------------------------------------------------------------- arguments and input
+
+def positive_float(s: str) -> float:
+    try:
+        v = float(s)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {s!r}")
+    if not v > 0 or v != v or v == float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds: {s!r}")
+    return v
+
+
+def add_execution_options(p: argparse.ArgumentParser) -> None:
+    """The options of every command that executes code (run, trace)."""
+    from ..engine.run import ABSTRACTIONS, PREDICTORS
+    p.add_argument("--predictor", choices=PREDICTORS, default="naive",
+                   help="how missing values are chosen (default: naive)")
+    p.add_argument("--abstraction", choices=ABSTRACTIONS, default="fine",
+                   help="value abstraction of the predictor (default: fine)")
+    p.add_argument("--seed", type=int, default=None, help="random seed")
+    p.add_argument("--randomize", action="store_true",
+                   help="randomise among the predictor's choices")
+    p.add_argument("--timeout", type=positive_float, default=10.0, metavar="S",
+                   help="wall-clock seconds per file (default: 10)")
+    p.add_argument("--no-isolate", dest="isolate", action="store_false",
+                   help="execute in this process: no sandbox, no limits (trusted code only)")
+
+
+class PathArg(os.PathLike):
+    """A command-line FILE: always a path, so a missing file is reported as
+    missing instead of being executed as source code."""
+
+    def __init__(self, path):
+        self.path = path
+
+    def __fspath__(self):
+        return self.path
+
+
+def input_error(path: str, exc: BaseException) -> Optional[str]:
+    """A one-line message for errors that mean 'this input is unusable'; None
+    for anything else."""
+    from ..engine.run import SourceError
+    if isinstance(exc, SyntaxError):
+        where = f"{path}:{exc.lineno}" if exc.lineno else path
+        return f"{where}: syntax error: {exc.msg}"
+    if isinstance(exc, SourceError):
+        return str(exc)
+    if isinstance(exc, UnicodeError):
+        return f"{path}: {exc}"
+    if isinstance(exc, OSError):
+        return f"cannot read {path}: {exc.strerror or exc}"
+    return None
+
+
+def read_stdin(path: Optional[str]) -> Optional[bytes]:
+    """The bytes of a --stdin FILE (None without one); UsageError when unreadable."""
+    if path is None:
+        return None
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except OSError as e:
+        raise UsageError(f"cannot read {path}: {e.strerror or e}")

@@ -1,0 +1,60 @@
+"""``lexecutor-c errors FILE``: runtime errors that are the code's own
+(lexecutor_c/apps/errors.py)."""
+from __future__ import annotations
+
+import json
+
+from .common import (EXIT_FAILED, EXIT_OK, PathArg, UsageError, command, input_error,
+                     positive_float, read_stdin)
+from .ui import UI
+
+
+@command("errors", help="find runtime errors of (incomplete) code and tell them from crashes "
+                        "caused by injected values")
+def _errors_args(p):
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--stdin", metavar="FILE", help="file the program reads as standard input")
+    p.add_argument("--seeds", type=int, default=5, metavar="N",
+                   help="seeded randomized runs besides the naive one (default: 5)")
+    p.add_argument("--timeout", type=positive_float, default=10.0, metavar="S",
+                   help="wall-clock seconds per run (default: 10)")
+    p.add_argument("--no-treefix", dest="treefix", action="store_false",
+                   help="do not use Treefix prefixes even when lexecutor_c.treefix is there")
+    p.add_argument("--json", action="store_true", help="print one JSON document")
+
+
+@_errors_args.handler
+def _errors(args, ui: UI) -> int:
+    from ..apps.errors import find_errors
+    if args.seeds < 0:
+        raise UsageError("--seeds must not be negative")
+    stdin = read_stdin(args.stdin)
+    try:
+        rep = find_errors(PathArg(args.file), stdin=stdin, seeds=args.seeds,
+                          timeout=args.timeout, use_treefix=args.treefix, filename=args.file)
+    except Exception as e:
+        msg = input_error(args.file, e)
+        if msg is None:
+            raise
+        raise UsageError(msg)
+    if args.json:
+        ui.stdout.write(json.dumps({"version": 1, **rep.to_dict()}, indent=2) + "\n")
+    else:
+        meaning = {"real": "the code's own error", "derived": "computed from injected values",
+                   "injected": "caused by an injected value", "missing": "a value left missing"}
+        rows = [[g.line if g.line is not None else "?", g.type, g.message, g.category,
+                 meaning[g.category] + (f" ({', '.join(g.involved)})" if g.involved else ""),
+                 f"{g.runs}/{len(rep.runs)}"] for g in rep.errors]
+        if rows:
+            ui.table(f"{args.file}: exceptions", ["line", "type", "message", "verdict", "why",
+                                                  "runs"], rows)
+        else:
+            ui.line(f"{args.file}: no run ended with an exception")
+        statuses: dict[str, int] = {}
+        for r in rep.runs:
+            statuses[r.status] = statuses.get(r.status, 0) + 1
+        ui.line(f"  {len(rep.runs)} runs ({rep.source_of_runs}): " +
+                ", ".join(f"{n} {st}" for st, n in sorted(statuses.items())))
+        for n in rep.notes:
+            ui.line(f"  note: {n}")
+    return EXIT_FAILED if rep.real else EXIT_OK
