@@ -108,8 +108,11 @@ def test_markers_and_injections_land_in_the_journal_and_survive_detach():
     assert rt.reached() == [3, 60, 1000]
     rt.detach_journal()
     assert rt.reached() == [3, 60, 1000]
-    rt.reset()
-    assert rt.reached() == []
+    rt.attach_journal(mm)
+    rt.reset()                                               # a new run: empty journal
+    assert rt.reached() == [] and journal.read(mm).injections == []
+    assert not journal.read(mm).bits_overflow
+    rt.detach_journal()
     mm.close()
 
 

@@ -84,6 +84,14 @@ lx_journal_detach(lx_runtime_obj *rt)
 }
 
 void
+lx_journal_reset(lx_runtime_obj *rt)
+{
+    if (rt->journal.obj != NULL) {
+        memset(base(rt) + 4, 0, 12);        /* flags and log_used */
+    }
+}
+
+void
 lx_journal_bits_overflow(lx_runtime_obj *rt)
 {
     if (rt->journal.obj != NULL) {

@@ -40,6 +40,8 @@
  * for memory, -1 with an exception then). */
 int lx_journal_attach(lx_runtime_obj *rt, PyObject *obj);
 int lx_journal_detach(lx_runtime_obj *rt);
+/* A new run (Runtime.reset): the log and the flags start empty. */
+void lx_journal_reset(lx_runtime_obj *rt);
 /* The bitmap must grow past the shared one: note it (markers from here on
  * are private to the process). */
 void lx_journal_bits_overflow(lx_runtime_obj *rt);

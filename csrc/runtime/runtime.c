@@ -93,6 +93,7 @@ new_run_state(lx_runtime_obj *rt)
     if (rt->bits != NULL) {
         memset(rt->bits, 0, (size_t)rt->nbits_bytes);
     }
+    lx_journal_reset(rt);
     return 0;
 }
 

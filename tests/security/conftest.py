@@ -120,7 +120,7 @@ class Host:
         shutil.rmtree(self.base, ignore_errors=True)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def host():
     base = tempfile.mkdtemp(prefix="lx-security-")
     h = Host(base)
