@@ -18,8 +18,8 @@ MAGIC = b"LXJ1"
 HEADER = struct.Struct("<4sIQQQ")      # magic, flags, log_used, bitmap_bytes, log_bytes
 LOG_FULL = 1
 BITS_OVERFLOW = 2
-#: defaults: markers for 2**21 iids, 1 MiB of records
-BITMAP_BYTES = 1 << 18
+#: defaults: markers for 2**18 iids, 1 MiB of records
+BITMAP_BYTES = 1 << 15
 LOG_BYTES = 1 << 20
 
 
