@@ -297,8 +297,10 @@ def _unprivileged(tmp_path, script):
                  f"{sys.executable} {script}")
     p = subprocess.run(["unshare", "-m", "--propagation", "private", "sh", "-c", shell],
                        capture_output=True, text=True, timeout=120,
-                       env={"PATH": os.environ["PATH"], "PYTHONPATH": os.pathsep.join(
-                           x for x in sys.path if x)})
+                       env=dict({"PATH": os.environ["PATH"]},
+                                **{k: v for k, v in os.environ.items()    # make asan
+                                   if k in ("LD_PRELOAD", "ASAN_OPTIONS", "UBSAN_OPTIONS",
+                                            "PYTHONMALLOC", "LX_UNDER_ASAN")}))
     assert p.returncode == 0, p.stderr[-2000:]
     import json
     got = json.loads(p.stdout.strip().splitlines()[-1])
