@@ -309,3 +309,70 @@ def _unprivileged(tmp_path, script):
     assert got["layers"] == list(sandbox.LAYERS)
     assert got["stdout"].split() == ["65534", "1"]             # its own id, init of its PID ns
     assert got["status"] == "exception" and "Read-only" in got["exc"]["message"]
+
+
+# ------------------------------------------------------ the layers one by one
+
+def _try_write(path):
+    try:
+        with open(path, "w") as f:
+            f.write("x")
+        return "written"
+    except OSError as e:
+        return type(e).__name__
+
+
+def _try_read(path):
+    try:
+        with open(path) as f:
+            return f.read()
+    except OSError as e:
+        return type(e).__name__
+
+
+@pytest.fixture
+def open_dir():
+    """A host directory anyone may write, with a file anyone may read: only
+    a confinement layer can keep the child out."""
+    import pathlib
+    import tempfile
+    d = pathlib.Path(tempfile.mkdtemp(prefix="lx-open-"))
+    os.chmod(d, 0o777)
+    (d / "public.txt").write_text("public")
+    os.chmod(d / "public.txt", 0o644)
+    yield d
+    shutil.rmtree(d, ignore_errors=True)
+
+
+def test_landlock_alone_keeps_writes_and_reads_in(open_dir):
+    lim = Limits(timeout=5, layers={"landlock"})
+    out = call_isolated(_try_write, str(open_dir / "w.txt"), limits=lim)
+    assert out.value == "PermissionError" and not (open_dir / "w.txt").exists()
+    assert call_isolated(_try_read, str(open_dir / "public.txt"), limits=lim).value == \
+        "PermissionError"
+    assert call_isolated(_try_write, "here.txt", limits=lim).value == "written"  # its run dir
+    # the same without Landlock: only that layer stood in the way
+    lim = Limits(timeout=5, layers={"seccomp"})
+    assert call_isolated(_try_read, str(open_dir / "public.txt"), limits=lim).value == "public"
+    assert call_isolated(_try_write, str(open_dir / "w.txt"), limits=lim).value == "written"
+
+
+def test_mount_namespace_alone_hides_the_host(open_dir):
+    lim = Limits(timeout=5, layers={"mountns", "pidns"})
+    assert call_isolated(_try_read, str(open_dir / "public.txt"), limits=lim).value == \
+        "FileNotFoundError"
+    assert call_isolated(_try_write, "/usr/lx-probe", limits=lim).value == "OSError"
+
+
+def _unshare_user():
+    import ctypes
+    libc = ctypes.CDLL(None, use_errno=True)
+    return libc.unshare(0x10000000), ctypes.get_errno()
+
+
+def test_seccomp_alone_refuses_new_namespaces():
+    import errno
+    r, err = call_isolated(_unshare_user, limits=Limits(timeout=5, layers={"seccomp"})).value
+    assert (r, err) == (-1, errno.EPERM)
+    r, err = call_isolated(_unshare_user, limits=Limits(timeout=5, layers={"landlock"})).value
+    assert r == 0                      # an unprivileged process may, without the filter
