@@ -40,7 +40,7 @@ def pytest_terminal_summary(terminalreporter):
     terminalreporter.write_line("")
     for n in breached:
         terminalreporter.write_line(f"BREACHED: {n.split('::')[-1]}")
-    extra = f" ({skipped} probes skipped on this machine)" if skipped else ""
+    extra = f" ({skipped} probes skipped)" if skipped else ""
     terminalreporter.write_line(f"breached {len(breached)} of {total}{extra}")
 
 
@@ -125,10 +125,11 @@ def host():
     base = tempfile.mkdtemp(prefix="lx-security-")
     h = Host(base)
     # victims: one with the caller's identity, one as nobody
-    h.victims.append(subprocess.Popen(["sleep", "600"]))
+    h.victims.append(subprocess.Popen(["sleep", "600"], start_new_session=True))
     if os.geteuid() == 0 and shutil.which("setpriv"):
         h.victims.append(subprocess.Popen(["setpriv", "--reuid=65534", "--regid=65534",
-                                           "--clear-groups", "sleep", "600"]))
+                                           "--clear-groups", "sleep", "600"],
+                                          start_new_session=True))
     # listeners a snippet must not reach
     s4 = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     s4.bind(("127.0.0.1", 0))
