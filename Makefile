@@ -2,7 +2,7 @@
 # fresh Debian machine: apt-get for system libraries, pip for Python ones).
 PYTHON  ?= python3
 PIP     := $(PYTHON) -m pip
-DEBS    := build-essential pkg-config git libtree-sitter-dev libcjson-dev libcurl4-openssl-dev
+DEBS    := build-essential pkg-config git libtree-sitter-dev libcjson-dev libcurl4-openssl-dev libseccomp-dev
 PYDEPS  := "tree-sitter-python>=0.23,<0.24" "rich>=13" "pytest>=7" "libcst>=1.0" \
            "pytest-httpserver>=1.0" "ipython>=8" nbclient ipykernel nbformat \
            "dask[distributed]" matplotlib setuptools wheel \
@@ -12,7 +12,7 @@ PYDEPS  := "tree-sitter-python>=0.23,<0.24" "rich>=13" "pytest>=7" "libcst>=1.0"
 # unpinned torch would pull gigabytes of CUDA packages.
 STAMP   := .make
 
-.PHONY: all deps build demo test test-fast dist asan refleak fuzz bench clean
+.PHONY: all deps build demo test test-fast dist security asan refleak fuzz bench clean
 
 all: build
 
@@ -52,6 +52,11 @@ dist: deps
 	rm -rf dist $(STAMP)/dist-src && mkdir -p $(STAMP)/dist-src
 	git archive --format=tar HEAD | tar -x -C $(STAMP)/dist-src
 	$(PYTHON) -m build --no-isolation --outdir dist $(STAMP)/dist-src
+
+# The hostile-input suite (tests/security): snippets that try to get out of
+# the sandbox, each followed by a check of the host.  Prints "breached N of M".
+security: build
+	$(PYTHON) -m pytest -q -p no:cacheprovider tests/security
 
 # AddressSanitizer + UndefinedBehaviorSanitizer build, then the test suite
 # under it (libasan preloaded, Python's allocator off so ASan sees every block).

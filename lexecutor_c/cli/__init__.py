@@ -74,6 +74,12 @@ def main(argv: Optional[list[str]] = None) -> int:
     except UsageError as e:
         ui.error(str(e))
         return EXIT_USAGE
+    except Exception as e:
+        from ..engine.sandbox import ConfinementError
+        if not isinstance(e, ConfinementError):
+            raise
+        ui.error(str(e))          # nothing ran: a layer the kernel lacks (fail closed)
+        return EXIT_USAGE
     except KeyboardInterrupt:
         ui.warn("interrupted")
         return EXIT_INTERRUPTED

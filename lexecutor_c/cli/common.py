@@ -84,6 +84,49 @@ def add_execution_options(p: argparse.ArgumentParser) -> None:
                    help="wall-clock seconds per file (default: 10)")
     p.add_argument("--no-isolate", dest="isolate", action="store_false",
                    help="execute in this process: no sandbox, no limits (trusted code only)")
+    p.add_argument("--allow-missing-layers", dest="allow_missing", type=layer_list,
+                   default=frozenset(), metavar="LAYERS",
+                   help="confinement layers the sandbox may go without where the kernel "
+                        "lacks them (comma-separated: userns,pidns,mountns,netns,ipcns,"
+                        "landlock,seccomp; or 'all'); by default a missing layer stops "
+                        "the run")
+
+
+def layer_list(s: str):
+    """--allow-missing-layers: "all" or a comma-separated list of layer names."""
+    from ..engine.sandbox import LAYERS
+    if s.strip() == "all":
+        return "all"
+    names = frozenset(x.strip() for x in s.split(",") if x.strip())
+    bad = sorted(names - set(LAYERS))
+    if bad or not names:
+        raise argparse.ArgumentTypeError(
+            f"unknown layer(s) {', '.join(bad) or repr(s)}; choose from {', '.join(LAYERS)} "
+            "or 'all'")
+    return names
+
+
+def confinement_notice(args, ui) -> None:
+    """The first line of a command that executes code, on stderr, when the
+    code will not be fully confined: --no-isolate, or layers the kernel
+    lacks (which then stop the run unless --allow-missing-layers names them)."""
+    if not getattr(args, "isolate", True):
+        ui.warn("warning: --no-isolate: the code runs in this process, unconfined")
+        return
+    from ..engine import sandbox
+    caps = sandbox.capabilities()
+    missing = [layer for layer in sandbox.LAYERS if not caps[layer]["available"]]
+    if not missing:
+        return
+    allowed = sandbox.ALL_LAYERS if args.allow_missing == "all" else args.allow_missing
+    line = sandbox.describe_capabilities(caps)
+    refused = [layer for layer in missing if layer not in allowed]
+    if refused:
+        line += (f" -- runs stop unless you accept running without them: "
+                 f"--allow-missing-layers {','.join(refused)}")
+    else:
+        line += " -- running without them (--allow-missing-layers)"
+    ui.warn("warning: " + line)
 
 
 NEURAL_NEEDS_TORCH = ("--predictor neural: PyTorch is not installed in this environment; "
