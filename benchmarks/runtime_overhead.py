@@ -18,6 +18,7 @@ import gc
 import json
 import statistics
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -27,13 +28,33 @@ from lexecutor_c import _core
 KERNELS = Path(__file__).parent / "kernels"
 
 
-def load(path: Path, mode: str):
-    """Fresh globals with the kernel's functions defined, plain or instrumented."""
+def load(path: Path, mode: str, record_dir: str | None = None):
+    """Fresh globals with the kernel's functions defined: *mode* is "plain",
+    "instrumented", "no-elide" (the paper's shape) or "recording" (what
+    ``lexecutor_c.record`` runs: a Runtime(predictor="as-is", record=True) made by
+    the recorder, whose events are flushed to *record_dir* after every call).
+    Returns (bench, runtime or None)."""
     source = path.read_text()
     g = {"__name__": f"kernel_{path.stem}", "__builtins__": builtins}
     if mode == "plain":
         code = compile(source, str(path), "exec")
         rt = None
+    elif mode == "recording":
+        from lexecutor_c.engine import _recorder
+        if record_dir is None:
+            record_dir = tempfile.mkdtemp(prefix="lx-record-bench-")
+        rec = _recorder.Recorder(record_dir, lambda name, origin: True, flush_interval=0)
+        inst = lx.instrument(source, filename=str(path))
+        rt = rec.new_runtime(g["__name__"], str(path), inst.iids)
+        g.update(rt.loaders())
+        exec(inst.compile(), g)
+        inner = g["bench"]
+
+        def bench():
+            result = inner()
+            rec.flush()
+            return result
+        return bench, rt
     else:
         inst = lx.instrument(source, filename=str(path), elide=(mode == "instrumented"))
         rt = _core.Runtime(sites=inst.iids, predictor="naive")
