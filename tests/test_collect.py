@@ -197,3 +197,29 @@ def test_topk_frequency():
     table = {"n": {"int_pos": 3, "int_zero": 1}}
     assert collect.topk_frequency(table, exs) == {"top1": 0.6667, "top3": 1.0, "top5": 1.0}
     assert collect.topk_frequency(table, exs, coarse=True)["top1"] == 1.0
+
+
+def test_install_env_falls_back_and_reuses(tmp_path, monkeypatch):
+    calls = []
+
+    class R:
+        def __init__(self, rc):
+            self.returncode = rc
+
+    def fake_run(cmd, **kw):
+        calls.append(cmd[cmd.index("--target") + 2:])
+        # the first attempt (extras + common deps) cannot be resolved
+        return R(1 if len(calls) == 1 else 0)
+
+    monkeypatch.setattr(collect.subprocess, "run", fake_run)
+    p = projects.Project("demo", "1.0", deps=("extra-dep==2",))
+    envdir = str(tmp_path / "env")
+    log = io.StringIO()
+    collect.install_env(p, envdir, 60, log)
+    assert calls == [["demo[test,tests,testing]==1.0", *projects.COMMON_DEPS, "extra-dep==2"],
+                     ["demo[test,tests,testing]==1.0", "extra-dep==2"]]
+    collect.install_env(p, envdir, 60, log)          # the stamp: no pip again
+    assert len(calls) == 2 and "reusing" in log.getvalue()
+    monkeypatch.setattr(collect.subprocess, "run", lambda cmd, **kw: R(1))
+    with pytest.raises(RuntimeError, match="pip install --target failed"):
+        collect.install_env(p._replace(version="2.0"), envdir, 60, log)

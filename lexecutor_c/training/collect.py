@@ -206,30 +206,41 @@ def test_target(root: str) -> List[str]:
 
 
 def install_env(project: Project, envdir: str, timeout: float, logf) -> None:
-    """``pip install --target envdir`` the project with its test extras and
-    ``deps``; reused when a previous install of the same requirements
+    """``pip install --target envdir`` the project with its test extras,
+    ``COMMON_DEPS`` and ``deps``; when pip cannot resolve that (an extra pins
+    an old hypothesis, say), without ``COMMON_DEPS``, then without the
+    extras.  Reused when an earlier install of the same requirements
     finished (``.lexecutor-env`` stamp)."""
-    reqs = [f"{project.name}[{EXTRAS}]=={project.version}", *COMMON_DEPS, *project.deps]
-    stamp = hashlib.sha256("\n".join(reqs).encode()).hexdigest()
+    pinned = f"{project.name}=={project.version}"
+    withx = f"{project.name}[{EXTRAS}]=={project.version}"
+    attempts = [[withx, *COMMON_DEPS, *project.deps], [withx, *project.deps],
+                [pinned, *COMMON_DEPS, *project.deps], [pinned, *project.deps]]
     stamp_file = os.path.join(envdir, ".lexecutor-env")
     try:
         with open(stamp_file) as f:
-            if f.read().strip() == stamp:
-                logf.write(f"[collect] reusing {envdir}\n")
-                return
+            old = f.read().strip()
+        if old in {hashlib.sha256("\n".join(r).encode()).hexdigest() for r in attempts}:
+            logf.write(f"[collect] reusing {envdir}\n")
+            return
     except OSError:
         pass
-    if os.path.isdir(envdir):
-        shutil.rmtree(envdir)
-    cmd = [sys.executable, "-m", "pip", "install", "-q", "--disable-pip-version-check",
-           "--no-warn-script-location", "--target", envdir, *reqs]
-    logf.write("[collect] " + " ".join(cmd) + "\n")
-    logf.flush()
-    r = subprocess.run(cmd, stdout=logf, stderr=subprocess.STDOUT, timeout=timeout)
-    if r.returncode != 0:
-        raise RuntimeError(f"pip install --target failed (exit {r.returncode}); see the log")
-    with open(stamp_file, "w") as f:
-        f.write(stamp + "\n")
+    t_end = time.monotonic() + timeout
+    r = None
+    for reqs in attempts:
+        if os.path.isdir(envdir):
+            shutil.rmtree(envdir)
+        cmd = [sys.executable, "-m", "pip", "install", "-q", "--disable-pip-version-check",
+               "--no-warn-script-location", "--target", envdir, *reqs]
+        logf.write("[collect] " + " ".join(cmd) + "\n")
+        logf.flush()
+        r = subprocess.run(cmd, stdout=logf, stderr=subprocess.STDOUT,
+                           timeout=max(1.0, t_end - time.monotonic()))
+        if r.returncode == 0:
+            os.makedirs(envdir, exist_ok=True)
+            with open(stamp_file, "w") as f:
+                f.write(hashlib.sha256("\n".join(reqs).encode()).hexdigest() + "\n")
+            return
+    raise RuntimeError(f"pip install --target failed (exit {r.returncode}); see the log")
 
 
 _SUMMARY = re.compile(r"(\d+) (passed|failed|errors?|skipped|xfailed|xpassed|deselected)")
@@ -425,8 +436,10 @@ def run_all(tasks: Dict[str, tuple], manifest: dict, mpath: str, workers: int) -
                       dashboard_address=None, memory_limit=0) as cluster, \
             Client(cluster) as client:
         futures = {}
-        for n, (fn, args, kwargs) in tasks.items():
-            futures[client.submit(fn, *args, key=f"collect-{n}", pure=False, **kwargs)] = n
+        for i, (n, (fn, args, kwargs)) in enumerate(tasks.items()):
+            # priority: the workers take the tasks in the given order
+            futures[client.submit(fn, *args, key=f"collect-{n}", pure=False,
+                                  priority=len(tasks) - i, **kwargs)] = n
         done = 0
         for fut in as_completed(futures):
             n = futures[fut]
@@ -554,10 +567,20 @@ def main(argv: Optional[List[str]] = None) -> int:
                 tasks[p.name] = (run_project, (p, data),
                                  {"offline": args.offline, "timeout": args.timeout,
                                   "install_timeout": args.install_timeout, "cap": cap})
-        for t in tests:
-            if f"stdlib-{t}" in todo:
-                tasks[f"stdlib-{t}"] = (run_stdlib, (t, data),
-                                        {"timeout": args.timeout, "cap": cap})
+        std = [t for t in tests if f"stdlib-{t}" in todo]
+        # the (short) stdlib runs spread among the projects: one after every
+        # ``every`` projects, so that a partial run has some of both
+        every = max(1, len(tasks) // max(1, len(std)))
+        ordered: Dict[str, tuple] = {}
+        for i, (n, task) in enumerate(tasks.items()):
+            ordered[n] = task
+            if std and i % every == every - 1:
+                t = std.pop(0)
+                ordered[f"stdlib-{t}"] = (run_stdlib, (t, data),
+                                          {"timeout": args.timeout, "cap": cap})
+        for t in std:
+            ordered[f"stdlib-{t}"] = (run_stdlib, (t, data), {"timeout": args.timeout, "cap": cap})
+        tasks = ordered
         skipped = len(all_names) - len(tasks)
         log(f"{len(tasks)} to run on {args.workers} workers, {skipped} done before "
             f"(--retry / --force run them again)")
