@@ -104,6 +104,13 @@ def test_collect_offline_dask_end_to_end(data, tmp_path, capsys):
     assert counts["split"] == {"callable": 1, "list_nonempty": 1, "list_empty": 1}
     assert "notests" not in meta["projects"]
 
+    assert collect.main(["--data", str(data), "--summary"]) == 0
+    out = capsys.readouterr().out
+    assert "used: 3 PyPI projects, 0 stdlib test modules" in out
+    assert f"held out: {held[0]}" in out
+    assert "| tinyproj | 1.0 | ok | 2 | 1 |" in out
+    assert "| notests | 3.0 | failed: RuntimeError: the sdist has no tests |" in out
+
     # resumable: nothing runs again...
     first = (data / "manifest.json").read_text()
     assert collect.main(argv + ["--no-dataset"]) == 0

@@ -433,7 +433,7 @@ def run_all(tasks: Dict[str, tuple], manifest: dict, mpath: str, workers: int) -
         manifest["projects"].setdefault(n, {})["state"] = "running"
     save_manifest(mpath, manifest)
     with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                      dashboard_address=None, memory_limit=0) as cluster, \
+                      dashboard_address=":0", memory_limit=0) as cluster, \
             Client(cluster) as client:
         futures = {}
         for i, (n, (fn, args, kwargs)) in enumerate(tasks.items()):
@@ -485,6 +485,42 @@ def topk_frequency(table, examples, ks=(1, 3, 5), coarse=False) -> Dict[str, flo
     return {f"top{k}": round(hits[k] / n, 4) for k in ks}
 
 
+# -- the summary -----------------------------------------------------------------
+
+def summary(manifest: dict, info: Optional[dict] = None) -> str:
+    """A markdown report of a manifest (and of the dataset's ``info``):
+    totals, then one row per source."""
+    runs = manifest.get("projects", {})
+    per = (info or {}).get("per_project", {})
+    used = [r for r in runs.values() if r.get("state") in ("ok", "timeout")]
+    states: Dict[str, int] = {}
+    for r in runs.values():
+        states[r.get("state", "?")] = states.get(r.get("state", "?"), 0) + 1
+    pypi = sum(1 for r in used if r.get("kind", "pypi") == "pypi")
+    lines = [f"sources: {len(runs)} ({', '.join(f'{v} {k}' for k, v in sorted(states.items()))});"
+             f" used: {pypi} PyPI projects, {len(used) - pypi} stdlib test modules",
+             f"raw events: {sum(r.get('events', 0) for r in used):,}"]
+    if info:
+        lines.append(f"dataset: {info['examples']:,} examples ({info['duplicates']:,} duplicates, "
+                     f"{info['capped']:,} capped), {info['names']:,} names; train "
+                     f"{info['train']:,} / test {info['test']:,}; held out: "
+                     + ", ".join(info["heldout_projects"]))
+    lines += ["", "| source | version | state | tests | failures | events | examples | capped "
+              "| seconds | split |", "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+    for n in sorted(runs):
+        r = runs[n]
+        d = per.get(n, {})
+        note = r.get("state", "?")
+        if r.get("error"):
+            note += ": " + r["error"].replace("|", "/")[:80]
+        lines.append(f"| {n} | {r.get('version', '')} | {note} | {r.get('tests', 0)} | "
+                     f"{r.get('failures', 0)} | {r.get('events', 0):,} | "
+                     f"{d.get('examples', r.get('examples', 0)):,} | "
+                     f"{d.get('capped', r.get('capped', 0)):,} | {r.get('seconds', '')} | "
+                     f"{d.get('split', '')} |")
+    return "\n".join(lines) + "\n"
+
+
 # -- the command -----------------------------------------------------------------
 
 def main(argv: Optional[List[str]] = None) -> int:
@@ -514,6 +550,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--heldout-fraction", type=float, default=0.1)
     ap.add_argument("--cap", type=int, default=300,
                     help="most examples per (project, name, kind, class); 0: no cap")
+    ap.add_argument("--summary", action="store_true",
+                    help="print the manifest as a markdown table (run nothing)")
     ap.add_argument("--table", default=None,
                     help="where to write the frequency table (default DATA/frequency.json.gz)")
     args = ap.parse_args(argv)
@@ -550,9 +588,17 @@ def main(argv: Optional[List[str]] = None) -> int:
         ap.error(f"unknown stdlib test modules: {', '.join(unknown)} (known: {', '.join(STDLIB)})")
 
     data = os.path.abspath(args.data)
-    os.makedirs(os.path.join(data, "events"), exist_ok=True)
     mpath = os.path.join(data, "manifest.json")
     manifest = load_manifest(mpath)
+    if args.summary:
+        try:
+            with open(os.path.join(data, "dataset", "dataset.json")) as f:
+                info = json.load(f)
+        except (OSError, ValueError):
+            info = None
+        sys.stdout.write(summary(manifest, info))
+        return 0
+    os.makedirs(os.path.join(data, "events"), exist_ok=True)
     cap = args.cap or None
     if not args.skip_record:
         all_names = [p.name for p in chosen] + [f"stdlib-{t}" for t in tests]
