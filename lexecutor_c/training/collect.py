@@ -200,6 +200,7 @@ def test_target(root: str) -> List[str]:
         return [os.path.relpath(inner[0], root)]
     files = sorted(glob.glob(os.path.join(root, "test_*.py")) +
                    glob.glob(os.path.join(root, "tests.py")) + glob.glob(os.path.join(root, "test.py")) +
+                   glob.glob(os.path.join(root, "*", "test_*.py")) +
                    glob.glob(os.path.join(root, "src", "test_*.py")) +
                    glob.glob(os.path.join(root, "*_test.py")))
     return [os.path.relpath(f, root) for f in files]
