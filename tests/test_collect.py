@@ -194,7 +194,8 @@ def test_cap_counts_what_it_removes(tmp_path):
     out = ds.examples_from_events([str(path)], cap=3, stats=stats)
     assert len(out) == 3
     assert stats["duplicates"] == 1 and stats["capped"] == 2
-    assert stats["per_project_capped"] == {"proj": 2} and stats["per_project_events"] == {"proj": 6}
+    assert stats["per_project_capped"] == {"proj": 2}
+    assert stats["per_project_events"] == {"proj": 6}
 
 
 def test_topk_frequency():

@@ -52,7 +52,8 @@ from lexecutor_c.training.projects import (COMMON_DEPS, PROJECTS, Project, forbi
                                            normalize)
 
 # stdlib test modules and the (pure-Python) modules they test; each is a
-# source of its own (``stdlib-<test>``), never counted as a PyPI project
+# source of its own (``stdlib-<test>``), never counted as a PyPI project;
+# an empty list records the test module only
 STDLIB: Dict[str, List[str]] = {
     "test_json": ["json"],
     "test_textwrap": ["textwrap"],
@@ -125,6 +126,129 @@ STDLIB: Dict[str, List[str]] = {
     "test_imaplib": ["imaplib"],
     "test_ftplib": ["ftplib"],
     "test_pydoc": ["pydoc"],
+    # language-level tests: only the test module itself is recorded
+    "test_asyncio": ["asyncio"],
+    "test_importlib": ["importlib"],
+    "test_lib2to3": ["lib2to3"],
+    "test_xml_etree": ["xml.etree"],
+    "test_xmlrpc": ["xmlrpc"],
+    "test_httplib": ["http.client"],
+    "test_httpservers": ["http.server"],
+    "test_urllib": ["urllib"],
+    "test_robotparser": ["urllib.robotparser"],
+    "test_socketserver": ["socketserver"],
+    "test_pstats": ["pstats"],
+    "test_profile": ["profile"],
+    "test_trace": ["trace"],
+    "test_bdb": ["bdb"],
+    "test_pdb": ["pdb"],
+    "test_code": ["code"],
+    "test_codeop": ["codeop"],
+    "test_compileall": ["compileall"],
+    "test_pyclbr": ["pyclbr"],
+    "test_modulefinder": ["modulefinder"],
+    "test_pkgutil": ["pkgutil"],
+    "test_runpy": ["runpy"],
+    "test_zipapp": ["zipapp"],
+    "test_sysconfig": ["sysconfig"],
+    "test_platform": ["platform"],
+    "test_locale": ["locale"],
+    "test_gzip": ["gzip"],
+    "test_bz2": ["bz2"],
+    "test_lzma": ["lzma"],
+    "test_codecs": ["encodings"],
+    "test_types": ["types"],
+    "test_weakref": ["weakref"],
+    "test_secrets": ["secrets"],
+    "test_hmac": ["hmac"],
+    "test_selectors": ["selectors"],
+    "test_timeit": ["timeit"],
+    "test_tabnanny": ["tabnanny"],
+    "test_wsgiref": ["wsgiref"],
+    "test_webbrowser": ["webbrowser"],
+    "test_shelve": ["shelve"],
+    "test_dbm_dumb": ["dbm"],
+    "test_pickletools": ["pickletools"],
+    "test_ordered_dict": ["collections"],
+    "test_itertools": [],
+    "test_contextlib_async": ["contextlib"],
+    "test_coroutines": [],
+    "test_generators": [],
+    "test_exceptions": [],
+    "test_warnings": ["warnings"],
+    "test_linecache": ["linecache"],
+    "test_fnmatch": ["fnmatch"],
+    "test_stat": ["stat"],
+    "test_datetime": ["datetime"],
+    "test_aifc": ["aifc"],
+    "test_sunau": ["sunau"],
+    "test_mailcap": ["mailcap"],
+    "test_xdrlib": ["xdrlib"],
+    "test_nntplib": ["nntplib"],
+    "test_poplib": ["poplib"],
+    "test_telnetlib": ["telnetlib"],
+    "test_imghdr": ["imghdr"],
+    "test_sndhdr": ["sndhdr"],
+    "test_uu": ["uu"],
+    "test_colorsys": ["colorsys"],
+    "test_symtable": ["symtable"],
+    "test_opcodes": [],
+    "test_operator": ["operator"],
+    "test_keyword": ["keyword"],
+    "test_copyreg": ["copyreg"],
+    "test_bisect": ["bisect"],
+    "test_queue": ["queue"],
+    "test_string_literals": [],
+    "test_fstring": [],
+    "test_format": [],
+    "test_grammar": [],
+    "test_descr": [],
+    "test_builtin": [],
+    "test_class": [],
+    "test_scope": [],
+    "test_with": [],
+    "test_raise": [],
+    "test_list": [],
+    "test_dict": [],
+    "test_set": [],
+    "test_bytes": [],
+    "test_xml_dom_minicompat": ["xml.dom.minicompat"],
+    "test_html": ["html"],
+    "test_cgi": ["cgi"],
+    "test_cgitb": ["cgitb"],
+    "test_pulldom": ["xml.dom.pulldom"],
+    "test_threading_local": ["_threading_local"],
+    "test_userdict": ["collections"],
+    "test_userlist": ["collections"],
+    "test_userstring": ["collections"],
+    "test_defaultdict": [],
+    "test_dictviews": [],
+    "test_enumerate": [],
+    "test_sort": [],
+    "test_property": [],
+    "test_super": [],
+    "test_funcattrs": [],
+    "test_decorators": [],
+    "test_unpack": [],
+    "test_genexps": [],
+    "test_listcomps": [],
+    "test_setcomps": [],
+    "test_dictcomps": [],
+    "test_named_expressions": [],
+    "test_patma": [],
+    "test_positional_only_arg": [],
+    "test_keywordonlyarg": [],
+    "test_typechecks": [],
+    "test_isinstance": [],
+    "test_iter": [],
+    "test_contains": [],
+    "test_slice": [],
+    "test_richcmp": [],
+    "test_augassign": [],
+    "test_binop": [],
+    "test_compare": [],
+    "test_bool": [],
+    "test_pow": [],
 }
 
 PYTEST_ARGS = ["-q", "-p", "no:cacheprovider", "--assert=plain", "-o", "addopts=",
@@ -199,7 +323,8 @@ def test_target(root: str) -> List[str]:
     if inner:
         return [os.path.relpath(inner[0], root)]
     files = sorted(glob.glob(os.path.join(root, "test_*.py")) +
-                   glob.glob(os.path.join(root, "tests.py")) + glob.glob(os.path.join(root, "test.py")) +
+                   glob.glob(os.path.join(root, "tests.py")) +
+                   glob.glob(os.path.join(root, "test.py")) +
                    glob.glob(os.path.join(root, "*", "test_*.py")) +
                    glob.glob(os.path.join(root, "src", "test_*.py")) +
                    glob.glob(os.path.join(root, "*_test.py")))
@@ -308,7 +433,8 @@ def run_project(project: Project, data: str, *, offline: bool = False, timeout: 
                 install_env(project, envdir, install_timeout, logf)
             res["install_seconds"] = round(time.monotonic() - t1, 1)
             env = dict(os.environ)
-            pypath = [os.path.join(root, "src")] if os.path.isdir(os.path.join(root, "src")) else []
+            src = os.path.join(root, "src")
+            pypath = [src] if os.path.isdir(src) else []
             pypath.append(root)
             if os.path.isdir(envdir):
                 pypath.append(envdir)
@@ -507,7 +633,7 @@ def summary(manifest: dict, info: Optional[dict] = None) -> str:
                      f"{info['train']:,} / test {info['test']:,}; held out: "
                      + ", ".join(info["heldout_projects"]))
     lines += ["", "| source | version | state | tests | failures | events | examples | capped "
-              "| seconds | split |", "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+              "| seconds | split |", "|" + " --- |" * 10]
     for n in sorted(runs):
         r = runs[n]
         d = per.get(n, {})

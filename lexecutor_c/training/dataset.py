@@ -152,7 +152,8 @@ def build(events: Sequence[str], outdir: str, heldout: Sequence[str], seed: int 
             pass
     per_project: Dict[str, dict] = {}
     for proj, n in stats["per_project_events"].items():
-        per_project[proj] = {"events": n, "examples": 0, "capped": stats["per_project_capped"][proj],
+        per_project[proj] = {"events": n, "examples": 0,
+                             "capped": stats["per_project_capped"][proj],
                              "split": "test" if proj in set(heldout) else "train"}
     per_kind: Dict[str, int] = {}
     for ex in examples:
