@@ -118,7 +118,10 @@ def test_collect_offline_dask_end_to_end(data, tmp_path, capsys):
     assert (data / "manifest.json").read_text() == first
     # ... except the failed and timed-out ones with --retry
     assert collect.main(argv + ["--no-dataset", "--retry", "--projects",
-                                "tinyproj,notests"]) == 0
+                                "tinyproj,notests,slowproj"]) == 0
+    assert "2 to run on 2 workers" in capsys.readouterr().out
+    assert collect.main(argv + ["--no-dataset", "--retry=failed", "--projects",
+                                "tinyproj,notests,slowproj"]) == 0
     assert "1 to run on 2 workers" in capsys.readouterr().out
     again = json.loads((data / "manifest.json").read_text())["projects"]
     assert again["tinyproj"] == runs["tinyproj"]
@@ -131,6 +134,11 @@ def test_interrupted_project_runs_again(tmp_path):
     assert collect.to_run(["a", "b", "c", "d", "e"], m, retry=False, force=False) == ["a", "e"]
     assert collect.to_run(["a", "b", "c", "d"], m, retry=True, force=False) == ["a", "c", "d"]
     assert collect.to_run(["b"], m, retry=False, force=True) == ["b"]
+    assert collect.to_run(["a", "b", "c", "d"], m, retry={"failed"}, force=False) == ["a", "d"]
+    # a retry of c that was interrupted: c keeps its finished result
+    m["projects"]["c"] = {"state": "running", "previous_state": "timeout"}
+    assert collect.to_run(["c"], m, retry={"failed"}, force=False) == []
+    assert collect.to_run(["c"], m, retry={"timeout"}, force=False) == ["c"]
     path = str(tmp_path / "m.json")
     collect.save_manifest(path, m)
     assert collect.load_manifest(path) == m

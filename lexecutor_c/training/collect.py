@@ -537,14 +537,22 @@ def save_manifest(path: str, manifest: dict) -> None:
     os.replace(tmp, path)
 
 
-def to_run(names: Sequence[str], manifest: dict, retry: bool, force: bool) -> List[str]:
+def to_run(names: Sequence[str], manifest: dict, retry, force: bool) -> List[str]:
     """Which of ``names`` run now: those never finished (no entry, or
-    ``running`` when an earlier driver died), plus the ``timeout``/``failed``
-    ones with ``retry``, or all with ``force``."""
+    ``running`` when an earlier driver died), plus those whose state is in
+    ``retry`` (a collection of states; ``True``: timeout and failed), or
+    all with ``force``."""
+    if retry is True:
+        retry = ("timeout", "failed")
+    retry = set(retry or ())
     out = []
     for n in names:
-        state = manifest["projects"].get(n, {}).get("state")
-        if force or state not in DONE_STATES or (retry and state in ("timeout", "failed")):
+        entry = manifest["projects"].get(n, {})
+        state = entry.get("state")
+        if state == "running" and entry.get("previous_state") in DONE_STATES \
+                and entry["previous_state"] not in retry and not force:
+            state = entry["previous_state"]     # a retry of it was interrupted
+        if force or state not in DONE_STATES or state in retry:
             out.append(n)
     return out
 
@@ -557,7 +565,10 @@ def run_all(tasks: Dict[str, tuple], manifest: dict, mpath: str, workers: int) -
         return
     from dask.distributed import Client, LocalCluster, as_completed
     for n in tasks:
-        manifest["projects"].setdefault(n, {})["state"] = "running"
+        entry = manifest["projects"].setdefault(n, {})
+        if entry.get("state") in DONE_STATES:
+            entry["previous_state"] = entry["state"]
+        entry["state"] = "running"
     save_manifest(mpath, manifest)
     with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                       dashboard_address=":0", memory_limit=0) as cluster, \
@@ -665,7 +676,9 @@ def main(argv: Optional[List[str]] = None) -> int:
                     help="seconds for each pip download / install")
     ap.add_argument("--offline", action="store_true",
                     help="no pip: sdists from DATA/sdists, dependencies from DATA/envs if there")
-    ap.add_argument("--retry", action="store_true", help="run timed-out and failed projects again")
+    ap.add_argument("--retry", nargs="?", const="timeout,failed", default="",
+                    help="run the projects in these states again (default with the "
+                         "option: timeout,failed)")
     ap.add_argument("--force", action="store_true", help="run every chosen project again")
     ap.add_argument("--skip-record", "--no-record", dest="skip_record", action="store_true",
                     help="run nothing; only rebuild the dataset and the table")
@@ -729,7 +742,10 @@ def main(argv: Optional[List[str]] = None) -> int:
     cap = args.cap or None
     if not args.skip_record:
         all_names = [p.name for p in chosen] + [f"stdlib-{t}" for t in tests]
-        todo = set(to_run(all_names, manifest, args.retry, args.force))
+        retry = {x for x in args.retry.split(",") if x}
+        if retry - {"timeout", "failed", "ok"}:
+            ap.error(f"--retry takes states among timeout, failed, ok, not {args.retry!r}")
+        todo = set(to_run(all_names, manifest, retry, args.force))
         tasks: Dict[str, tuple] = {}
         for p in chosen:
             if p.name in todo:
@@ -786,6 +802,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     save_frequency_table(table_path, table, meta)
     info["table"] = table_path
     ds.write_info(os.path.join(data, "dataset"), info)
+    # re-read: a collection running beside this build may have written it since
+    manifest = load_manifest(mpath)
     manifest["dataset"] = {k: v for k, v in info.items() if k != "per_project"}
     save_manifest(mpath, manifest)
     log(json.dumps(manifest["dataset"], indent=1))
