@@ -73,7 +73,7 @@ PROJECTS: Tuple[Project, ...] = (
         "physics"))),
     P("mistune", "3.4.0"),
     P("markdown-it-py", "4.3.0"),
-    P("commonmark", "0.9.2"),
+    P("commonmark", "0.9.2", args=("-o", "python_files=*_tests.py")),
     P("lark", "1.3.1"),
     P("sqlglot", "30.30.0"),
     P("tomlkit", "0.15.2"),
