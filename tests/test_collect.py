@@ -3,6 +3,8 @@ real two-worker Dask LocalCluster."""
 import io
 import json
 import os
+import subprocess
+import sys
 import tarfile
 
 import pytest
@@ -58,14 +60,22 @@ def data(tmp_path, monkeypatch):
     return d
 
 
+def cli(argv):
+    """The command in a process of its own: a LocalCluster leaves
+    multiprocessing's resource tracker behind as a child of its process."""
+    r = subprocess.run([sys.executable, "-m", "lexecutor_c.training.collect", *argv],
+                       capture_output=True, text=True, timeout=600)
+    return r.returncode, r.stdout
+
+
 def test_collect_offline_dask_end_to_end(data, tmp_path, capsys):
     table = tmp_path / "freq.json.gz"
     argv = ["--data", str(data), "--projects", "tinyproj,otherproj,slowproj,notests",
             "--stdlib", "", "--offline", "--workers", "2", "--timeout", "8",
             "--table", str(table)]
-    assert collect.main(argv) == 0
-    err = capsys.readouterr().out
-    assert "4 to run on 2 workers" in err
+    rc, out = cli(argv)
+    assert rc == 0, out
+    assert "4 to run on 2 workers" in out
     manifest = json.loads((data / "manifest.json").read_text())
     runs = manifest["projects"]
     assert {n: r["state"] for n, r in runs.items()} == {
@@ -117,12 +127,11 @@ def test_collect_offline_dask_end_to_end(data, tmp_path, capsys):
     assert "0 to run on 2 workers, 4 done before" in capsys.readouterr().out
     assert (data / "manifest.json").read_text() == first
     # ... except the failed and timed-out ones with --retry
-    assert collect.main(argv + ["--no-dataset", "--retry", "--projects",
-                                "tinyproj,notests,slowproj"]) == 0
-    assert "2 to run on 2 workers" in capsys.readouterr().out
-    assert collect.main(argv + ["--no-dataset", "--retry=failed", "--projects",
-                                "tinyproj,notests,slowproj"]) == 0
-    assert "1 to run on 2 workers" in capsys.readouterr().out
+    rc, out = cli(argv + ["--no-dataset", "--retry", "--projects", "tinyproj,notests,slowproj"])
+    assert rc == 0 and "2 to run on 2 workers" in out
+    rc, out = cli(argv + ["--no-dataset", "--retry=failed", "--projects",
+                          "tinyproj,notests,slowproj"])
+    assert rc == 0 and "1 to run on 2 workers" in out
     again = json.loads((data / "manifest.json").read_text())["projects"]
     assert again["tinyproj"] == runs["tinyproj"]
     assert again["notests"]["finished"] >= runs["notests"]["finished"]
