@@ -96,7 +96,7 @@ PROJECTS: Tuple[Project, ...] = (
     P("bleach", "6.4.0"),
     P("tinycss2", "1.5.1"),
     P("astroid", "4.3.4"),
-    P("cssselect", "1.6.0", deps=("lxml",)),
+    P("cssselect", "1.6.0", deps=("lxml==6.1.3",)),
     P("xmltodict", "1.0.4"),
     P("defusedxml", "0.7.1"),
     P("feedparser", "6.0.14", tests=("tests/runtests.py",),
