@@ -97,7 +97,9 @@ def test_examples_dedup_cap_and_splits(tmp_path):
     write_events(p2, [ev("x", "int_pos"), ev("w", "dict_empty", kind="call")])
     stats = {}
     exs = ds.examples_from_events([str(p1), str(p2)], cap=4, stats=stats)
-    assert stats == {"events": 16, "duplicates": 2, "capped": 6}
+    assert stats == {"events": 16, "duplicates": 2, "capped": 6,
+                     "per_project_events": {"proja": 14, "projb": 2},
+                     "per_project_capped": {"proja": 6, "projb": 0}}
     assert [e.project for e in exs].count("projb") == 1
     assert sum(e.name == "z" for e in exs) == 4
     train, test = ds.random_split(exs, 0.5, seed=1)
