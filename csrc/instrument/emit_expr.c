@@ -408,7 +408,7 @@ wrap:;
 int
 lxi_emit_annotation(Ctx *c, uint32_t t, int variable)
 {
-    if (c->future_annotations ||
+    if (c->future_annotations || c->raw_annotations ||
         (variable && c->scopes[c->cur_scope].kind != S_MODULE &&
          c->scopes[c->cur_scope].kind != S_CLASS)) {
         return lxi_emit_raw(c, t);

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
-from .common import (EXIT_FAILED, EXIT_OK, EXIT_USAGE, PathArg, add_execution_options, command,
-                     input_error)
+from .common import (EXIT_FAILED, EXIT_OK, EXIT_USAGE, PathArg, UsageError,
+                     add_execution_options, command, input_error)
 from .ui import UI, coverage_text, ranges, status_text
 
 
@@ -21,6 +21,12 @@ def _run_args(p):
 @_run_args.handler
 def _run(args, ui: UI) -> int:
     from ..engine import run as api
+    if args.predictor == "neural":
+        from ..model.neural import NeuralUnavailable, check_available
+        try:
+            check_available()     # no torch for this interpreter: say so once, exit 2
+        except NeuralUnavailable as e:
+            raise UsageError(str(e)) from None
     entries = []
     progress = None
     if len(args.files) > 1 and not args.json:
