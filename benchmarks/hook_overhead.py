@@ -1,6 +1,8 @@
 """Cost of the transparent-mode hook for code that is not a target.
 
     python -m benchmarks.hook_overhead [--repeat 9] [--kernel nbody] [--json FILE]
+    valgrind --tool=callgrind python -m benchmarks.hook_overhead --kernel richards \
+        --mode "no targets" --loops 20       # one mode, no timing: for instruction counts
 
 Times (process CPU time, best of --repeat samples of about 0.1 s) the CPU-bound kernels of benchmarks/kernels/ in one process, the modes
 interleaved (a busy machine slows them alike), and prints the ratio of the
@@ -99,7 +101,15 @@ def main(argv=None) -> int:
     ap.add_argument("--repeat", type=int, default=9)
     ap.add_argument("--kernel", action="append", help="only these kernels (file stems)")
     ap.add_argument("--json", metavar="FILE")
+    ap.add_argument("--mode", choices=MODES, help="run the kernels --loops times in this mode "
+                    "only, untimed (for instruction counts under callgrind)")
+    ap.add_argument("--loops", type=int, default=10)
     args = ap.parse_args(argv)
+    if args.mode:
+        for path in sorted(KERNELS.glob("*.py")):
+            if not args.kernel or path.stem in args.kernel:
+                timed(load(path), args.mode, args.loops)
+        return 0
 
     rows = []
     for path in sorted(KERNELS.glob("*.py")):
