@@ -15,6 +15,9 @@ from .engine.sandbox import Limits, Outcome, call_isolated
 from .engine import result, runtime, sandbox     # modules named in the docs: lexecutor_c.sandbox...
 
 from .prefixtree import TreefixError, TreefixResult
+# the runtime's use-site constraint hook (docs/RUNTIME.md): imported here, before any
+# sandbox child is forked, so that runs do not import it each
+from .knowledge import inject as _constraint_hook  # noqa: F401
 
 
 def treefix(source_or_path, generator="offline", n=10, k=10, timeout=2.0, predictor="naive",
