@@ -112,8 +112,8 @@ lx_loader_w(lx_runtime_obj *self, PyObject *const *args, Py_ssize_t nargs)
         PyErr_Format(PyExc_TypeError, "_w_() takes 2 arguments (%zd given)", nargs);
         return NULL;
     }
-    if (!PyLong_Check(args[0])) {
-        (void)get_iid("_w_", args[0]);   /* raises the TypeError */
+    Py_ssize_t iid = get_iid("_w_", args[0]);
+    if (iid < 0) {
         return NULL;
     }
     int t = PyObject_IsTrue(args[1]);
@@ -122,10 +122,6 @@ lx_loader_w(lx_runtime_obj *self, PyObject *const *args, Py_ssize_t nargs)
     }
     if (self->activity == 0 || self->loop_bound <= 0) {
         return Py_NewRef(t ? Py_True : Py_False);         /* the fast path */
-    }
-    Py_ssize_t iid = get_iid("_w_", args[0]);
-    if (iid < 0) {
-        return NULL;
     }
     lx_loop_state *s = loop_state(self, iid);
     if (s == NULL) {

@@ -103,6 +103,11 @@ def fits(value, spec: Union[Spec, str]) -> bool:
             all(fits(v, s) for v, s in zip(value, spec.sub))
     if k == "mapping" and isinstance(value, dict):
         return True
+    if k.startswith("path:") and k not in ("path:w",):
+        # a path the callee reads: it must exist (here, where the code runs)
+        if not isinstance(value, (str, os.PathLike)):
+            return False
+        return os.path.isdir(value) if k == "path:dir" else os.path.isfile(value)
     return satisfies(value, spec)
 
 
