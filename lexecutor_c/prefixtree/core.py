@@ -183,52 +183,117 @@ def postprocess(prefix: str, timeout: float, runner=None) -> tuple:
 
 
 class SnippetRunner:
-    """Runs prefix + snippet and maps coverage back to the snippet."""
+    """Runs prefix + snippet and maps coverage back to the snippet.
+
+    The snippet is instrumented and compiled once (execute.CompiledSnippet);
+    each prefix runs in one isolated child: its statements without injection
+    (a raising statement is dropped: the post-processing), then the snippet
+    with injection.  ``snippet_limit`` adapts: after a run that times out,
+    later runs give the snippet a few times the slowest finished run (at
+    least MIN_SNIPPET_LIMIT), so an endless loop over a stand-in costs a
+    fraction of ``timeout``; the lines a timed-out run reached still count."""
+
+    MIN_SNIPPET_LIMIT = 0.5
 
     def __init__(self, source: str, filename: str, predictor="naive", timeout=2.0,
                  seed=None, runner=None):
-        from ..engine.instrument import instrument
+        from .execute import CompiledSnippet
         self.source = source if source.endswith("\n") else source + "\n"
         self.filename = filename
         self.predictor = predictor
         self.timeout = timeout
         self.seed = seed
-        self.runner = runner or run
-        inst = instrument(self.source, filename=filename)
+        self.compiled = CompiledSnippet(self.source, filename, predictor=predictor, seed=seed,
+                                        max_drops=MAX_DROP_ROUNDS)
         self.markers: dict = {}
-        for li in inst.lines:
-            self.markers[int(li.line)] = self.markers.get(int(li.line), 0) + 1
+        for line, _ in self.compiled.lines:
+            self.markers[line] = self.markers.get(line, 0) + 1
         self.total = sum(self.markers.values())
         self.runs = 0
+        self.timeouts = 0
+        self.slowest = 0.0          # the slowest snippet part of a finished run
+
+    @property
+    def snippet_limit(self) -> float:
+        if not self.timeouts:
+            return self.timeout
+        return min(self.timeout, max(self.MIN_SNIPPET_LIMIT, 3 * self.slowest))
+
+    def evaluate_prefix(self, prefix: str) -> dict:
+        """Post-process and run ``prefix`` with the snippet: the evaluate()
+        fields plus ``prefix`` (the statements kept; None when the prefix is
+        dropped), ``dropped_lines`` and ``why`` (the reason it was dropped)."""
+        return self.evaluate_batch([prefix])[0]
+
+    def evaluate_batch(self, prefixes: list, budget: Optional[float] = None,
+                       have=()) -> list:
+        """evaluate_prefix() for several prefixes, run in one sandbox child
+        (a grandchild each) when there are several.  Returns a result per
+        prefix evaluated, in order: fewer when ``budget`` seconds ran out or
+        the covered lines (with ``have``) reached every marker."""
+        from .execute import compile_prefix
+        out: list = [None] * len(prefixes)
+        todo = []
+        for i, prefix in enumerate(prefixes):
+            try:
+                todo.append((i, compile_prefix(prefix)))
+            except SyntaxError as e:
+                out[i] = self._dropped(prefix, [], f"prefix does not parse: {e.msg} "
+                                                   f"(line {e.lineno})")
+            except (ValueError, RecursionError, MemoryError, TypeError) as e:
+                out[i] = self._dropped(prefix, [], f"prefix does not compile: {e}")
+        if todo:
+            pcs = [pc for _, pc in todo]
+            if len(pcs) == 1 and budget is None:
+                raws = [self.compiled.run(pcs[0], self.timeout, self.snippet_limit)]
+            else:
+                raws = self.compiled.run_batch(
+                    pcs, self.timeout, self.snippet_limit,
+                    budget if budget is not None else self.timeout * len(pcs) + 1.0,
+                    have, set(self.markers))
+            for (i, pc), r in zip(todo, raws):
+                out[i] = self._result(prefixes[i], pc, r)
+        # results up to the first prefix not run (budget, full coverage)
+        done = []
+        for i, ev in enumerate(out):
+            if ev is None:
+                break
+            done.append(ev)
+        self.runs += len(done)
+        return done
+
+    def _result(self, prefix: str, pc, r: dict) -> dict:
+        from .execute import prefix_without
+        kept, gone = prefix_without(pc, r.get("dropped") or [])
+        if r["status"] == "prefix-timeout":
+            return self._dropped(prefix, gone, "prefix runs past the time limit")
+        if r["status"] == "prefix-fails":
+            return self._dropped(prefix, gone, f"still raises after {MAX_DROP_ROUNDS} rounds")
+        if r["status"] == "timeout":
+            self.timeouts += 1
+        elif r.get("snippet_s") is not None:
+            self.slowest = max(self.slowest, float(r["snippet_s"]))
+        covered = sorted(ln for ln in r.get("covered") or () if ln in self.markers)
+        markers = sum(self.markers[ln] for ln in covered)
+        err = r.get("error")
+        if err is None and r["status"] in ("timeout", "memory", "crashed"):
+            err = {"type": r["status"], "message": r.get("why") or r["status"], "line": None,
+                   "where": "snippet"}
+        return {"status": r["status"], "covered": covered, "markers": markers,
+                "coverage": markers / self.total if self.total else 1.0, "error": err,
+                "failed_imports": list(r.get("failed_imports") or []), "prefix": kept,
+                "dropped_lines": gone, "why": None, "wall": r.get("wall", 0.0)}
+
+    def _dropped(self, prefix, gone, why) -> dict:
+        return {"status": "dropped", "covered": [], "markers": 0, "coverage": 0.0,
+                "error": {"type": "PrefixError", "message": why, "line": None,
+                          "where": "prefix"},
+                "failed_imports": [], "prefix": None, "dropped_lines": gone, "why": why,
+                "wall": 0.0}
 
     def evaluate(self, prefix: str) -> dict:
-        offset = prefix.count("\n") if prefix else 0
-        text = prefix + self.source
-        self.runs += 1
-        try:
-            r = self.runner(text, predictor=self.predictor, timeout=self.timeout,
-                            seed=self.seed, filename=self.filename)
-        except SyntaxError as e:
-            return {"status": "syntax", "covered": [], "markers": 0, "coverage": 0.0,
-                    "error": {"type": "SyntaxError", "message": str(e.msg),
-                              "line": (e.lineno or 0) - offset, "where": "prefix"
-                              if (e.lineno or 0) <= offset else "snippet"},
-                    "failed_imports": []}
-        covered = sorted(ln - offset for ln in (r.covered or [])
-                         if ln > offset and (ln - offset) in self.markers)
-        markers = sum(self.markers[ln] for ln in covered)
-        err = None
-        if r.exception:
-            ln = r.exception.get("line")
-            where = "snippet" if ln and ln > offset else "prefix"
-            err = {"type": r.exception["type"], "message": r.exception["message"][:500],
-                   "line": (ln - offset) if ln and ln > offset else ln, "where": where}
-        elif r.status in ("timeout", "memory", "crashed"):
-            err = {"type": r.status, "message": r.error or r.status, "line": None,
-                   "where": "snippet"}
-        return {"status": r.status, "covered": covered, "markers": markers,
-                "coverage": markers / self.total if self.total else 1.0, "error": err,
-                "failed_imports": [f["module"] for f in r.failed_imports]}
+        """Coverage of the snippet after ``prefix`` (post-processed first)."""
+        return self.evaluate_prefix(prefix)
 
 
 # ------------------------------------------------------------------ the loop
@@ -304,42 +369,44 @@ def treefix(source_or_path, generator: Union[str, object] = "offline", n: int = 
     seen_prefixes: set = set()
 
     def evaluate(props, step, parent):
+        """Run the proposals not tried yet, as one batch (one sandbox child,
+        a grandchild per prefix), within the budget; a tree node each."""
         new = []
+        batch = []
         for p in props:
-            if out_of_budget():
-                break
             if p.prefix in seen_prefixes:
                 continue
             seen_prefixes.add(p.prefix)
-            ts = time.monotonic()
-            pre, dropped, why = postprocess(p.prefix, timeout)
-            timings["postprocess"] += time.monotonic() - ts
+            batch.append(p)
+        if max_runs is not None:
+            batch = batch[:max(0, max_runs - len(tree))]
+        if not batch or out_of_budget() or full():
+            return new
+        left = None if deadline is None else max(0.05, deadline - time.monotonic())
+        ts = time.monotonic()
+        evs = sr.evaluate_batch([p.prefix for p in batch], budget=left, have=union_cov())
+        spent = time.monotonic() - ts
+        timings["run"] += spent
+        for p, ev in zip(batch, evs):
+            pre = ev["prefix"]
             nd = TreeNode(len(tree), step, parent, p.prefix if pre is None else pre,
-                          dropped_lines=dropped, note=p.note, plan=p.plan,
+                          dropped_lines=ev["dropped_lines"], note=p.note, plan=p.plan,
                           conversation=p.conversation)
-            if pre is None:
-                nd.status = "dropped"
-                nd.error = {"type": "PrefixError", "message": why, "line": None,
-                            "where": "prefix"}
-            else:
-                ts = time.monotonic()
-                ev = sr.evaluate(pre)
-                timings["run"] += time.monotonic() - ts
-                nd.status, nd.covered, nd.covered_markers = ev["status"], ev["covered"], \
-                    ev["markers"]
-                nd.coverage, nd.error = ev["coverage"], ev["error"]
-                for m in ev["failed_imports"]:
-                    if m not in unresolved:
-                        unresolved.append(m)
-            nd.seconds = time.monotonic() - ts
+            nd.status, nd.covered, nd.covered_markers = ev["status"], ev["covered"], \
+                ev["markers"]
+            nd.coverage, nd.error = ev["coverage"], ev["error"]
+            for m in ev["failed_imports"]:
+                if m not in unresolved:
+                    unresolved.append(m)
+            nd.seconds = ev.get("wall") or spent / max(1, len(evs))
             tree.append(nd)
             new.append(nd)
             if progress is not None:
                 progress({"node": nd.id, "step": step, "coverage": nd.coverage,
                           "cumulative": (sum(sr.markers[ln] for ln in union_cov()) / sr.total)
                           if sr.total else 1.0, "status": nd.status})
-            if full():
-                break
+        for p in batch[len(evs):]:
+            seen_prefixes.discard(p.prefix)          # not run: may be proposed again
         return new
 
     def gen_call(fn, *args):
