@@ -31,6 +31,8 @@ from .analysis import SnippetFacts, analyze
 from .offline import OfflineGenerator, Plan, Proposal
 
 MAX_DROP_ROUNDS = 10
+#: coverage-guidance rounds at most when a budget bounds the search
+MAX_ROUNDS = 1000
 
 
 class TreefixError(ValueError):
@@ -210,6 +212,7 @@ class SnippetRunner:
             self.markers[line] = self.markers.get(line, 0) + 1
         self.total = sum(self.markers.values())
         self.runs = 0
+        self.unreachable: set = set()   # lines no run can reach (analysis.flow)
         self.timeouts = 0
         self.slowest = 0.0          # the slowest snippet part of a finished run
 
@@ -250,7 +253,7 @@ class SnippetRunner:
                 raws = self.compiled.run_batch(
                     pcs, self.timeout, self.snippet_limit,
                     budget if budget is not None else self.timeout * len(pcs) + 1.0,
-                    have, set(self.markers))
+                    have, set(self.markers) - self.unreachable)
             for (i, pc), r in zip(todo, raws):
                 out[i] = self._result(prefixes[i], pc, r)
         # results up to the first prefix not run (budget, full coverage)
@@ -346,6 +349,7 @@ def treefix(source_or_path, generator: Union[str, object] = "offline", n: int = 
     facts: SnippetFacts = analyze(text, analyzer)      # SyntaxError propagates
     gen = _make_generator(generator, seed, value_model, llm_options)
     sr = SnippetRunner(text, fname, predictor=predictor, timeout=timeout, seed=seed)
+    sr.unreachable = set(facts.unreachable)
     timings = {"analysis": time.monotonic() - t0, "generate": 0.0, "postprocess": 0.0,
                "run": 0.0}
     tree: list = []
@@ -364,7 +368,10 @@ def treefix(source_or_path, generator: Union[str, object] = "offline", n: int = 
         return s
 
     def full():
-        return sr.total == 0 or sum(sr.markers[ln] for ln in union_cov()) >= sr.total
+        """Every line a run can reach is covered (lines after a statement
+        that always leaves its block do not count here)."""
+        cov = union_cov()
+        return all(ln in cov for ln in sr.markers if ln not in facts.unreachable)
 
     seen_prefixes: set = set()
 
@@ -399,6 +406,8 @@ def treefix(source_or_path, generator: Union[str, object] = "offline", n: int = 
                 if m not in unresolved:
                     unresolved.append(m)
             nd.seconds = ev.get("wall") or spent / max(1, len(evs))
+            if nd.status == "timeout" and hasattr(gen, "note_timeout"):
+                gen.note_timeout(facts, nd.plan)
             tree.append(nd)
             new.append(nd)
             if progress is not None:
@@ -425,12 +434,16 @@ def treefix(source_or_path, generator: Union[str, object] = "offline", n: int = 
         for nd in list(first):
             if out_of_budget() or full():
                 break
-            if nd.error is None or nd.status in ("ok", "exit"):
+            if nd.error is None or nd.status in ("ok", "exit", "timeout"):
                 continue
             props = gen_call(gen.repair, facts, nd.plan, nd.error, n, nd)
             evaluate(props, "error", nd.id)
-    # step 3: coverage guidance, up to k times
-    for _ in range(k):
+    # step 3: coverage guidance, k times; with a budget, on while it lasts and
+    # the generator has new ideas (the paper's k bounds an LLM's cost; runs of
+    # the offline generator are cheap)
+    rounds = 0
+    while rounds < k or (deadline is not None and rounds < MAX_ROUNDS):
+        rounds += 1
         if out_of_budget() or full():
             break
         cov = union_cov()
