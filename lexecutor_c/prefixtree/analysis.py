@@ -72,6 +72,7 @@ class Node:
     asserted: list = field(default_factory=list)      # what asserts need: true, false, none,
     #                                                   notnone, ("Eq", v), ("In", values)
     maybe_bound: bool = False                         # the snippet binds it later itself
+    fits: list = field(default_factory=list)          # literal values its use-site requires
 
     def attr(self, name: str) -> "Node":
         n = self.attrs.get(name)
@@ -114,6 +115,7 @@ class SnippetFacts:
     annotations: bool = False     # annotations evaluated at run time (module or class level)
     functions: set = field(default_factory=set)   # functions the snippet defines
     loop_guards: dict = field(default_factory=dict)  # while line -> paths in its condition
+    exits: list = field(default_factory=list)     # lines of exit()/raise statements, in order
 
     def node(self, path: str) -> Optional[Node]:
         for r in self.roots.values():
@@ -455,6 +457,9 @@ class _Miner(ast.NodeVisitor):
     def visit_If(self, s):
         self._stmt_line(s)
         self.visit(s.test)
+        n = self.resolve(s.test, s.lineno)
+        if n is not None:                   # `if x:` tests its truth
+            n.uses.add("bool")
         paths = self._paths(s.test, s.lineno)
         self.visit_body(s.body, paths)
         self.visit_body(s.orelse, paths)
@@ -530,6 +535,14 @@ class _Miner(ast.NodeVisitor):
         for b in s.bases:
             self.visit(b)
         self.visit_body(s.body, [])
+
+    def visit_Raise(self, s):
+        self._stmt_line(s)
+        self.generic_visit(s)
+        e = s.exc.func if isinstance(s.exc, ast.Call) else s.exc
+        n = self.resolve(e, s.lineno) if e is not None else None
+        if n is not None:                   # raise X(...): X is an exception class
+            n.uses.add("raised")
 
     def visit_Lambda(self, e):
         self.def_depth += 1
@@ -652,8 +665,9 @@ class _Miner(ast.NodeVisitor):
                         if v not in na.member_of:
                             na.member_of.append(v)
                 elif na is not None and has_cb and isinstance(cb, (str, dict)):
-                    na.member_of.extend(x for x in ([cb] if isinstance(cb, str) else cb)
-                                        if x not in na.member_of)
+                    # `ch in '-_'`: a character of it (a scanner), or the string
+                    vals = ([c for c in cb[:2]] + [cb]) if isinstance(cb, str) else list(cb)
+                    na.member_of.extend(x for x in vals if x not in na.member_of)
             else:
                 sym = type(op).__name__
                 if na is not None and has_cb:
@@ -747,6 +761,13 @@ class _Miner(ast.NodeVisitor):
                 base = _dotted(e.func.value) or "object"
                 if base not in n.subclass_of:
                     n.subclass_of.append(base)
+        # type(name, bases, namespace) and type.__new__(mcs, name, bases, namespace)
+        targs = e.args[1:] if fname == "type.__new__" else e.args if fname == "type" else []
+        if len(targs) == 3:
+            for a, v in zip(targs, ("T", (), {})):
+                n = self.resolve(a, e.lineno)
+                if n is not None and v not in n.fits:
+                    n.fits.append(v)
         if isinstance(e.func, ast.Attribute) and e.args and \
                 e.func.attr in STR_METHODS | {"index", "count"}:
             base = self.resolve(e.func.value, e.lineno)
@@ -887,6 +908,9 @@ def analyze(source: str, analyzer=None) -> SnippetFacts:
     facts.annotations = m.annotations
     facts.functions = set(m.functions)
     facts.loop_guards = dict(m.loop_guards)
+    facts.exits = sorted({x.lineno for x in ast.walk(tree) if isinstance(x, ast.Raise) or (
+        isinstance(x, ast.Expr) and isinstance(x.value, ast.Call) and
+        _dotted(x.value.func) in ("exit", "quit", "sys.exit"))})
     return facts
 
 

@@ -190,12 +190,13 @@ class SnippetRunner:
     The snippet is instrumented and compiled once (execute.CompiledSnippet);
     each prefix runs in one isolated child: its statements without injection
     (a raising statement is dropped: the post-processing), then the snippet
-    with injection.  ``snippet_limit`` adapts: after a run that times out,
-    later runs give the snippet a few times the slowest finished run (at
-    least MIN_SNIPPET_LIMIT), so an endless loop over a stand-in costs a
-    fraction of ``timeout``; the lines a timed-out run reached still count."""
+    with injection.  ``snippet_limit`` adapts: once a run has finished, later
+    runs give the snippet ten times the slowest finished run (three times
+    after a run timed out; at least MIN_SNIPPET_LIMIT), so an endless loop
+    over a stand-in costs a fraction of ``timeout``; the lines a timed-out
+    run reached still count."""
 
-    MIN_SNIPPET_LIMIT = 0.5
+    MIN_SNIPPET_LIMIT = 0.3
 
     def __init__(self, source: str, filename: str, predictor="naive", timeout=2.0,
                  seed=None, runner=None):
@@ -218,9 +219,13 @@ class SnippetRunner:
 
     @property
     def snippet_limit(self) -> float:
-        if not self.timeouts:
+        """The snippet's share of a run: ``timeout`` until a run has finished,
+        then ten times the slowest finished snippet (at least
+        MIN_SNIPPET_LIMIT), three times after a run timed out."""
+        if self.slowest <= 0:
             return self.timeout
-        return min(self.timeout, max(self.MIN_SNIPPET_LIMIT, 3 * self.slowest))
+        k = 3 if self.timeouts else 10
+        return min(self.timeout, max(self.MIN_SNIPPET_LIMIT, k * self.slowest))
 
     def evaluate_prefix(self, prefix: str) -> dict:
         """Post-process and run ``prefix`` with the snippet: the evaluate()
@@ -426,7 +431,8 @@ def treefix(source_or_path, generator: Union[str, object] = "offline", n: int = 
             timings["generate"] += time.monotonic() - ts
 
     # the empty prefix first: injection alone, LExecutor's coverage
-    first = evaluate([Proposal("", note="empty prefix (injection alone)")], "initial", None)
+    first = evaluate([Proposal("", plan=Plan(sparse=True),
+                               note="empty prefix (injection alone)")], "initial", None)
     # step 1: undefinedness guidance
     first += evaluate(gen_call(gen.initial, facts, n), "initial", None)
     # step 2: error guidance, for every failing prefix

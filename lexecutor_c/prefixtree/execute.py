@@ -224,6 +224,8 @@ def _read_result(fd: int, pid: int, limit: float) -> Optional[bytes]:
                 return None
 
 
+#: the least time a snippet gets once a run of the batch has timed out
+MIN_SNIPPET_LIMIT = 0.3
 #: largest result a grandchild may send (JSON)
 RESULT_MAX = 8 << 20
 
@@ -284,6 +286,7 @@ def _batch_child(jobs, codes_by_flag, iids, lines, filename, predictor, seed, ma
     _warm_imports(list(warm), min(timeout, budget / 2))
     covered = set(have)
     results: list = []
+    slowest = 0.0
     for i, (codes, future) in enumerate(jobs):
         left = t_end - time.monotonic()
         if left <= 0.02:
@@ -341,6 +344,11 @@ def _batch_child(jobs, codes_by_flag, iids, lines, filename, predictor, seed, ma
                    "the run died before reporting"}
         res["wall"] = time.monotonic() - ts
         results.append(res)
+        if res.get("status") == "timeout":       # the rest of the batch: a shorter limit
+            cap = max(MIN_SNIPPET_LIMIT, 3 * slowest)
+            snippet_limit = cap if snippet_limit is None else min(snippet_limit, cap)
+        elif isinstance(res.get("snippet_s"), (int, float)):
+            slowest = max(slowest, float(res["snippet_s"]))
         covered.update(x for x in res.get("covered") or () if isinstance(x, int))
         if markers and covered >= markers:
             break

@@ -224,7 +224,8 @@ class OfflineGenerator:
         leaf = node.path.rsplit(".", 1)[-1].rstrip("()[]")
         exc_names = {e for names in facts.handler_lines.values() for e in names}
         out.extend(context_values(facts, node))        # fixtures, cls, asserted values
-        if is_root and node.path in exc_names:
+        out.extend(("const", v) for v in node.fits)    # what its use-site requires
+        if (is_root and node.path in exc_names) or "raised" in node.uses:
             out.append(("exc_class",))
         weak_imports: list = []
         if is_root and not node.maybe_bound:      # a name the snippet binds is its own
@@ -518,7 +519,7 @@ class OfflineGenerator:
             if k in self.seen_plans:
                 continue
             self.seen_plans.add(k)
-            if self._hazardous(p):
+            if self._hazardous(facts, p):
                 continue
             text = self.render(facts, p)
             if text in self.seen:
@@ -529,30 +530,44 @@ class OfflineGenerator:
                 break
         return out
 
-    def _hazardous(self, plan: Plan) -> bool:
-        if not self.hazards:
-            return False
-        mine = {(k, plan.choice.get(k), repr(plan.kinds.get(k))) for k in plan.decided()}
-        return any(h <= mine for h in self.hazards)
+    def _hazardous(self, facts: SnippetFacts, plan: Plan) -> bool:
+        """Whether ``plan`` gives the values that steer a loop the same
+        candidates as a plan whose run timed out."""
+        for paths, sig in self.hazards:
+            if all(self._sig(facts, plan, p) == v for p, v in zip(paths, sig)):
+                return True
+        return False
+
+    def _sig(self, facts, plan, path):
+        node = facts.node(path)
+        if node is None:
+            return None
+        root = path.split(".")[0].split("(")[0].split("[")[0]
+        if root in plan.undefine:
+            return "injected"
+        if plan.sparse and path not in _Renderer(self, facts, plan).wanted:
+            return "injected"
+        return repr(self._chosen(facts, plan, node))
 
     def note_timeout(self, facts: SnippetFacts, plan: Optional[Plan]) -> None:
-        """A run of ``plan`` timed out: later plans with the same decisions
-        on the values that steer loops (all its decisions when none does)
+        """A run of ``plan`` timed out: later plans giving the values that
+        steer loops (while conditions, iterated values) the same candidates
         are not proposed."""
         if plan is None:
             return
-        decided = plan.decided()
-        loopish = set()
+        loopish = []
         for paths in facts.loop_guards.values():
-            loopish.update(paths)
+            loopish += [p for p in paths if p not in loopish]
         for r in facts.roots.values():
             for x in r.walk():
-                if "iter" in x.uses:
-                    loopish.add(x.path)
-        keys = [k for k in decided if k in loopish] or list(decided)
-        if keys:
-            self.hazards.append(frozenset((k, plan.choice.get(k), repr(plan.kinds.get(k)))
-                                          for k in keys))
+                if "iter" in x.uses and x.path not in loopish:
+                    loopish.append(x.path)
+        if not loopish:
+            return
+        sig = tuple(self._sig(facts, plan, p) for p in loopish)
+        if all(v == "injected" for v in sig):
+            return                  # injection alone loops: the runtime's business
+        self.hazards.append((tuple(loopish), sig))
 
     def _guard_nodes(self, facts: SnippetFacts, lines) -> list:
         score: dict = {}
@@ -574,7 +589,7 @@ class OfflineGenerator:
             for n in nodes:
                 cands = self.candidates(facts, n)
                 cur = base.choice.get(n.path, 0)
-                for i in range(len(cands)):
+                for i in self._flip_order(n, cands, cur):
                     if i != cur:
                         p = base.copy()
                         p.choice[n.path] = i
@@ -597,7 +612,7 @@ class OfflineGenerator:
             node = facts.node(path)
             if node is None:
                 continue
-            for i in range(len(self.candidates(facts, node))):
+            for i in self._flip_order(node, self.candidates(facts, node), None):
                 p = base.copy() if base is not None else Plan(sparse=True)
                 if p.choice.get(path) == i and path in p.choice:
                     continue
@@ -605,17 +620,54 @@ class OfflineGenerator:
                 p.kinds.pop(path, None)
                 yield p
 
+    def _flip_order(self, node: Node, cands: list, cur: Optional[int]) -> list:
+        """Candidate indices to try for ``node``: in order, except that for a
+        value deciding where the runs stopped (an exit()/raise it guards)
+        the falsy ones (None, False, '', 0, empty) come first: the runs so
+        far had it truthy (a Dummy or a stand-in)."""
+        idx = list(range(len(cands)))
+        if node.path in getattr(self, "_flip_falsy", ()):
+            idx.sort(key=lambda i: 0 if _falsy(cands[i]) else 1)
+        return idx
+
     def _order(self, facts, lines=None) -> list:
-        """Node paths, the ones guarding the most lines (of ``lines``, else
-        all) first, then the others."""
-        order = self._guard_nodes(facts, facts.guards.keys() if lines is None else lines)
+        """Node paths: those deciding whether an early exit()/raise runs
+        (earliest first), then those guarding the most lines (of ``lines``,
+        else all), then the others."""
+        order = []
+        for ln in facts.exits:
+            for p in facts.guards.get(ln, []):
+                if p not in order:
+                    order.append(p)
+        self._flip_falsy = set(order)
+        order += [p for p in self._guard_nodes(facts, facts.guards.keys() if lines is None
+                                               else lines) if p not in order]
         return order + [x.path for x in self._all_nodes(facts) if x.path not in order]
+
+    def _past_exits(self, facts, base: Plan) -> Optional[Plan]:
+        """``base`` with every value that guards an exit()/raise falsy (its
+        first falsy candidate): the runs get past all early exits at once
+        (``if args.help: exit(0)``, ``if args.version: exit(0)``, ...)."""
+        p = base.copy()
+        changed = False
+        for path in self._flip_falsy:
+            node = facts.node(path)
+            if node is None or path in p.choice:
+                continue
+            cands = self.candidates(facts, node)
+            i = next((i for i, c in enumerate(cands) if _falsy(c)), None)
+            if i is not None:
+                p.choice[path] = i
+                changed = True
+        return p if changed else None
 
     def initial(self, facts: SnippetFacts, n: int) -> list:
         base = Plan()
         order = self._order(facts)
+        past = [x for x in (self._past_exits(facts, Plan(sparse=True)),
+                            self._past_exits(facts, base)) if x is not None]
         plans = itertools.chain(
-            [base],
+            [base], past,
             _roundrobin(self._sparse(facts, order), iter(self._flips(facts, base, order))))
         return self._propose(facts, plans, n, "undefinedness")
 
@@ -726,9 +778,19 @@ class OfflineGenerator:
         (sparse) and on top of each plan of P, callees raising what an
         unreached handler catches, pairs, then everything else and random
         re-draws, so the search goes on while there is budget."""
+        ends = []                 # where the runs of P stopped: exit() or an exception
+        for b in bases:
+            err = getattr(b, "error", None)
+            if err and err.get("line"):
+                ends.append(err["line"])
+            elif getattr(b, "status", "") == "exit" and getattr(b, "covered", None):
+                ends.append(max(b.covered))
         bases = [getattr(b, "plan", b) for b in bases]
         bases = [b for b in bases if b is not None] or [Plan()]
-        paths = self._guard_nodes(facts, uncovered)
+        exit_guards = self._guard_nodes(facts, ends)
+        paths = exit_guards + [p for p in self._guard_nodes(facts, uncovered)
+                               if p not in exit_guards]
+        self._flip_falsy = set(exit_guards)   # try the other truth value first there
         handler = [ln for ln in uncovered if ln in facts.handler_lines]
         return self._propose(facts, self._guide_plans(facts, bases, paths, handler, n), n,
                              "coverage")
@@ -1060,9 +1122,11 @@ class _Renderer:
                 return var
             return self._obj(node)
         if kind == "exc_class":
-            cname = node.path
-            self.emit(f"class {cname}(Exception):\n    pass")
-            return cname
+            if node.path.isidentifier():
+                cname = node.path
+                self.emit(f"class {cname}(Exception):\n    pass")
+                return cname
+            return f"type({_leaf(node.path)!r}, (Exception,), {{}})"
         if kind == "raise":
             fname = "_f_" + _ident(node.path)
             exc = cand[1]
@@ -1145,6 +1209,12 @@ class _Renderer:
             lines.append(f"{cb}(args, kwargs)")
         ret_choice = self.gen._chosen(self.facts, self.plan, node.ret) \
             if node.ret is not None and self.want(node.ret) else None
+        if ret_choice is not None and ret_choice[0] == "const" and \
+                _in_loop_guard(self.facts, node.ret) and \
+                isinstance(ret_choice[1], (str, int, float, bool, bytes, type(None))):
+            # a loop reads it until it changes: the value a few times, then another
+            v = ret_choice[1]
+            ret_choice = ("seq", [v, v, v, _other(v) if _other(v) is not None else None])
         if ret_choice is not None and ret_choice[0] == "seq":
             vals = list(ret_choice[1])
             last = vals[-1]
@@ -1344,6 +1414,15 @@ def _carrier(node: Node, plan: Plan, cands: list) -> tuple:
     if "attr" in needs and "ret" in needs:
         return ("class",)
     return _DEFAULT_CARRIER[sorted(needs)[0]]
+
+
+def _in_loop_guard(facts: SnippetFacts, node: Node) -> bool:
+    return any(node.path in paths for paths in facts.loop_guards.values())
+
+
+def _falsy(cand: tuple) -> bool:
+    return cand[0] == "none" or (cand[0] == "const" and not isinstance(cand[1], type) and
+                                 not cand[1])
 
 
 def _str_like(node: Node) -> bool:

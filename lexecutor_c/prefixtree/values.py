@@ -96,6 +96,8 @@ def literal_values(node: Node, limit: int = 6) -> list:
     for op, v in node.compared:
         if op in ("Eq", "NotEq") and not isinstance(v, (list, dict, set)):
             lits.append(v)
+        elif op in ("LtE", "GtE") and isinstance(v, str):     # 'a' <= ch <= 'z'
+            lits.append(v)
     for v in node.member_of:
         lits.append(v)
     seen = []
