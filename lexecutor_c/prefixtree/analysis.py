@@ -761,6 +761,16 @@ class _Miner(ast.NodeVisitor):
                 base = _dotted(e.func.value) or "object"
                 if base not in n.subclass_of:
                     n.subclass_of.append(base)
+        # source given to exec/eval/compile: code that runs
+        if fname in ("exec", "eval", "compile", "builtins.exec", "builtins.eval") and e.args:
+            n = self.resolve(e.args[0], e.lineno)
+            v = "1" if fname.endswith("eval") else "x = 1"
+            if n is not None and v not in n.fits:
+                n.fits.append(v)
+            if len(e.args) > 1 and fname.endswith(("exec", "eval")):
+                g = self.resolve(e.args[1], e.lineno)
+                if g is not None and {} not in g.fits:
+                    g.fits.append({})
         # type(name, bases, namespace) and type.__new__(mcs, name, bases, namespace)
         targs = e.args[1:] if fname == "type.__new__" else e.args if fname == "type" else []
         if len(targs) == 3:

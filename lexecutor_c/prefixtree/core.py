@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import ast
 import json
+import re
 import time
 from dataclasses import asdict, dataclass, field
 from typing import Callable, Optional, Union
@@ -33,6 +34,8 @@ from .offline import OfflineGenerator, Plan, Proposal
 MAX_DROP_ROUNDS = 10
 #: coverage-guidance rounds at most when a budget bounds the search
 MAX_ROUNDS = 1000
+#: repairs in a row on a prefix whose error keeps moving
+REPAIR_DEPTH = 4
 
 
 class TreefixError(ValueError):
@@ -399,6 +402,7 @@ def treefix(source_or_path, generator: Union[str, object] = "offline", n: int = 
         evs = sr.evaluate_batch([p.prefix for p in batch], budget=left, have=union_cov())
         spent = time.monotonic() - ts
         timings["run"] += spent
+        before = len(union_cov())
         for p, ev in zip(batch, evs):
             pre = ev["prefix"]
             nd = TreeNode(len(tree), step, parent, p.prefix if pre is None else pre,
@@ -421,6 +425,8 @@ def treefix(source_or_path, generator: Union[str, object] = "offline", n: int = 
                           if sr.total else 1.0, "status": nd.status})
         for p in batch[len(evs):]:
             seen_prefixes.discard(p.prefix)          # not run: may be proposed again
+        if len(union_cov()) > before:
+            timings["last_gain"] = time.monotonic() - t0
         return new
 
     def gen_call(fn, *args):
@@ -435,15 +441,31 @@ def treefix(source_or_path, generator: Union[str, object] = "offline", n: int = 
                                note="empty prefix (injection alone)")], "initial", None)
     # step 1: undefinedness guidance
     first += evaluate(gen_call(gen.initial, facts, n), "initial", None)
+    def failing(nd):
+        return nd.error is not None and nd.status not in ("ok", "exit", "timeout")
+
+    def repair_chain(nodes, width):
+        """Error guidance for ``nodes``; a repaired prefix that fails
+        differently (another error, or the same one further on) without
+        losing coverage is repaired again, up to REPAIR_DEPTH times: one
+        repair often only uncovers the next missing piece."""
+        queue = [(nd, 0) for nd in nodes if failing(nd)]
+        while queue:
+            if out_of_budget() or full():
+                return
+            nd, depth = queue.pop(0)
+            new = evaluate(gen_call(gen.repair, facts, nd.plan, nd.error, width, nd),
+                           "error", nd.id)
+            if depth + 1 >= REPAIR_DEPTH:
+                continue
+            moved = [c for c in new if failing(c) and c.covered_markers >= nd.covered_markers
+                     and _error_key(c.error) != _error_key(nd.error)]
+            moved.sort(key=lambda c: (-c.covered_markers, -(c.error.get("line") or 0)))
+            queue += [(c, depth + 1) for c in moved[:2]]
+
     # step 2: error guidance, for every failing prefix
     if not full():
-        for nd in list(first):
-            if out_of_budget() or full():
-                break
-            if nd.error is None or nd.status in ("ok", "exit", "timeout"):
-                continue
-            props = gen_call(gen.repair, facts, nd.plan, nd.error, n, nd)
-            evaluate(props, "error", nd.id)
+        repair_chain(list(first), n)
     # step 3: coverage guidance, k times; with a budget, on while it lasts and
     # the generator has new ideas (the paper's k bounds an LLM's cost; runs of
     # the offline generator are cheap)
@@ -461,14 +483,10 @@ def treefix(source_or_path, generator: Union[str, object] = "offline", n: int = 
         if not props:
             break
         new = evaluate(props, "coverage", bases[0].id if bases else None)
-        # errors of coverage-guided prefixes get one repair round each
-        for nd in new:
-            if out_of_budget() or full():
-                break
-            if nd.error is not None and nd.status == "exception" and \
-                    nd.error.get("where") == "snippet" and nd.coverage < 1.0:
-                evaluate(gen_call(gen.repair, facts, nd.plan, nd.error, max(1, n // 3), nd),
-                         "error", nd.id)
+        # errors of coverage-guided prefixes get repairs too
+        repair_chain([nd for nd in new if nd.status == "exception" and
+                      nd.error.get("where") == "snippet" and nd.coverage < 1.0],
+                     max(1, n // 3))
     for m in getattr(gen, "unresolved_imports", []):
         if m not in unresolved:
             unresolved.append(m)
@@ -491,6 +509,14 @@ def treefix(source_or_path, generator: Union[str, object] = "offline", n: int = 
         tree=tree, unresolved_imports=unresolved, timings=timings,
         generator=getattr(gen, "name", type(gen).__name__),
         baseline_coverage=base_nd.coverage if base_nd else None)
+
+
+def _error_key(err: Optional[dict]) -> tuple:
+    """An error without the addresses and numbers that differ between runs."""
+    if not err:
+        return ()
+    msg = re.sub(r"0x[0-9a-f]+|\d+", "#", str(err.get("message", "")))
+    return (err.get("type"), msg, err.get("line"))
 
 
 def _install(modules) -> float:

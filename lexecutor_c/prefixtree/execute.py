@@ -68,7 +68,8 @@ def imported_modules(tree: ast.AST) -> list:
             names = [a.name for a in n.names]
         elif isinstance(n, ast.ImportFrom) and n.level == 0 and n.module and \
                 n.module != "__future__":
-            names = [n.module]
+            # `from pkg import sub`: sub may be a module of its own
+            names = [n.module] + [f"{n.module}.{a.name}" for a in n.names if a.name != "*"]
         else:
             continue
         for m in names:
@@ -259,9 +260,11 @@ def _warm_imports(modules: list, limit: float) -> None:
     signal.setitimer(signal.ITIMER_REAL, limit)
     try:
         for m in modules:
+            if m in sys.modules:
+                continue
             try:
                 importlib.import_module(m)
-            except Exception:
+            except Exception:           # not a module (a name in one), or broken
                 pass
     except sandbox.Timeout:
         pass
@@ -280,7 +283,9 @@ def _batch_child(jobs, codes_by_flag, iids, lines, filename, predictor, seed, ma
     imported first (_warm_imports)."""
     import json
     import tempfile
+    import gc
     sandbox._disarm()                 # this process keeps its own deadlines
+    gc.freeze()                       # the grandchildren's collections skip what is here
     base = os.getcwd()
     t_end = time.monotonic() + budget
     _warm_imports(list(warm), min(timeout, budget / 2))
@@ -295,6 +300,7 @@ def _batch_child(jobs, codes_by_flag, iids, lines, filename, predictor, seed, ma
         r, w = os.pipe()
         pid = os.fork()
         if pid == 0:                                      # the grandchild
+            me = os.getpid()
             try:
                 os.close(r)
                 os.setpgid(0, 0)
@@ -307,6 +313,8 @@ def _batch_child(jobs, codes_by_flag, iids, lines, filename, predictor, seed, ma
                 signal.setitimer(signal.ITIMER_REAL, lim)
                 res = _run_one(codes, codes_by_flag[future], iids, lines, filename, predictor,
                                seed, max_drops, snippet_limit, _no_progress)
+                if os.getpid() != me:
+                    sandbox._exit(0)     # a process the snippet forked came back here
                 data = json.dumps(res).encode()
                 view = memoryview(data)
                 while view:
@@ -396,14 +404,21 @@ def _run_one(codes, snippet_code, iids, lines, filename, predictor, seed, max_dr
              snippet_limit, progress) -> dict:
     """The prefix's statements without injection, then the snippet with it,
     in this process (a sandbox child or a grandchild of the batch)."""
+    import types
     from .._core import Runtime
-    env = {"__name__": "__main__", "__builtins__": builtins, "__file__": filename}
+    # the globals are a real __main__ module's: what the snippet defines can
+    # be pickled by reference (multiprocessing, concurrent.futures)
+    main = types.ModuleType("__main__")
+    env = main.__dict__
+    env.update({"__builtins__": builtins, "__file__": filename})
+    sys.modules["__main__"] = main
     real_exit = os._exit
 
     def _exit(code):
         raise _HardExit(code)
     os._exit = _exit
     dropped: list = []
+    t_start = time.monotonic()
     progress({"phase": "prefix", "dropped": dropped})
     try:
         for i, c in enumerate(codes):
@@ -419,6 +434,7 @@ def _run_one(codes, snippet_code, iids, lines, filename, predictor, seed, max_dr
     except sandbox.Timeout:
         return {"status": "prefix-timeout", "covered": [], "error": None,
                 "dropped": dropped, "failed_imports": [], "known": True}
+    prefix_s = time.monotonic() - t_start
     progress({"phase": "snippet", "dropped": dropped})
     rt = Runtime(sites=iids, predictor=predictor, abstraction="fine", seed=seed,
                  randomize=False, record=False, filename=filename)
@@ -460,4 +476,4 @@ def _run_one(codes, snippet_code, iids, lines, filename, predictor, seed, max_dr
     cov = coverage_fields(lines, reached)
     return {"status": status, "covered": cov["covered"], "error": error, "dropped": dropped,
             "failed_imports": [str(m) for (_, m, _) in rt.failed_imports], "known": True,
-            "snippet_s": spent}
+            "snippet_s": spent, "prefix_s": prefix_s}

@@ -730,6 +730,17 @@ class OfflineGenerator:
                 p = base.copy()
                 p.kinds[node.path] = ("str",)
                 plans.append(p)
+        # "globals must be a dict, not C_self_defaults_copy_ret": the type asked
+        # for, given to the value whose stand-in class the message names (else
+        # to each value on the line)
+        wanted = _wanted_kinds(msg)
+        if wanted:
+            culprits = _culprits(facts, msg) or on_line
+            for node in culprits:
+                for kind in wanted:
+                    p = base.copy()
+                    p.kinds[node.path] = kind
+                    plans.append(p)
         if re.search(r"takes (\d+) positional|missing \d+ required|unexpected keyword", msg):
             for node in on_line:
                 if node.arities:
@@ -1414,6 +1425,48 @@ def _carrier(node: Node, plan: Plan, cands: list) -> tuple:
     if "attr" in needs and "ret" in needs:
         return ("class",)
     return _DEFAULT_CARRIER[sorted(needs)[0]]
+
+
+#: words of TypeError messages naming the type a builtin wanted -> candidates
+_TYPE_WORDS = [
+    (r"\b(dict|mapping)\b", [("dict",)]),
+    (r"\b(str|string|code object)\b", [("str",)]),
+    (r"\bbytes(-like)?\b", [("const", b"data")]),
+    (r"\b(int|integer|index)\b", [("const", 1)]),
+    (r"\b(float|real number|number)\b", [("const", 1.5)]),
+    (r"\btuple\b", [("tuple",), ("const", (1, 2))]),
+    (r"\b(list|sequence|iterable)\b", [("list",)]),
+    (r"\bcallable\b", [("func",)]),
+    (r"\btype\b", [("class",)]),
+]
+
+
+def _wanted_kinds(msg: str) -> list:
+    """Candidates for the type a TypeError says was expected ("must be a
+    dict", "expected str instance", "argument must be an int")."""
+    m = re.search(r"(?:must be|expected|requires|should be|need(?:s)?)\s+(?:a |an )?"
+                  r"([\w ,-]+?)(?:,| not | instance|$|\))", msg)
+    if not m:
+        return []
+    want = m.group(1)
+    out = []
+    for pat, cands in _TYPE_WORDS:
+        if re.search(pat, want):
+            out += cands
+    return out
+
+
+def _culprits(facts: SnippetFacts, msg: str) -> list:
+    """The nodes whose generated stand-ins the message names (C_<path>,
+    _f_<path>)."""
+    out = []
+    for r in facts.roots.values():
+        for x in r.walk():
+            ident = _ident(x.path)
+            if re.search(rf"\b(C_|_f_){re.escape(ident)}\b", msg) or \
+                    (x.path.isidentifier() and re.search(rf"'{re.escape(x.path)}'", msg)):
+                out.append(x)
+    return out
 
 
 def _in_loop_guard(facts: SnippetFacts, node: Node) -> bool:
