@@ -21,6 +21,7 @@ the run budget is spent.
 from __future__ import annotations
 
 import ast
+import heapq
 import json
 import re
 import time
@@ -441,52 +442,64 @@ def treefix(source_or_path, generator: Union[str, object] = "offline", n: int = 
                                note="empty prefix (injection alone)")], "initial", None)
     # step 1: undefinedness guidance
     first += evaluate(gen_call(gen.initial, facts, n), "initial", None)
+
     def failing(nd):
         return nd.error is not None and nd.status not in ("ok", "exit", "timeout")
 
-    def repair_chain(nodes, width):
-        """Error guidance for ``nodes``; a repaired prefix that fails
-        differently (another error, or the same one further on) without
-        losing coverage is repaired again, up to REPAIR_DEPTH times: one
-        repair often only uncovers the next missing piece."""
-        queue = [(nd, 0) for nd in nodes if failing(nd)]
-        while queue:
-            if out_of_budget() or full():
-                return
-            nd, depth = queue.pop(0)
+    # Steps 2 and 3 interleaved: a batch of repairs for the most promising
+    # failing prefix (error guidance), then a batch of coverage guidance,
+    # and again, so that neither starves the other.  A repaired prefix that
+    # fails differently (another error, or the same one further on) without
+    # losing coverage is queued again, up to REPAIR_DEPTH repairs in a row:
+    # one repair often only uncovers the next missing piece.  Coverage
+    # guidance runs k times; with a budget it goes on while the budget
+    # lasts and the generator has new ideas (the paper's k bounds an LLM's
+    # cost; runs of the offline generator are cheap).
+    pending: list = []          # (priority, node id, depth, width)
+
+    def queue(nodes, depth, width):
+        for nd in nodes:
+            if failing(nd):
+                heapq.heappush(pending, ((-nd.covered_markers, depth, nd.id), nd.id, depth,
+                                         width))
+
+    queue(first, 0, n)
+    rounds = 0
+    while not out_of_budget() and not full():
+        progressed = False
+        if pending:
+            _, nid, depth, width = heapq.heappop(pending)
+            nd = tree[nid]
             new = evaluate(gen_call(gen.repair, facts, nd.plan, nd.error, width, nd),
                            "error", nd.id)
-            if depth + 1 >= REPAIR_DEPTH:
-                continue
-            moved = [c for c in new if failing(c) and c.covered_markers >= nd.covered_markers
-                     and _error_key(c.error) != _error_key(nd.error)]
-            moved.sort(key=lambda c: (-c.covered_markers, -(c.error.get("line") or 0)))
-            queue += [(c, depth + 1) for c in moved[:2]]
-
-    # step 2: error guidance, for every failing prefix
-    if not full():
-        repair_chain(list(first), n)
-    # step 3: coverage guidance, k times; with a budget, on while it lasts and
-    # the generator has new ideas (the paper's k bounds an LLM's cost; runs of
-    # the offline generator are cheap)
-    rounds = 0
-    while rounds < k or (deadline is not None and rounds < MAX_ROUNDS):
-        rounds += 1
-        if out_of_budget() or full():
+            progressed = True
+            if depth + 1 < REPAIR_DEPTH:
+                moved = [c for c in new if failing(c) and
+                         c.covered_markers >= nd.covered_markers and
+                         _error_key(c.error) != _error_key(nd.error)]
+                moved.sort(key=lambda c: (-c.covered_markers, -(c.error.get("line") or 0)))
+                queue(moved[:2], depth + 1, width)
+            if out_of_budget() or full():
+                break
+        if rounds < k or (deadline is not None and rounds < MAX_ROUNDS):
+            rounds += 1
+            cov = union_cov()
+            uncovered = sorted(ln for ln in sr.markers if ln not in cov)
+            chosen = greedy_cover([x.covered for x in tree])
+            bases = [tree[i] for i in chosen] or sorted(tree, key=lambda x: -x.coverage)[:1]
+            props = gen_call(gen.guide, facts, uncovered, bases, n,
+                             annotate_uncovered(text, uncovered))
+            if props:
+                new = evaluate(props, "coverage", bases[0].id if bases else None)
+                progressed = True
+                # errors of coverage-guided prefixes get repairs too
+                queue([x for x in new if x.status == "exception" and
+                       x.error.get("where") == "snippet" and x.coverage < 1.0], 0,
+                      max(1, n // 3))
+            else:
+                rounds = max(rounds, k) if deadline is None else MAX_ROUNDS
+        if not progressed:
             break
-        cov = union_cov()
-        uncovered = sorted(ln for ln in sr.markers if ln not in cov)
-        chosen = greedy_cover([nd.covered for nd in tree])
-        bases = [tree[i] for i in chosen] or sorted(tree, key=lambda x: -x.coverage)[:1]
-        props = gen_call(gen.guide, facts, uncovered, bases, n,
-                         annotate_uncovered(text, uncovered))
-        if not props:
-            break
-        new = evaluate(props, "coverage", bases[0].id if bases else None)
-        # errors of coverage-guided prefixes get repairs too
-        repair_chain([nd for nd in new if nd.status == "exception" and
-                      nd.error.get("where") == "snippet" and nd.coverage < 1.0],
-                     max(1, n // 3))
     for m in getattr(gen, "unresolved_imports", []):
         if m not in unresolved:
             unresolved.append(m)

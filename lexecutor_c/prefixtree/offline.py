@@ -270,7 +270,10 @@ class OfflineGenerator:
         if attrs:
             # a distinctive method set (few classes have all of it) is that
             # class: before the builtin containers and the generated stand-in
-            known, strong = self._known_classes(node)
+            # methods a str has: a str (the knowledge index would find Path for
+            # .replace, datetime for .strftime alone)
+            known, strong = ([], False) if attrs <= STR_METHODS else \
+                self._known_classes(node)
             if strong:
                 out.extend(("known", q) for q in known)
             dict_only = {"items", "keys", "values", "get", "setdefault", "update", "popitem"}
