@@ -73,6 +73,7 @@ class Node:
     #                                                   notnone, ("Eq", v), ("In", values)
     maybe_bound: bool = False                         # the snippet binds it later itself
     fits: list = field(default_factory=list)          # literal values its use-site requires
+    sub_links: list = field(default_factory=list)     # paths of values it is subscripted with
 
     def attr(self, name: str) -> "Node":
         n = self.attrs.get(name)
@@ -305,6 +306,9 @@ class _Miner(ast.NodeVisitor):
                     base.uses.add("sliced")
                     return base
                 base.uses.add("indexed")
+                kn = self.resolve(e.slice, line)          # d[key]: key's value is a key
+                if kn is not None and kn.path not in base.sub_links and kn is not base:
+                    base.sub_links.append(kn.path)
             if isinstance(k, str) and k not in base.keys:
                 base.keys.append(k)
             elif isinstance(k, int) and not isinstance(k, bool) and k not in base.int_keys:
@@ -559,6 +563,9 @@ class _Miner(ast.NodeVisitor):
         if isinstance(t, ast.Compare) and len(t.ops) == 1:
             n = self.resolve(t.left, s.lineno)
             op, right = t.ops[0], t.comparators[0]
+            if n is None and isinstance(op, (ast.Eq, ast.NotEq, ast.Is, ast.IsNot)):
+                n = self.resolve(right, s.lineno)          # assert 'x' == f()
+                right = t.left
             if n is None:
                 return
             try:
@@ -778,6 +785,7 @@ class _Miner(ast.NodeVisitor):
                 n = self.resolve(a, e.lineno)
                 if n is not None and v not in n.fits:
                     n.fits.append(v)
+        self.resolve(e, e.lineno)     # a call statement too: arity, keywords, handlers
         if isinstance(e.func, ast.Attribute) and e.args and \
                 e.func.attr in STR_METHODS | {"index", "count"}:
             base = self.resolve(e.func.value, e.lineno)

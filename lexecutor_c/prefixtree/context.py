@@ -139,6 +139,10 @@ def instance_expr(name: str) -> Optional[str]:
 def context_values(facts: SnippetFacts, node: Node) -> list:
     """Candidates that go first (see the module docstring)."""
     out: list = []
+    eqs = [a[1] for a in node.asserted if isinstance(a, tuple) and a[0] == "Eq"]
+    if len(eqs) >= 2 and node.path.endswith("()"):
+        # asserted equal to several literals: successive results, in order
+        out.append(("seq", eqs + [eqs[-1]]))
     for a in node.asserted:
         if isinstance(a, tuple) and a[0] == "Eq":
             out.append(("none",) if a[1] is None else ("const", a[1]))

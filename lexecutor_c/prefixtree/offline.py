@@ -225,7 +225,7 @@ class OfflineGenerator:
         exc_names = {e for names in facts.handler_lines.values() for e in names}
         out.extend(context_values(facts, node))        # fixtures, cls, asserted values
         out.extend(("const", v) for v in node.fits)    # what its use-site requires
-        if (is_root and node.path in exc_names) or "raised" in node.uses:
+        if node.path in exc_names or "raised" in node.uses:
             out.append(("exc_class",))
         weak_imports: list = []
         if is_root and not node.maybe_bound:      # a name the snippet binds is its own
@@ -265,7 +265,7 @@ class OfflineGenerator:
         attrs = {a for a in node.attrs if not _pseudo(a)}
         if "type" in node.uses:
             out.append(("class",))
-        if node.keys or "kwargs" in node.uses:
+        if node.keys or "kwargs" in node.uses or (node.sub_links and not node.int_keys):
             out.append(("dict",))
         if attrs:
             # a distinctive method set (few classes have all of it) is that
@@ -316,8 +316,7 @@ class OfflineGenerator:
             elif op == "MemberLink":
                 out.append(("str",))
             elif op in ("Eq", "NotEq"):
-                out.append(("const", v))
-                out.append(("const", _other(v)))
+                out.append(("const", v))       # one value matching none: literal_values
             elif op in ("Lt", "LtE", "Gt", "GtE") and isinstance(v, (int, float)):
                 out.append(("const", v + 1))
                 out.append(("const", v - 1))
@@ -416,6 +415,8 @@ class OfflineGenerator:
         out = []
         for stmt, target, conf in cands[:3]:
             top = target.split(".")[0]
+            if not attrs and _binds_module(stmt, target):
+                continue          # a module used without any attribute: a variable
             if self.check_module(top):
                 out.append((stmt, conf))
             elif conf >= 0.6 and not out:
@@ -955,7 +956,14 @@ class _Renderer:
         self.wanted: Optional[set] = None
         if plan.sparse:
             self.wanted = set()
-            for p in plan.decided():
+            decided = plan.decided()
+            for p in list(decided):
+                # a stand-in raising yaml.YAMLError needs yaml.YAMLError defined
+                node = facts.node(p)
+                c = gen._chosen(facts, plan, node) if node is not None else None
+                if c is not None and c[0] == "raise" and facts.node(c[1]) is not None:
+                    decided.add(c[1])
+            for p in decided:
                 self.wanted.add(p)
                 for anc in _ancestors(p):
                     self.wanted.add(anc)
@@ -1106,13 +1114,26 @@ class _Renderer:
             return "[" + ", ".join(self._elements(node)) + "]"
         if kind == "dict":
             keys = list(node.keys) + list(self.plan.keys.get(node.path, []))
-            if not keys:
+            linked = []
+            for lp in node.sub_links:          # d[key]: the value key has in this plan
+                ln = self.facts.node(lp)
+                e = self.expr(ln) if ln is not None else None
+                if e is not None and e not in linked:
+                    linked.append(e)
+            if not keys and not linked:
                 keys = [c for c in self.facts.constants if isinstance(c, str)
                         and c.isidentifier()][:2] or ["key"]
             val = self.expr(node.item) if node.item is not None else None
             if val is None:
                 val = "1"
-            return "{" + ", ".join(f"{k!r}: {val}" for k in dict.fromkeys(keys)) + "}"
+            # d['href'] == 'url3', d['class'] == ['cls']: each key its own value
+            per_key = {}
+            for k, op, v in node.key_cmp:
+                if op in ("Eq", "In") and k not in per_key and isinstance(k, str):
+                    per_key[k] = repr(v)
+            items = [f"{k!r}: {per_key.get(k, val)}" for k in dict.fromkeys(keys)]
+            items += [f"{e}: {val}" for e in linked]
+            return "{" + ", ".join(items) + "}"
         if kind == "inst":
             t = cand[1]
             root = self.facts.roots.get(t.split(".")[0])
@@ -1232,7 +1253,13 @@ class _Renderer:
         if ret_choice is not None and ret_choice[0] == "seq":
             vals = list(ret_choice[1])
             last = vals[-1]
-            self.emit(f"_it_{tag} = iter({vals[:-1]!r})")
+            if all(isinstance(v, bool) for v in vals):
+                # then True and False in turn: `while f()` and `while not f()` both end
+                self._import("import itertools")
+                self.emit(f"_it_{tag} = itertools.chain({vals[:-1]!r}, "
+                          f"itertools.cycle([{last!r}, {not last!r}]))")
+            else:
+                self.emit(f"_it_{tag} = iter({vals[:-1]!r})")
             lines.append(f"return next(_it_{tag}, {last!r})")
         else:
             ret = self._ret(node)
@@ -1364,11 +1391,21 @@ def _call_back_helper(functions) -> str:
             "            pass")
 
 
+_STR_SPECS = ("numstr", "str", "ident", "fmt", "json", "regex", "date")
+
+
 def _promote(cands: list, node: Node) -> list:
-    """A string built from the snippet's own constraints goes before the
-    generic string, a sequence of the length the code tests before the
+    """A string built from the snippet's own constraints (or meeting its
+    use-site constraint: int(value) and value.lower() -> '12') goes before
+    the generic string, a sequence of the length the code tests before the
     generic list."""
     out = list(cands)
+    if ("str",) in out:
+        at = out.index(("str",))
+        specs = [c for c in out[at + 1:] if c[0] == "spec" and c[1].startswith(_STR_SPECS)]
+        for c in reversed(specs):
+            out.remove(c)
+            out.insert(at, c)
     for generic, special in ((("str",), "const"), (("list",), "len")):
         if generic not in out:
             continue
@@ -1470,6 +1507,24 @@ def _culprits(facts: SnippetFacts, msg: str) -> list:
                     (x.path.isidentifier() and re.search(rf"'{re.escape(x.path)}'", msg)):
                 out.append(x)
     return out
+
+
+_MODULE_CACHE: dict = {}
+
+
+def _binds_module(stmt: str, target: str) -> bool:
+    """Whether the import statement binds a module (``import token``,
+    ``from docutils.transforms import parts``)."""
+    if stmt.startswith("import "):
+        return True
+    ok = _MODULE_CACHE.get(target)
+    if ok is None:
+        try:
+            ok = importlib.util.find_spec(target) is not None
+        except (ImportError, ValueError, AttributeError):
+            ok = False
+        _MODULE_CACHE[target] = ok
+    return ok
 
 
 def _in_loop_guard(facts: SnippetFacts, node: Node) -> bool:

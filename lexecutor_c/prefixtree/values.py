@@ -83,7 +83,7 @@ def _other(v):
     return None
 
 
-def literal_values(node: Node, limit: int = 6) -> list:
+def literal_values(node: Node, limit: int = 40) -> list:
     """One value per literal the node is compared with (== / != / in a
     literal collection / asserted equal), then one equal to none of them."""
     out: list = []
@@ -268,6 +268,11 @@ def call_sequences(node: Node, guard_in_loop: bool) -> list:
     (a loop that reads it until something else comes ends); for a result
     tested for truth in a loop condition, truthy then falsy."""
     out: list = []
+    # a result asserted equal to several literals (a test calling it again and
+    # again): each of them in turn, in the order of the asserts
+    asserted = [a[1] for a in node.asserted if isinstance(a, tuple) and a[0] == "Eq"]
+    if len(asserted) >= 2:
+        out.append(("seq", asserted + [asserted[-1]]))
     lits = [v for op, v in node.compared if op in ("Eq", "NotEq") and
             isinstance(v, (str, int, float, bool, bytes))]
     lits += [v for v in node.member_of if isinstance(v, (str, int, float, bytes))]
@@ -278,6 +283,10 @@ def call_sequences(node: Node, guard_in_loop: bool) -> list:
         out.append(("seq", [lits[0], _other(lits[0])]))
     if guard_in_loop or ("bool" in node.uses and len(node.lines) > 1):
         out.append(("seq", [True, False]))
+    if "bool" in node.uses and len(node.lines) > 1:
+        # an if/elif chain asking it again and again: true at the k-th call
+        for k in range(1, min(len(node.lines), 5)):
+            out.append(("seq", [False] * k + [True, False]))
     return out
 
 
