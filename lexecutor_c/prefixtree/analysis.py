@@ -149,6 +149,19 @@ def _dotted(e: ast.AST) -> Optional[str]:
     return None
 
 
+def _str_valued(e: ast.AST) -> bool:
+    """An expression that makes a string: an f-string, '...' % x, 'a' + x."""
+    if isinstance(e, ast.JoinedStr):
+        return True
+    if isinstance(e, ast.BinOp) and isinstance(e.op, (ast.Mod, ast.Add)):
+        return any(isinstance(x, ast.Constant) and isinstance(x.value, str)
+                   for x in (e.left, e.right))
+    if isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute) and \
+            isinstance(e.func.value, ast.Constant) and isinstance(e.func.value.value, str):
+        return True                                   # '...'.format(x), ','.join(x)
+    return False
+
+
 def _arity(call: ast.Call) -> int:
     if any(isinstance(a, ast.Starred) for a in call.args) or \
             any(k.arg is None for k in call.keywords):
@@ -306,6 +319,8 @@ class _Miner(ast.NodeVisitor):
                     base.uses.add("sliced")
                     return base
                 base.uses.add("indexed")
+                if _str_valued(e.slice):            # d['ext.%s' % name]: a str key
+                    base.uses.add("strkey")
                 kn = self.resolve(e.slice, line)          # d[key]: key's value is a key
                 if kn is not None and kn.path not in base.sub_links and kn is not base:
                     base.sub_links.append(kn.path)

@@ -265,7 +265,10 @@ class OfflineGenerator:
         attrs = {a for a in node.attrs if not _pseudo(a)}
         if "type" in node.uses:
             out.append(("class",))
-        if node.keys or "kwargs" in node.uses or (node.sub_links and not node.int_keys):
+        if "strkey" in node.uses:
+            out.append(("anykey",))       # any computed key is there
+        if node.keys or "kwargs" in node.uses or (node.sub_links and not node.int_keys) or \
+                "strkey" in node.uses:
             out.append(("dict",))
         if attrs:
             # a distinctive method set (few classes have all of it) is that
@@ -290,8 +293,7 @@ class OfflineGenerator:
                 out.extend(("known", q) for q in known)
         if node.contains:
             if all(isinstance(x, str) for x in node.contains):
-                out.append(("const", "x" + "".join(dict.fromkeys(node.contains)) + "x"))
-                out.append(("const", "plain"))
+                out.extend(derived_values(facts, node))    # strings holding them (values.py)
             else:
                 out.append(("const", list(node.contains)))
                 out.append(("const", []))
@@ -957,6 +959,14 @@ class _Renderer:
         if plan.sparse:
             self.wanted = set()
             decided = plan.decided()
+            # names the code catches or tests with isinstance() are classes in
+            # every plan: a Dummy there only raises a TypeError
+            handled = {e for names in facts.handler_lines.values() for e in names}
+            for r in facts.roots.values():
+                for x in r.walk():
+                    if x.path in handled or ("type" in x.uses and not x.arities
+                                             and not x.attrs):
+                        decided.add(x.path)
             for p in list(decided):
                 # a stand-in raising yaml.YAMLError needs yaml.YAMLError defined
                 node = facts.node(p)
@@ -1011,6 +1021,24 @@ class _Renderer:
         return leaf if leaf.isidentifier() else "text"
 
     def _elements(self, node: Node) -> list:
+        """Element expressions for a list made for ``node``; elements the
+        code compares at constant indexes (``stack[-2] == 'string'``) hold
+        the compared value, and the list is long enough for them."""
+        els = self._elements0(node)
+        at = {}
+        for k, op, v in node.key_cmp:
+            if isinstance(k, int) and not isinstance(k, bool) and op in ("Eq", "In") and \
+                    k not in at and -64 < k < 64:
+                at[k] = repr(v)
+        if not at:
+            return els
+        need = max(k + 1 if k >= 0 else -k for k in at)
+        out = [els[i % len(els)] for i in range(max(need, len(els)))]
+        for k, v in at.items():
+            out[k] = v
+        return out
+
+    def _elements0(self, node: Node) -> list:
         width = self.plan.width.get(node.path + "[]") or self.plan.width.get(node.path)
         item = node.item
         if width and width > 0:
@@ -1112,6 +1140,10 @@ class _Renderer:
             return repr(fname)
         if kind == "list":
             return "[" + ", ".join(self._elements(node)) + "]"
+        if kind == "anykey":
+            val = self.expr(node.item) if node.item is not None else None
+            self._import("import collections")
+            return f"collections.defaultdict(lambda: {val or '1'})"
         if kind == "dict":
             keys = list(node.keys) + list(self.plan.keys.get(node.path, []))
             linked = []
@@ -1439,7 +1471,7 @@ def _ancestors(path: str) -> list:
 
 _CARRIES = {"attr": ("obj", "class", "resource", "subclass", "exc_class"),
             "ret": ("func", "class", "subclass"),
-            "item": ("list", "dict", "obj", "len", "known"),
+            "item": ("list", "dict", "obj", "len", "known", "anykey"),
             "part": ("tuple",)}
 _DEFAULT_CARRIER = {"attr": ("obj",), "ret": ("func",), "item": ("list",), "part": ("tuple",)}
 

@@ -35,6 +35,7 @@ _CMP = ("Lt", "LtE", "Gt", "GtE")
 
 def _is_str_like(node: Node) -> bool:
     return bool(node.uses & {"str", "strmeth"} or node.str_args or
+                (node.contains and all(isinstance(c, str) for c in node.contains)) or
                 any(isinstance(v, str) and op in ("Eq", "NotEq", "startswith", "endswith")
                     for op, v in node.compared) or
                 any(isinstance(v, str) for v in node.member_of) or
@@ -168,7 +169,7 @@ def _child_call(node: Node, method: str) -> Optional[Node]:
     return a.ret if a is not None else None
 
 
-def string_values(node: Node, depth: int = 0, limit: int = 4) -> list:
+def string_values(node: Node, depth: int = 0, limit: int = 6) -> list:
     """Strings meeting the constraints on ``node`` (see the module
     docstring), most constrained first; [] when nothing constrains it."""
     if depth > 3:
@@ -239,9 +240,16 @@ def string_values(node: Node, depth: int = 0, limit: int = 4) -> list:
             out.append(c)
     for e in eqs[:3]:
         add(e)
-    core = split_strs[0] if split_strs else "abc"
-    s = (pre[0] if pre else "") + core + "".join(h for h in has if h not in core) + \
-        (suf[0] if suf else "")
+    numeric = any(t.startswith(("numstr", "num", "int", "float")) for t in node.arg_specs)
+    core = split_strs[0] if split_strs else ("12" if numeric else "abc")
+
+    def mid(text, piece):        # '12' with '.' inside: '1.2' (still a number)
+        return text[:1] + piece + text[1:] if numeric and len(text) > 1 else text + piece
+    s = core
+    for h in has:
+        if h not in s:
+            s = mid(s, h)
+    s = (pre[0] if pre else "") + s + (suf[0] if suf else "")
     if chars:
         lst = list(s)
         need = max(k + 1 if k >= 0 else -k for k in chars)
@@ -253,8 +261,11 @@ def string_values(node: Node, depth: int = 0, limit: int = 4) -> list:
     add(s)
     for other in split_strs[1:]:
         add(other)
+    if len(has) > 1:             # `"." in v or "e" in v`: one substring at a time
+        for h in has:
+            add(mid(core, h))
     if pre or suf or has:
-        add("zzz")               # none of the prefixes, suffixes, substrings
+        add(core if numeric else "zzz")   # none of the prefixes, suffixes, substrings
     for k, ch in list(chars.items())[1:]:
         lst = list(s)
         lst[list(chars)[0]] = "z"
