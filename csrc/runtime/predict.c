@@ -8,6 +8,7 @@
  * contract and what happens when it misbehaves.
  */
 #include "runtime/predict.h"
+#include "runtime/journal.h"
 
 /* ---- the query passed to callable predictors ------------------------------ */
 
@@ -380,6 +381,8 @@ lx_inject(lx_state *st, lx_runtime_obj *rt, Py_ssize_t iid, PyObject *kind, PyOb
         if (rec == NULL || PyList_Append(rt->injections, rec) < 0) {
             goto fail;
         }
+        lx_journal_injection(rt, iid, kind, name, site_or(rt, iid, 2, Py_None),
+                             PyTuple_GET_ITEM(st->rt.all_classes, c), r);
         Py_DECREF(rec);
         Py_DECREF(r);
     }
