@@ -383,6 +383,7 @@ def treefix(source_or_path, generator: Union[str, object] = "offline", n: int = 
         return all(ln in cov for ln in sr.markers if ln not in facts.unreachable)
 
     seen_prefixes: set = set()
+    gains: list = []            # (seconds, lines added) per batch that added lines
 
     def evaluate(props, step, parent):
         """Run the proposals not tried yet, as one batch (one sandbox child,
@@ -428,6 +429,7 @@ def treefix(source_or_path, generator: Union[str, object] = "offline", n: int = 
             seen_prefixes.discard(p.prefix)          # not run: may be proposed again
         if len(union_cov()) > before:
             timings["last_gain"] = time.monotonic() - t0
+            gains.append((round(timings["last_gain"], 3), len(union_cov()) - before))
         return new
 
     def gen_call(fn, *args):
@@ -509,6 +511,7 @@ def treefix(source_or_path, generator: Union[str, object] = "offline", n: int = 
     cov = union_cov()
     best = max(tree, key=lambda x: (x.covered_markers, -x.id)) if tree else None
     timings["total"] = time.monotonic() - t0
+    timings["gains"] = gains
     timings["runs"] = sr.runs
     base_nd = tree[0] if tree and tree[0].prefix == "" else None
     total = sr.total

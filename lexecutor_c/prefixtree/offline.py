@@ -1419,7 +1419,7 @@ def _call_back_helper(functions) -> str:
             "            [_lx_Any() for _ in range(need)]\n"
             "        try:\n"
             "            f(*call)\n"
-            "        except Exception:\n"
+            "        except (Exception, SystemExit):\n"
             "            pass")
 
 
