@@ -356,6 +356,10 @@ def _treefix_result(path: str, opts: Options, generator: str):
                uncovered=list(tf.uncovered))
     r.wall_time = time.monotonic() - t0
     r.best_coverage = tf.best_coverage
+    # prefix runs that timed out (a loop that never ends costs the run's timeout)
+    r.prefix_runs = len(tf.tree)
+    r.prefix_timeouts = sum(1 for nd in tf.tree
+                            if isinstance(nd.error, dict) and nd.error.get("type") == "timeout")
     return r
 
 
@@ -464,6 +468,8 @@ def result_row(task: Task, r, source: Optional[str] = None) -> dict:
         "error": r.error, "signal": r.signal, "exit_code": r.exit_code,
         "covered": list(r.covered), "uncovered": list(r.uncovered),
         "best_coverage": getattr(r, "best_coverage", None),
+        "prefix_runs": getattr(r, "prefix_runs", None),
+        "prefix_timeouts": getattr(r, "prefix_timeouts", None),
     }
 
 
@@ -693,7 +699,15 @@ def summarize(rows: list[dict], snippets: list[Snippet]) -> dict:
                 "seconds_per_snippet": secs / len(rs),
                 "ms_per_line": 1000 * secs / lines if lines else None,
                 "statuses": statuses,
+                "timeouts": statuses.get("timeout", 0),
             }
+            runs = [r for r in rs if r.get("prefix_runs") is not None]
+            if runs:     # prefix-set approaches: their prefix runs that timed out
+                out["approaches"][g][a]["prefix_runs"] = sum(r["prefix_runs"] for r in runs)
+                out["approaches"][g][a]["prefix_timeouts"] = sum(r["prefix_timeouts"] or 0
+                                                                 for r in runs)
+                out["approaches"][g][a]["snippets_with_prefix_timeouts"] = sum(
+                    1 for r in runs if r["prefix_timeouts"])
             best = [r["best_coverage"] for r in rs if r.get("best_coverage") is not None]
             if best:     # prefix-set approaches: their best single prefix too
                 out["approaches"][g][f"{a}, best prefix"] = {
@@ -874,7 +888,26 @@ def markdown_table(summary: dict) -> str:
     for r in table_rows(summary):
         r = r[:-1]
         out.append("| " + " | ".join(c if c else "" for c in r) + " |")
-    return "\n".join(out) + "\n"
+    return "\n".join(out) + "\n" + timeout_lines(summary)
+
+
+def timeout_lines(summary: dict) -> str:
+    """Runs that timed out, per dataset and approach (prefix-set approaches:
+    their prefix runs), as markdown list items; empty when none ran."""
+    out = []
+    for g, per in summary["approaches"].items():
+        parts = []
+        for a, m in per.items():
+            if "timeouts" not in m:
+                continue
+            text = f"{a} {m['timeouts']} of {m['n']}"
+            if "prefix_runs" in m:
+                text = (f"{a} {m['prefix_timeouts']} of {m['prefix_runs']} prefix runs "
+                        f"({m['snippets_with_prefix_timeouts']} snippets)")
+            parts.append(text)
+        if parts:
+            out.append(f"- timed out, {g}: " + "; ".join(parts))
+    return ("\n" + "\n".join(out) + "\n") if out else ""
 
 
 def print_table(summary: dict, console=None, title="Line coverage per snippet") -> None:

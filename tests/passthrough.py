@@ -10,8 +10,9 @@ These loaders are Python functions, so each ``_c_`` call adds a frame that
 the C runtime does not add.  Builtins that look at their caller's frame would
 see ``_c_`` instead of the instrumented code, so ``_c_`` calls them on the
 caller's behalf: ``super()``, ``locals()``, ``vars()``, ``dir()``,
-``globals()``, ``eval``/``exec`` without namespaces, ``sys._getframe`` and
-``warnings.warn`` (its ``stacklevel`` counted without loader frames).
+``globals()``, ``eval``/``exec`` without namespaces, ``sys._getframe``,
+``sys._getframemodulename`` (3.12+: namedtuple, enum and typing ask it for
+their caller's module) and ``warnings.warn`` (its ``stacklevel`` counted without loader frames).
 Frame introspection by other means (``inspect.currentframe()``,
 ``inspect.stack()``, warnings raised by uninstrumented code called from
 instrumented code, the recursion limit) still sees the extra frames.
@@ -150,6 +151,12 @@ class Loaders:
                 counts["l"] += 1
             return value
 
+        def _w_(iid, cond, /):                    # loop guards: nothing injected, so
+            return bool(cond)                     # a while condition as written
+
+        def _f_(iid, iterable, /):
+            return iterable
+
         failures = self.import_failures
 
         def _i_(iid, name, level, names, /):
@@ -183,7 +190,8 @@ class Loaders:
             return tuple(out)
 
         self._n_, self._a_, self._c_, self._l_, self._i_ = _n_, _a_, _c_, _l_, _i_
-        self._loader_codes.update(f.__code__ for f in (_n_, _a_, _c_, _l_, _i_))
+        self._w_, self._f_ = _w_, _f_
+        self._loader_codes.update(f.__code__ for f in (_n_, _a_, _c_, _l_, _i_, _w_, _f_))
         self._install_fixups()
 
     def _install_fixups(self):
@@ -242,6 +250,16 @@ class Loaders:
                 return sys._getframe(*args, **kwargs)
             return frame(depth.__index__())
 
+        def fix_getframemodulename(args, kwargs):
+            depth = args[0] if args else kwargs.get("depth", 0)
+            if len(args) > 1 or set(kwargs) - {"depth"}:
+                return sys._getframemodulename(*args, **kwargs)
+            f = frame(depth.__index__())
+            if f is None:
+                return None
+            name = f.f_globals.get("__name__")
+            return name if isinstance(name, str) else None
+
         def fix_warn(args, kwargs):
             args, kwargs = list(args), dict(kwargs)
             if len(args) >= 3:
@@ -271,6 +289,8 @@ class Loaders:
             (builtins.exec, fix_eval_exec(builtins.exec)), (sys._getframe, fix_getframe),
             (warnings.warn, fix_warn),
         ]
+        if hasattr(sys, "_getframemodulename"):
+            table.append((sys._getframemodulename, fix_getframemodulename))
         fixup_codes = set()
         for fn, fix in table:
             self._fixups[id(fn)] = (fn, fix)
@@ -281,7 +301,7 @@ class Loaders:
     def loaders(self):
         """The names instrumented code expects in its globals."""
         return {"_n_": self._n_, "_a_": self._a_, "_c_": self._c_, "_l_": self._l_,
-                "_i_": self._i_, "_op_": operator}
+                "_i_": self._i_, "_w_": self._w_, "_f_": self._f_, "_op_": operator}
 
 
 def loaders():

@@ -281,6 +281,108 @@ def callable_predictor(_state={}):
             pass
 
 
+HOOKED = """
+def add(a, b=2, *args, k=3, **kw):
+    return a + b + k + len(args) + len(kw)
+
+def boom(n):
+    if n == 0:
+        raise KeyError(n)
+    return boom(n - 1)
+
+def gen(n):
+    yield from range(n)
+
+class K:
+    def m(self, x):
+        return [x] * 2
+"""
+
+
+@entry_point("transparent mode: _hook_install/_uninstall, twin calls (frames replaced, "
+             "dropped), _hook_info/_hook_entry", needs="_core._hook_install", calls=300)
+def hook_twin_calls(_state={}):
+    import lexecutor_c.integrations.hook as hook
+    if "mod" not in _state:
+        import importlib
+        import tempfile
+        d = tempfile.mkdtemp(prefix="lx-refleak-")
+        with open(os.path.join(d, "lx_refleak_hooked.py"), "w") as f:
+            f.write(HOOKED)
+        sys.path.insert(0, d)
+        _state["mod"] = importlib.import_module("lx_refleak_hooked")
+    m = _state["mod"]
+    with hook.enable([m.add, m.boom, m.gen, m.K]):
+        m.add(1, 2, 3, 4, k=5, z=6)
+        try:
+            m.boom(5)
+        except KeyError:
+            pass
+        list(m.gen(3))
+        m.K().m(1)
+        _core()._hook_info()
+        _core()._hook_entry(m.add.__code__)
+
+
+@entry_point("_w_ / _f_ loop guards (quiet, busy, bounded, errors)", needs="_core.Runtime",
+             calls=500)
+def loop_guards(_state={}):
+    core = _core()
+    if "rt" not in _state:
+        _state["rt"] = core.Runtime(predictor="naive", loop_bound=2)
+        _state["ld"] = _state["rt"].loaders()
+    rt, ld = _state["rt"], _state["ld"]
+    rt.reset()
+    ld["_w_"](1, True)                         # nothing injected: the fast path
+    ld["_f_"](2, [1, 2])
+    d = ld["_n_"](3, "missing", lambda: missing)  # noqa: F821 - missing on purpose
+    while ld["_w_"](4, d):                     # busy: ends after 2 iterations
+        d.x
+    for _ in ld["_f_"](5, [d] * 100):          # ends after 2 * 32 busy items
+        d.y
+    for bad in ((), (1,), ("x", True), (-1, True)):
+        for loader in ("_w_", "_f_"):
+            try:
+                ld[loader](*bad)
+            except (TypeError, ValueError):
+                pass
+    try:
+        ld["_f_"](6, 3)
+    except TypeError:
+        pass
+
+
+@entry_point("use-site constraints (hook, factory, cache, errors); Runtime.concretize",
+             needs="_core.Runtime", calls=300)
+def use_site_constraints(_state={}):
+    core = _core()
+    from lexecutor_c.engine.runtime import Site
+    if "ok" not in _state:
+        sites = [Site(1, "name", "n", 1, "", "", ("arg", "range", 0)),
+                 Site(2, "call", "f", 1, "", "", ("unpack", 2, False)),
+                 Site(3, "name", "p", 1, "", "", ("percent", "'%s=%s'"))]
+        _state["ok"] = core.Runtime(sites=sites, predictor="naive")
+        _state["bad"] = core.Runtime(sites=sites, predictor="naive", constraints=lambda *a: 1)
+        _state["raise"] = core.Runtime(sites=sites, predictor="naive",
+                                       constraints=lambda *a: 1 / 0)
+    for key in ("ok", "bad", "raise"):
+        rt = _state[key]
+        rt.reset()
+        ld = rt.loaders()
+        try:
+            ld["_n_"](1, "n", lambda: n)  # noqa: F821 - missing on purpose
+            f = ld["_n_"](4, "f", lambda: f)  # noqa: F821
+            ld["_c_"](2, f)
+            ld["_n_"](3, "p", lambda: p)  # noqa: F821
+        except core.PredictorError:
+            pass
+        rt.concretize("list_nonempty", "x")
+        try:
+            rt.concretize("no such class")
+        except ValueError:
+            pass
+
+
 # -- measuring -------------------------------------------------------------------
 
 def _rss():

@@ -53,6 +53,9 @@ static const struct { const char *name; unsigned char kind; } kind_names[] = {
     {"generator_expression", K_GENEXP}, {"ERROR", K_ERROR},
     {"splat_pattern", K_SPLAT_PATTERN}, {"keyword_pattern", K_KEYWORD_PATTERN},
     {"class_pattern", K_CLASS_PATTERN}, {"comparison_operator", K_COMPARISON},
+    {"binary_operator", K_BINOP}, {"integer", K_INTEGER}, {"unary_operator", K_UNARY},
+    {"format_specifier", K_FORMAT_SPEC}, {"format_expression", K_FORMAT_EXPR},
+    {"dictionary_splat", K_DICT_SPLAT},
 };
 
 /* -------------------------------------------------------------- flatten */
@@ -186,7 +189,7 @@ load_fields(lx_state *st)
         F(object), F(attribute), F(alias), F(condition), F(consequence),
         F(alternative), F(parameters), F(superclasses), F(return_type), F(type),
         F(subject), F(module_name), F(definition), F(expression),
-        F(format_specifier), F(type_conversion), F(guard),
+        F(format_specifier), F(type_conversion), F(guard), F(type_parameters),
 #undef F
     };
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import importlib
 import io
 import os
 import sys
@@ -308,6 +309,21 @@ def _load_frequency_table(path=None) -> dict:
     return load_frequency_table(path)
 
 
+# The runtime's default use-site constraint hook (docs/RUNTIME.md) lives in the
+# knowledge part, a layer above this one; the C runtime imports it by name on
+# the first injection that needs it.  Importing it here, before the sandbox
+# forks, means each confined run finds it loaded instead of importing it anew.
+_CONSTRAINT_HOOK = "lexecutor_c.knowledge.inject"
+
+
+def _warm_constraint_hook() -> None:
+    if _CONSTRAINT_HOOK not in sys.modules:
+        try:
+            importlib.import_module(_CONSTRAINT_HOOK)
+        except ImportError:     # the runtime reports it on first use, as before
+            pass
+
+
 def run(source_or_path: Union[str, bytes, os.PathLike],
         predictor: Union[str, Callable[..., Any]] = "naive", abstraction: str = "fine",
         timeout: Optional[float] = 10.0, isolate: bool = True,
@@ -340,6 +356,9 @@ def run(source_or_path: Union[str, bytes, os.PathLike],
     """
     if not callable(predictor) and predictor not in PREDICTORS:
         raise ValueError(f"unknown predictor {predictor!r}; choose from {', '.join(PREDICTORS)}")
+    if predictor == "neural":
+        # NeuralUnavailable here, not as a crash of the child, where torch is absent
+        Runtime(predictor="neural")
     if isinstance(frequency_table, (str, os.PathLike)) or \
             (predictor == "frequency" and frequency_table is None):
         frequency_table = _load_frequency_table(frequency_table)
@@ -366,6 +385,7 @@ def run(source_or_path: Union[str, bytes, os.PathLike],
             timeout=timeout, stdout_max=output_max, stderr_max=output_max,
             allow_missing=allow_missing)
         shared = journal.create()
+        _warm_constraint_hook()
         try:
             outcome = sandbox.call_isolated(_execute, text, filename, opts, True, shared,
                                             limits=lim, stdin=stdin)
