@@ -65,7 +65,7 @@ typedef struct {
     uint16_t left, right, name, value, body, function, arguments, object,
         attribute, alias, condition, consequence, alternative, parameters,
         superclasses, return_type, type, subject, module_name, definition,
-        expression, format_specifier, type_conversion, guard;
+        expression, format_specifier, type_conversion, guard, type_parameters;
 } lx_fields;
 
 struct lx_state {

@@ -281,6 +281,49 @@ def callable_predictor(_state={}):
             pass
 
 
+HOOKED = """
+def add(a, b=2, *args, k=3, **kw):
+    return a + b + k + len(args) + len(kw)
+
+def boom(n):
+    if n == 0:
+        raise KeyError(n)
+    return boom(n - 1)
+
+def gen(n):
+    yield from range(n)
+
+class K:
+    def m(self, x):
+        return [x] * 2
+"""
+
+
+@entry_point("transparent mode: _hook_install/_uninstall, twin calls (frames replaced, "
+             "dropped), _hook_info/_hook_entry", needs="_core._hook_install", calls=300)
+def hook_twin_calls(_state={}):
+    import lexecutor_c.integrations.hook as hook
+    if "mod" not in _state:
+        import importlib
+        import tempfile
+        d = tempfile.mkdtemp(prefix="lx-refleak-")
+        with open(os.path.join(d, "lx_refleak_hooked.py"), "w") as f:
+            f.write(HOOKED)
+        sys.path.insert(0, d)
+        _state["mod"] = importlib.import_module("lx_refleak_hooked")
+    m = _state["mod"]
+    with hook.enable([m.add, m.boom, m.gen, m.K]):
+        m.add(1, 2, 3, 4, k=5, z=6)
+        try:
+            m.boom(5)
+        except KeyError:
+            pass
+        list(m.gen(3))
+        m.K().m(1)
+        _core()._hook_info()
+        _core()._hook_entry(m.add.__code__)
+
+
 # -- measuring -------------------------------------------------------------------
 
 def _rss():

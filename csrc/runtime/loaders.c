@@ -80,7 +80,7 @@ call_name(lx_runtime_obj *rt, Py_ssize_t iid, PyObject *fn)
     if (fn == NULL) {
         return NULL;
     }
-    if (_PyObject_LookupAttr(fn, RS(rt)->s_dunder_name, &n) < 0) {
+    if (PyObject_GetOptionalAttr(fn, RS(rt)->s_dunder_name, &n) < 0) {
         PyErr_Clear();
     }
     if (n != NULL && PyUnicode_Check(n)) {
@@ -495,10 +495,10 @@ static PyObject *
 import_from(lx_runtime_obj *rt, PyObject *v, PyObject *name)
 {
     PyObject *x = NULL, *pkgname = NULL, *full = NULL;
-    if (_PyObject_LookupAttr(v, name, &x) != 0) {
+    if (PyObject_GetOptionalAttr(v, name, &x) != 0) {
         return x;   /* found, or an error other than AttributeError */
     }
-    if (_PyObject_LookupAttr(v, RS(rt)->s_dunder_name, &pkgname) < 0) {
+    if (PyObject_GetOptionalAttr(v, RS(rt)->s_dunder_name, &pkgname) < 0) {
         return NULL;
     }
     if (pkgname != NULL && PyUnicode_Check(pkgname)) {
@@ -531,11 +531,11 @@ import_all_from(lx_runtime_obj *rt, PyObject *globals, PyObject *v)
 {
     PyObject *all = NULL, *dict = NULL, *name = NULL, *value = NULL;
     int skip_private = 0, err = -1;
-    if (_PyObject_LookupAttr(v, RS(rt)->s_all, &all) < 0) {
+    if (PyObject_GetOptionalAttr(v, RS(rt)->s_all, &all) < 0) {
         return -1;
     }
     if (all == NULL) {
-        if (_PyObject_LookupAttr(v, RS(rt)->s_dunder_dict, &dict) < 0) {
+        if (PyObject_GetOptionalAttr(v, RS(rt)->s_dunder_dict, &dict) < 0) {
             return -1;
         }
         if (dict == NULL) {

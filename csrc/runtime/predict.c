@@ -147,7 +147,13 @@ lx_predictor_setup(lx_runtime_obj *rt, PyObject *predictor, PyObject *freq_table
         else if (PyUnicode_CompareWithASCIIString(predictor, "neural") == 0) {
             /* A callable predictor backed by the LibTorch shim
              * (lexecutor_c/model/neural.py, csrc/torch_shim.cpp); it loads the
-             * shim and the model on its first query, not here. */
+             * shim and the model on its first query, not here.  Bad
+             * arguments are reported before a missing torch is. */
+            if (freq_table != NULL) {
+                PyErr_SetString(PyExc_ValueError,
+                                "frequency_table is only used with predictor='frequency'");
+                return -1;
+            }
             PyObject *mod = PyImport_ImportModule("lexecutor_c.model.neural");
             if (mod == NULL) {
                 return -1;

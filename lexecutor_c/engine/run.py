@@ -340,6 +340,9 @@ def run(source_or_path: Union[str, bytes, os.PathLike],
     """
     if not callable(predictor) and predictor not in PREDICTORS:
         raise ValueError(f"unknown predictor {predictor!r}; choose from {', '.join(PREDICTORS)}")
+    if predictor == "neural":
+        # NeuralUnavailable here, not as a crash of the child, where torch is absent
+        Runtime(predictor="neural")
     if isinstance(frequency_table, (str, os.PathLike)) or \
             (predictor == "frequency" and frequency_table is None):
         frequency_table = _load_frequency_table(frequency_table)

@@ -851,18 +851,27 @@ def _install_fork_guard(budget: int) -> None:
     """Fallback fork-bomb guard for root without a pids cgroup, where
     RLIMIT_NPROC is not enforced: every Python-level way to start a process
     (os.fork, os.forkpty, os.posix_spawn[p], subprocess) draws from one budget
-    shared by the whole process tree through a shared anonymous mapping, and
-    fails with EAGAIN once it is spent.  Code that calls fork() through ctypes
-    is not covered; the session kill on the way out still is."""
-    import mmap
-    counter = mmap.mmap(-1, 8, flags=mmap.MAP_SHARED)
-    cell = struct.Struct("<q")
+    shared by the whole process tree, and fails with EAGAIN once it is spent.
+    The budget is a pipe pre-filled with one byte per process: a one-byte
+    read from a pipe is atomic, so concurrent forks in the tree cannot both
+    take the last token (a shared counter with read-modify-write could, and
+    did, overshoot under load).  Code that calls fork() through ctypes is not
+    covered; the session kill on the way out still is."""
+    budget = max(0, min(int(budget), 65536))      # a pipe holds 64 KiB
+    tokens, fill = os.pipe()
+    try:
+        os.write(fill, b"t" * budget)
+    finally:
+        os.close(fill)
+    os.set_blocking(tokens, False)
 
     def take():
-        n = cell.unpack_from(counter, 0)[0]
-        if n >= budget:
+        try:
+            got = os.read(tokens, 1)
+        except OSError:
+            got = b""
+        if not got:
             raise BlockingIOError(errno.EAGAIN, "sandbox: process budget exhausted")
-        cell.pack_into(counter, 0, n + 1)
 
     def wrap(fn):
         def guarded(*a, **k):
