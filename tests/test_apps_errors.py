@@ -205,3 +205,19 @@ def test_message_naming_our_dummy_is_never_real(message):
     exc = {"type": "TypeError", "message": message, "line": 1, "operation": None,
            "dummy_in_library": False, "dummy_values": []}
     assert _classify(exc, [], None)[0] == INJECTED
+
+
+def test_cli_shows_operation_verdict_and_inputs(capsys, tmp_path):
+    p = tmp_path / "zero.py"
+    p.write_text("total = 0\nfor i in range(n):\n    total += i\nprint(1 / (total - total))\n")
+    code = cli.main(["errors", str(p), "--seeds", "3", "--no-treefix"])
+    out, err = capsys.readouterr()
+    assert code == 1
+    assert "1 / (total - total)" in out and "every injected value" in out and "n=" in out
+    p.write_text("x = 7\nprint(math.floor(x / 2))\n")
+    code = cli.main(["errors", str(p), "--json"])
+    doc = json.loads(capsys.readouterr().out)
+    assert code == 0 and doc["restored_imports"] == ["import math"] and doc["errors"] == []
+    code = cli.main(["errors", str(p), "--json", "--no-restore", "--no-treefix", "--seeds", "0"])
+    doc = json.loads(capsys.readouterr().out)
+    assert code == 0 and doc["restored_imports"] == [] and doc["runs"][0]["injections"]
