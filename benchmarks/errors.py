@@ -175,6 +175,8 @@ def metrics(rows: list[dict]) -> dict:
             "accuracy": pct(tp + tn, len(rows)), "found": pct(tp, len(bug)),
             "false_alarms": pct(fp, len(clean)), "right_line": pct(line, len(bug)),
             "type": pct(typ, len(bug)),
+            "plain": sum(1 for r in rows if r.get("source") == "plain"),
+            "restored": sum(1 for r in rows if r.get("restored")),
             "seconds": sum(r.get("seconds", 0.0) for r in rows)}
 
 
@@ -287,6 +289,9 @@ def table(variant: str, m: dict, orca_type: Optional[float], full: bool) -> str:
     lines.append(f"TP {m['tp']}, FN {m['fn']}, FP {m['fp']}, TN {m['tn']}; "
                  f"{m['seconds'] / max(1, m['programs']):.2f} s per program "
                  "(sum over jobs)")
+    lines.append(f"imports restored in {m['restored']} programs; {m['plain']} ran plain "
+                 "(nothing left to inject: one run), "
+                 f"{m['programs'] - m['plain']} with injection (naive, Treefix prefixes, seeds)")
     return "\n".join(lines)
 
 
