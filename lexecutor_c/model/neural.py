@@ -3,7 +3,7 @@ lazily loaded LibTorch shim (``lexecutor_c._torch_shim``, csrc/torch_shim.cpp).
 
 Importing this module imports neither torch nor the shim.  The shim (which
 links LibTorch) is loaded on the first prediction; the model file is
-``lexecutor_c/model/neural.pt`` unless ``LEXECUTOR_C_MODEL`` or an explicit
+``lexecutor_c/model/neural.pt2`` unless ``LEXECUTOR_C_MODEL`` or an explicit
 path names another.  See docs/MODEL.md.
 
 Tokenizer (version 1).  A query is laid out as positions
@@ -35,7 +35,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 TOKENIZER_VERSION = 1
 KINDS = ("name", "attribute", "call")
-MODEL_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "neural.pt")
+MODEL_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "neural.pt2")
 ENV_MODEL = "LEXECUTOR_C_MODEL"
 
 
