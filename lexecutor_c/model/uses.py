@@ -52,7 +52,7 @@ _PURE_BUILTINS = frozenset({
     "abs", "int", "float", "complex", "str", "bool", "range", "enumerate", "zip", "iter",
     "isinstance", "issubclass", "hasattr", "getattr", "round", "divmod", "hash", "any", "all",
     "map", "filter", "ord", "chr", "hex", "bin", "oct", "format", "dict", "repr", "callable",
-    "slice", "ascii", "next",
+    "slice", "ascii", "next", "bytes", "bytearray",
 })
 #: types whose methods a probe may call (on its own copy of an example value)
 _BUILTIN_TYPES = (str, bytes, list, tuple, dict, set, frozenset, int, float, bool, complex,
