@@ -6,12 +6,13 @@ DEBS    := build-essential pkg-config git libtree-sitter-dev libcjson-dev libcur
 PYDEPS  := "tree-sitter-python>=0.23,<0.24" "rich>=13" "pytest>=7" "libcst>=1.0" \
            "pytest-httpserver>=1.0" "ipython>=8" nbclient ipykernel nbformat \
            "dask[distributed]" matplotlib setuptools wheel \
+           "build>=1.0" "mypy>=1.10" "pre-commit>=3.0" \
            "import-linter>=2.17" torch==2.13.0
 # torch is pinned: this machine kind carries that CPU wheel locally; an
 # unpinned torch would pull gigabytes of CUDA packages.
 STAMP   := .make
 
-.PHONY: all deps build demo test test-fast asan refleak fuzz bench clean
+.PHONY: all deps build demo test test-fast dist asan refleak fuzz bench clean
 
 all: build
 
@@ -35,12 +36,22 @@ build: deps
 demo: build
 	$(PYTHON) -m lexecutor_c demo --predictor neural
 
+# Everything, the wheel test included (tests/test_wheel.py, tests/test_precommit.py: the
+# sdist and wheel built from a clean copy of the working tree, installed into a fresh venv
+# and smoke-tested there; -m "not wheel" deselects them).
 test: build
 	$(PYTHON) -m pytest -q -ra
 
-# Quick loop while developing: skips the whole-stdlib checks.
+# Quick loop while developing: skips the whole-stdlib checks and the wheel build.
 test-fast: build
 	$(PYTHON) -m pytest -q -ra -m "not slow"
+
+# sdist and wheel of the last commit (a clean checkout: git archive HEAD) in dist/, built
+# against the installed setuptools and torch (the torch shim links that torch).
+dist: deps
+	rm -rf dist $(STAMP)/dist-src && mkdir -p $(STAMP)/dist-src
+	git archive --format=tar HEAD | tar -x -C $(STAMP)/dist-src
+	$(PYTHON) -m build --no-isolation --outdir dist $(STAMP)/dist-src
 
 # AddressSanitizer + UndefinedBehaviorSanitizer build, then the test suite
 # under it (libasan preloaded, Python's allocator off so ASan sees every block).
@@ -66,4 +77,4 @@ bench: build
 	$(PYTHON) -m benchmarks.instrument_speed
 
 clean:
-	rm -rf build $(STAMP) lexecutor_c/*.so *.egg-info
+	rm -rf build dist $(STAMP) lexecutor_c/*.so *.egg-info

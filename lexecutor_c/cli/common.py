@@ -7,8 +7,24 @@ import os
 from dataclasses import dataclass
 from typing import Callable, Optional
 
-EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 PROG = "lexecutor-c"
+
+#: what the exit statuses mean, for `lexecutor-c --help` (README and docs/RUNNING.md say the same)
+EXIT_STATUS_HELP = """\
+exit status:
+  0    success: every file ran to its end (run, trace); no error of the code's own
+       (errors); no behaviour change, or no --fail-on-change (commits)
+  1    a run ended early (exception, timeout, crash, memory, non-zero exit); errors
+       found an error of the code's own; commits --fail-on-change found a change;
+       an LLM request failed (treefix); an internal error of lexecutor_c
+  2    usage: bad arguments; input that cannot be read, decoded or parsed; not a git
+       repository or revision; a predictor this environment cannot run (neural
+       without torch).  One line on stderr, never a traceback
+  130  interrupted (Ctrl-C)
+  record exits with its command's own status (1 when that was killed or timed out).
+--json (every command) prints one JSON document on stdout, with "version": 1;
+messages stay on stderr and the exit status is the same."""
 
 
 class UsageError(Exception):
@@ -68,6 +84,31 @@ def add_execution_options(p: argparse.ArgumentParser) -> None:
                    help="wall-clock seconds per file (default: 10)")
     p.add_argument("--no-isolate", dest="isolate", action="store_false",
                    help="execute in this process: no sandbox, no limits (trusted code only)")
+
+
+NEURAL_NEEDS_TORCH = ("--predictor neural: PyTorch is not installed in this environment; "
+                      "pip install 'lexecutor_c[neural]' (torch==2.13.0, the version the "
+                      "neural shim is built against)")
+
+
+def predictor_problem(predictor: Optional[str]) -> Optional[str]:
+    """Why this environment cannot run *predictor*, found without loading torch or the
+    shim (a wheel's shim links the build machine's LibTorch, so an environment without
+    torch must not use it); None when it can."""
+    if predictor != "neural":
+        return None
+    import importlib.util
+    try:
+        has_torch = importlib.util.find_spec("torch") is not None
+        has_shim = importlib.util.find_spec("lexecutor_c._torch_shim") is not None
+    except (ImportError, ValueError):
+        has_torch = has_shim = False
+    if not has_torch:
+        return NEURAL_NEEDS_TORCH
+    if not has_shim:
+        return ("--predictor neural: lexecutor_c was built without torch (no "
+                "lexecutor_c._torch_shim); rebuild it with torch installed")
+    return None
 
 
 class PathArg(os.PathLike):

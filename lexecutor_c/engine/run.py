@@ -12,7 +12,7 @@ import os
 import sys
 import time
 import tokenize
-from typing import Optional, Union
+from typing import Any, Callable, Optional, Union
 
 from .._core import Runtime
 from . import sandbox
@@ -349,11 +349,14 @@ def _load_frequency_table(path=None) -> dict:
     return load_frequency_table(path)
 
 
-def run(source_or_path, predictor="naive", abstraction: str = "fine",
-        timeout: Optional[float] = 10.0, isolate: bool = True, stdin=None,
+def run(source_or_path: Union[str, bytes, os.PathLike],
+        predictor: Union[str, Callable[..., Any]] = "naive", abstraction: str = "fine",
+        timeout: Optional[float] = 10.0, isolate: bool = True,
+        stdin: Union[bytes, bytearray, str, None] = None,
         seed: Optional[int] = None, randomize: bool = False,
         filename: Optional[str] = None, *, limits: Optional[sandbox.Limits] = None,
-        output_max: int = OUTPUT_MAX, frequency_table=None) -> Result:
+        output_max: int = OUTPUT_MAX,
+        frequency_table: Union[dict, str, os.PathLike, None] = None) -> Result:
     """Execute a Python file or snippet with learning-guided value injection.
 
     ``source_or_path``: a path (pathlib.Path, or a str naming an existing

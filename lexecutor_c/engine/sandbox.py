@@ -37,7 +37,7 @@ import threading
 import time
 import traceback
 from dataclasses import dataclass, field
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Iterable, Optional, Union
 
 __all__ = [
     "Limits", "Outcome", "Timeout", "call_isolated", "report_progress",
@@ -865,8 +865,9 @@ def _stdin_fd(stdin) -> int:
     return fd
 
 
-def call_isolated(func: Callable, *args, limits: Optional[Limits] = None, stdin=None,
-                  result: str = "data", allowed_classes=(), **kwargs) -> Outcome:
+def call_isolated(func: Callable[..., Any], *args: Any, limits: Optional[Limits] = None,
+                  stdin: Union[bytes, bytearray, str, None] = None, result: str = "data",
+                  allowed_classes: Iterable[tuple[str, str]] = (), **kwargs: Any) -> Outcome:
     """Run ``func(*args, **kwargs)`` in a forked, limited child; see the module
     docstring.  ``stdin``: bytes/str fed to the child's standard input (None:
     /dev/null).  ``result``: "data" accepts plain data back (plus the
