@@ -230,3 +230,19 @@ class Broken:
 def test_a_failing_prepare_leaves_the_run_alone():
     r = lexecutor_c.run("y = x + 1\n", predictor=Broken(), isolate=True)
     assert r.status == "ok" and r.injections[0]["cls"] == "int_pos"
+
+
+def test_use_site_constraints_of_known_callees():
+    """Arguments of callees the knowledge table knows (lexecutor_c.knowledge):
+    only through a module the snippet imports, or a builtin it keeps."""
+    classes = ["str_nonempty", "object", "int_pos", "list_nonempty"]
+    assert survivors("import os\np = os.path.join(base, name)\n", "name", "name",
+                     classes) == ["str_nonempty"]
+    # os is missing here: an injected Dummy takes any argument
+    assert survivors("p = os.path.join(base, name)\n", "name", "name", classes) == classes
+    # reading a file: no injected value names an existing one; writing: a str
+    assert survivors("with open(fn, 'rb') as f:\n    pass\n", "name", "fn", classes) == []
+    assert survivors("with open(fn, 'w') as f:\n    pass\n", "name", "fn", classes) == \
+        ["str_nonempty"]
+    # a snippet that rebinds the builtin: nothing known
+    assert survivors("def open(x):\n    pass\nopen(fn)\n", "name", "fn", classes) == classes

@@ -45,6 +45,7 @@ import math
 from typing import Dict, List, Optional, Tuple
 
 from .. import _core
+from ..knowledge.constraints import constraint_for, satisfies
 
 #: builtins without side effects that a probe may call with example values
 _PURE_BUILTINS = frozenset({
@@ -161,6 +162,7 @@ class Uses:
         self.reads: Dict[str, List[ast.Name]] = {}
         self.text_reads: Dict[str, List[ast.AST]] = {}
         self.bound: set = set()
+        self.imported: set = set()
         self.sites = {}
         self._placeholders: dict = {}
         if self.tree is None:
@@ -182,6 +184,7 @@ class Uses:
             elif isinstance(node, (ast.Import, ast.ImportFrom)):
                 for a in node.names:
                     self.bound.add((a.asname or a.name).split(".")[0])
+                    self.imported.add((a.asname or a.name).split(".")[0])
             if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load):
                 try:
                     self.text_reads.setdefault(ast.unparse(node), []).append(node)
@@ -501,8 +504,34 @@ class Uses:
         return _NOTHING
 
     def _call_with(self, call: ast.Call, val, slot):
-        fn = self._callee(call)
+        try:
+            fn = self._callee(call)
+        except _Unknown:
+            return self._constraint(call, val, slot)
         return self._call(fn, call, val, slot)
+
+    def _constraint(self, call: ast.Call, val, slot):
+        """An argument of a callee the knowledge's constraint table knows
+        (``os.path.join``, ``open``, ``re.match``, ...; lexecutor_c.knowledge):
+        the value must satisfy its spec.  Only for callees that are what their
+        name says: a builtin the snippet does not rebind, or reached through a
+        module the snippet imports (a missing module is a Dummy, which takes
+        any argument)."""
+        name = _dotted(call.func)
+        if name is None:
+            raise _Unknown
+        root = name.split(".")[0]
+        if not (root in self.imported or (root not in self.bound and hasattr(builtins, root))):
+            raise _Unknown
+        spec = constraint_for(name, slot)
+        if spec is None:
+            raise _Unknown
+        kind = spec.kind
+        if kind.startswith("path:") and kind != "path:w" and not _writes(call):
+            raise _Fail                # no injected value names an existing file
+        if not satisfies(val, spec):
+            raise _Fail
+        return _NOTHING
 
     def _subscript(self, val, par: ast.Subscript):
         if _is_dummy(val):
@@ -535,6 +564,14 @@ _PURE_FUNCS = frozenset(getattr(builtins, n) for n in _PURE_BUILTINS)
 
 class _Fail(Exception):
     """The value certainly does not survive this use."""
+
+
+def _writes(call: ast.Call) -> bool:
+    """open(path, mode) with a literal mode that creates or appends."""
+    mode = call.args[1] if len(call.args) > 1 else next(
+        (k.value for k in call.keywords if k.arg == "mode"), None)
+    return isinstance(mode, ast.Constant) and isinstance(mode.value, str) and \
+        any(c in mode.value for c in "wax")
 
 
 def _parse(source: str) -> Optional[ast.AST]:
