@@ -265,28 +265,37 @@ def choose(ranked, probe=None, confidence: float = CONFIDENCE, floor: float = FL
             seen.add(cls)
     if "object" not in seen:
         cands.append(("object", 0.0))
-    surv = []
-    for cls, p in cands:
-        r = probe(cls) if probe is not None else None
-        if r is None or r.ok:
-            surv.append((cls, p, r))
-    if not surv:
+    memo: dict = {}
+
+    def tried(cls):
+        if cls not in memo:
+            memo[cls] = probe(cls) if probe is not None else None
+        return memo[cls]
+
+    def survives(cls):
+        r = tried(cls)
+        return r is None or r.ok
+
+    # the first survivor, probing lazily (most queries end here)
+    first = next(((c, p) for c, p in cands if survives(c)), None)
+    if first is None:
         return "object"
-    if any(r is not None and r.decided for _, _, r in surv):
+    r = tried(first[0])
+    if r is not None and r.decided:
         # the value decides if/assert tests: the plausible survivor that
         # keeps most of the snippet running; the model's order among equals
         best = None
-        for cls, p, r in surv:
-            if p >= guard_floor or cls == "object":
-                sc = r.score if r is not None else float("-inf")
+        for cls, p in cands:
+            if (p >= guard_floor or cls == "object") and survives(cls):
+                rc = tried(cls)
+                sc = rc.score if rc is not None else float("-inf")
                 if best is None or sc > best[0]:
                     best = (sc, cls)
-        if best is not None:
-            return best[1]
-    cls, p, _ = surv[0]
+        return best[1]
+    cls, p = first
     if cls in DUMMY_CLASSES or p >= confidence:
         return cls
-    if any(c in DUMMY_CLASSES for c, _, _ in surv):
+    if survives("object"):
         return "object"
     return cls
 
@@ -315,9 +324,10 @@ class NeuralPredictor:
         return self._model
 
     def prepare(self) -> None:
-        """Load the shim and the model now (run() calls this before forking
-        its sandbox children, which then share the loaded model)."""
+        """Load the shim and the model now, and the use analysis (run() calls
+        this before forking its sandbox children, which then share them)."""
         self.model
+        from . import uses   # noqa: F401  (and the knowledge's constraint table)
 
     def ranked(self, query) -> List[Tuple[str, float]]:
         """The model's classes for a query, most probable first (all of them)."""

@@ -160,7 +160,8 @@ class Uses:
         self.parent: Dict[ast.AST, ast.AST] = {}
         self.by_pos: Dict[tuple, ast.AST] = {}
         self.reads: Dict[str, List[ast.Name]] = {}
-        self.text_reads: Dict[str, List[ast.AST]] = {}
+        self.text_reads: Dict[str, List[ast.AST]] = {}   # a.b.c -> its reads
+        self._sizes: Dict[ast.AST, int] = {}
         self.bound: set = set()
         self.imported: set = set()
         self.sites = {}
@@ -186,10 +187,9 @@ class Uses:
                     self.bound.add((a.asname or a.name).split(".")[0])
                     self.imported.add((a.asname or a.name).split(".")[0])
             if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load):
-                try:
-                    self.text_reads.setdefault(ast.unparse(node), []).append(node)
-                except (ValueError, RecursionError):   # pragma: no cover - odd trees
-                    pass
+                key = _dotted(node)
+                if key is not None:
+                    self.text_reads.setdefault(key, []).append(node)
         for s in sites or ():
             kind = getattr(s, "kind", None)
             if kind in ("name", "attribute", "call") and getattr(s, "col", None) is not None:
@@ -211,10 +211,8 @@ class Uses:
         if isinstance(node, ast.Name):
             return self.reads.get(node.id, [node])[:20]
         if isinstance(node, ast.Attribute):
-            try:
-                same = self.text_reads.get(ast.unparse(node))
-            except (ValueError, RecursionError):    # pragma: no cover
-                same = None
+            key = _dotted(node)
+            same = self.text_reads.get(key) if key is not None else None
             return (same or [node])[:20]
         return [node]
 
@@ -370,7 +368,7 @@ class Uses:
             elif isinstance(par, ast.For):
                 # an empty iterable skips the loop's block (header included)
                 res.decided += 1
-                res.score -= 1 + sum(_size(x) for x in par.body)
+                res.score -= 1 + sum(self.size(x) for x in par.body)
             return _NOTHING
         if isinstance(par, (ast.Assign, ast.AnnAssign)) and par.value is cur:
             targets = par.targets if isinstance(par, ast.Assign) else [par.target]
@@ -417,6 +415,13 @@ class Uses:
         return _NOTHING
 
     # ------------------------------------------------------------ guards
+    def size(self, stmt: ast.AST) -> int:
+        """_size, remembered per statement."""
+        n = self._sizes.get(stmt)
+        if n is None:
+            n = self._sizes[stmt] = _size(stmt)
+        return n
+
     def rest(self, stmt: ast.stmt) -> int:
         """Line markers after ``stmt`` until the snippet ends, if all run:
         the rest of its block, then of the enclosing blocks (a loop's too),
@@ -430,7 +435,7 @@ class Uses:
             for field in ("body", "orelse", "finalbody"):
                 block = getattr(par, field, None)
                 if isinstance(block, list) and cur in block:
-                    n += sum(_size(x) for x in block[block.index(cur) + 1:])
+                    n += sum(self.size(x) for x in block[block.index(cur) + 1:])
                     break
             cur = par
         return n
@@ -443,7 +448,7 @@ class Uses:
         the run weighs RAISE_PENALTY less."""
         n = 1.0 if outcome else 0.0
         for s in (node.body if outcome else node.orelse):
-            n += _size(s)
+            n += self.size(s)
             if isinstance(s, ast.Raise):
                 return n - RAISE_PENALTY
             if isinstance(s, ast.Return) or _is_exit_call(s):
