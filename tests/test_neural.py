@@ -395,3 +395,29 @@ def test_next_use_filter_keeps_classes_that_survive_the_next_use():
     assert fit_next_use([("int_pos", 0.9)], "name", ": pass", "for x in") == ["object"]
     # anything else: the model's ranking as it is
     assert fit_next_use(ranked, "name", ") + 1", "f (") == ranked
+
+
+@needs_torch
+def test_training_on_a_dataset_directory(tmp_path):
+    """--dataset: the project-disjoint split collect wrote (docs/MODEL.md)."""
+    from lexecutor_c.model.training.train import train
+    write_events(tmp_path / "syn.jsonl.gz", synthetic_events(120))
+    exs = ds.examples_from_events([str(tmp_path / "syn.jsonl.gz")])
+    d = tmp_path / "dataset"
+    d.mkdir()
+    ds.write_examples(str(d / "train.jsonl.gz"), exs[:100])
+    ds.write_examples(str(d / "test.jsonl.gz"), [e._replace(project="held") for e in exs[100:]])
+    info = {"format": "lexecutor_c.dataset", "version": 1, "events": 120,
+            "heldout_projects": ["held"]}
+    (d / "dataset.json").write_text(json.dumps(info))
+    kw = dict(max_steps=2, dim=16, heads=2, ff=16, layers=1, buckets=512, batch_size=32,
+              threads=1, log=lambda m: None, do_export=False)
+    r = train([], str(tmp_path / "unused.pt2"), dataset=str(d), **kw)
+    assert (r["train"], r["test"]) == (100, len(exs) - 100)
+    assert r["split"]["kind"] == "project" and r["split"]["heldout"] == ["held"]
+    assert r["test_metrics"]["n"] == len(exs) - 100
+    (d / "dataset.json").write_text(json.dumps({**info, "version": 9}))
+    with pytest.raises(ValueError, match="not a lexecutor_c.dataset version 1"):
+        train([], str(tmp_path / "unused.pt2"), dataset=str(d), **kw)
+    with pytest.raises(FileNotFoundError, match="no dataset.json"):
+        train([], str(tmp_path / "unused.pt2"), dataset=str(tmp_path), **kw)

@@ -12,6 +12,9 @@ from .ui import UI
 def _train_args(p):
     p.add_argument("--events", nargs="+", metavar="FILE",
                    help="events files written by `record` (globs allowed)")
+    p.add_argument("--dataset", metavar="DIR",
+                   help="a dataset directory from collect (its project-disjoint split) "
+                        "instead of --events")
     p.add_argument("--out", required=True, metavar="MODEL",
                    help="model package to write (.pt2)")
     p.add_argument("--checkpoint", metavar="FILE",
@@ -56,25 +59,30 @@ def _train(args, ui: UI) -> int:
             raise UsageError(f"train: {e}")
         ui.stdout.write(json.dumps(report, indent=2) + "\n")
         return EXIT_OK
-    if not args.events:
-        raise UsageError("train: --events is required (or --from-checkpoint)")
+    if not args.events and not args.dataset:
+        raise UsageError("train: --events or --dataset is required (or --from-checkpoint)")
     try:
         from ..model.training.train import latency, train
-        report = train(args.events, args.out, seed=args.seed, epochs=args.epochs,
+        report = train(args.events or [], args.out, seed=args.seed, epochs=args.epochs,
                        batch_size=args.batch_size, lr=args.lr, dim=args.dim,
                        layers=args.layers, heads=args.heads, ff=args.ff, buckets=args.buckets,
                        threads=args.threads, cap=args.cap or None,
                        heldout_projects=[p for p in args.heldout_projects.split(",") if p],
                        max_steps=args.max_steps, max_minutes=args.max_minutes,
-                       checkpoint=args.checkpoint, log=lambda m: ui.warn(f"train: {m}"))
+                       checkpoint=args.checkpoint, dataset=args.dataset,
+                       log=lambda m: ui.warn(f"train: {m}"))
     except (FileNotFoundError, ValueError, RuntimeError) as e:
         raise UsageError(f"train: {e}")
     if args.latency:
         from ..model.neural import NeuralUnavailable
         from ..model.training import dataset as ds
         try:
-            exs = ds.examples_from_events(
-                [f for e in args.events for f in (__import__("glob").glob(e) or [e])])
+            if args.dataset:
+                from ..model.training.train import read_dataset
+                exs = read_dataset(args.dataset)[2]
+            else:
+                exs = ds.examples_from_events(
+                    [f for e in args.events for f in (__import__("glob").glob(e) or [e])])
             report["latency"] = latency(args.out, exs)
         except NeuralUnavailable as e:
             ui.warn(f"train: no latency measurement: {e}")

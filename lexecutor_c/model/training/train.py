@@ -227,6 +227,24 @@ def export_checkpoint(checkpoint: str, out: str) -> dict:
     return report
 
 
+DATASET_FORMAT = ("lexecutor_c.dataset", 1)
+
+
+def read_dataset(path: str):
+    """(info, train, test) of a dataset directory written by
+    ``collect`` (``dataset.json`` and ``train``/``test.jsonl.gz``)."""
+    try:
+        with open(os.path.join(path, "dataset.json")) as f:
+            info = json.load(f)
+    except FileNotFoundError:
+        raise FileNotFoundError(f"{path}: no dataset.json (not a dataset directory)") from None
+    if (info.get("format"), info.get("version")) != DATASET_FORMAT:
+        raise ValueError(f"{path}: not a {DATASET_FORMAT[0]} version {DATASET_FORMAT[1]} "
+                         "dataset")
+    return (info, ds.read_examples(os.path.join(path, "train.jsonl.gz")),
+            ds.read_examples(os.path.join(path, "test.jsonl.gz")))
+
+
 def train(events: Sequence[str], out: str, *, seed: int = 0, epochs: float = 4.0,
           batch_size: int = 256, lr: float = 2e-3, dim: int = 96, layers: int = 2,
           heads: int = 4, ff: int = 192, dropout: float = 0.1, buckets: int = 16384,
@@ -234,10 +252,15 @@ def train(events: Sequence[str], out: str, *, seed: int = 0, epochs: float = 4.0
           heldout_projects: Sequence[str] = (), cap: Optional[int] = 300,
           threads: int = 2, max_steps: Optional[int] = None,
           max_minutes: Optional[float] = None, checkpoint: Optional[str] = None,
-          do_export: bool = True, log=print) -> dict:
+          do_export: bool = True, dataset: Optional[str] = None, log=print) -> dict:
     """Train and export (unless ``do_export`` is false); write the weights to
-    ``checkpoint`` when given.  Returns the report (also in the export)."""
+    ``checkpoint`` when given.  Returns the report (also in the export).
+    ``dataset``: a dataset directory (docs/MODEL.md, format
+    ``lexecutor_c.dataset`` 1: its project-disjoint train/test split) instead
+    of ``events``."""
     torch = _torch()
+    if dataset is not None:
+        events = []
     paths = []
     for e in events:
         found = sorted(glob.glob(e)) if any(c in e for c in "*?[") else [e]
@@ -255,8 +278,17 @@ def train(events: Sequence[str], out: str, *, seed: int = 0, epochs: float = 4.0
     random.seed(seed)
     torch.set_num_threads(threads)
     stats: dict = {}
-    examples = ds.examples_from_events(paths, cap=cap, stats=stats)
-    if heldout_projects:
+    if dataset is not None:
+        info, train_ex, test_ex = read_dataset(dataset)
+        examples = train_ex + test_ex
+        stats["events"] = info.get("events")
+        split = {"kind": "project", "heldout": list(info.get("heldout_projects", [])),
+                 "dataset": os.path.abspath(dataset)}
+    else:
+        examples = ds.examples_from_events(paths, cap=cap, stats=stats)
+    if dataset is not None:
+        pass                                 # the dataset's own split
+    elif heldout_projects:
         train_ex, test_ex = ds.project_split(examples, heldout_projects)
         split = {"kind": "project", "heldout": list(heldout_projects)}
     else:
