@@ -101,8 +101,21 @@ def test_value_flows_into_an_assigned_name():
 def test_unknown_operands_and_callees_do_not_condemn():
     # isinstance(y, int) is fine for any y; an unknown callee accepts anything
     assert survivors("ok = isinstance(v, int)\nfoo(v)\n", "name", "v", ALL) == ALL
-    # a step that failed only because of an unknown operand says nothing
-    assert "str_nonempty" in survivors("z = other - s\n", "name", "s", ["str_nonempty"])
+    # a step that failed only because of an operand the probe does not know
+    # says nothing; an operand read from a missing name is injected, most
+    # likely a Dummy, and `Dummy in "a"` fails
+    assert survivors("other = f()\nt = other.x in s\n", "name", "s", ["str_nonempty"]) == \
+        ["str_nonempty"]
+    assert survivors("t = missing.x in s\n", "name", "s", ["str_nonempty", "object"]) == \
+        ["object"]
+    # a step that fails whatever the unknown operand is: isinstance wants a type
+    assert survivors("y = f()\nok = isinstance(y, v)\n", "name", "v",
+                     ["str_nonempty", "object"]) == ["object"]
+    # builtin types are themselves: isinstance("a", str) is True
+    src = "if isinstance(body, str):\n    a = 1\nelse:\n    b = 2\n"
+    u, inst = uses_of(src)
+    iid = site(inst, "name", "body")
+    assert u.probe("str_nonempty", iid).score == 2 and u.probe("int_pos", iid).score == 1
 
 
 def test_big_literals_are_not_evaluated():
@@ -246,3 +259,60 @@ def test_use_site_constraints_of_known_callees():
         ["str_nonempty"]
     # a snippet that rebinds the builtin: nothing known
     assert survivors("def open(x):\n    pass\nopen(fn)\n", "name", "fn", classes) == classes
+
+
+def test_while_tests_that_never_change_end_only_by_timeout():
+    src = "while not ready():\n    wait()\nx = 1\ny = 2\n"
+    u, inst = uses_of(src)
+    iid = site(inst, "call", "ready")
+    # False: `not False` loops for ever (the same answer each time): worst
+    assert u.probe("False", iid).score == -1 and u.probe("True", iid).score == 2
+    # a loop that can leave: running it counts
+    src = "while more():\n    if done():\n        break\nz = 1\n"
+    u, inst = uses_of(src)
+    assert u.probe("True", site(inst, "call", "more")).score == 1 + 2 + 1
+
+
+def test_what_a_dummy_call_returns_is_left_open():
+    # `c.isupper()` on a Dummy is a query of its own: the test may go either
+    # way (the better one counts); on "a" it is False (the block is skipped)
+    src = "if c.isupper():\n    a = 1\n    b = 2\nz = 3\n"
+    u, inst = uses_of(src)
+    iid = site(inst, "name", "c")
+    assert u.probe("object", iid).score == 1 + 2 + 1
+    assert u.probe("str_nonempty", iid).score == 1
+
+
+def test_constants_assigned_once_and_subscripts():
+    # `expected` is a literal assigned once: "a".endswith("xyz") is False
+    src = "expected = 'x' + 'yz'\nassert result.endswith(expected)\nz = 1\n"
+    u, inst = uses_of(src)
+    iid = site(inst, "call", "result") if any(
+        s.kind == "call" and s.name == "result" for s in inst.iids) else site(inst, "name",
+                                                                               "result")
+    assert u.probe("str_nonempty", iid).score == -0.5
+    # None cannot be subscripted even where the bounds are unknown; a slice of
+    # a sequence never fails on them, of a dict always
+    src = "part = text[start:end]\n"
+    assert survivors(src, "name", "text", ["None", "str_nonempty", "list_nonempty",
+                                           "dict_nonempty", "object"]) == \
+        ["str_nonempty", "list_nonempty", "object"]
+
+
+def test_choose_guard_without_a_plausible_survivor():
+    # the value decides a test, but only a doubtful class survives: no crash,
+    # the ordinary rule
+    probe = fake_probe({"str_nonempty": (True, 2.0), "object": (False, None)})
+    assert choose([("str_nonempty", 0.01), ("int_pos", 0.009)], probe,
+                  floor=0.0) == "str_nonempty"
+
+
+def test_a_flaw_in_the_use_analysis_does_not_end_the_run(monkeypatch):
+    from lexecutor_c.model import uses
+
+    def broken(self, cls, iid):
+        raise RuntimeError("flaw")
+    monkeypatch.setattr(uses.Uses, "probe", broken)
+    pytest.importorskip("lexecutor_c._torch_shim")
+    r = lexecutor_c.run("y = x + 1\nprint(y)\n", predictor="neural", isolate=False)
+    assert r.status == "ok" and r.injections[0]["cls"] in ("object", "callable", "resource")

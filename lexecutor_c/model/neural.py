@@ -291,7 +291,8 @@ def choose(ranked, probe=None, confidence: float = CONFIDENCE, floor: float = FL
                 sc = rc.score if rc is not None else float("-inf")
                 if best is None or sc > best[0]:
                     best = (sc, cls)
-        return best[1]
+        if best is not None:
+            return best[1]
     cls, p = first
     if cls in DUMMY_CLASSES or p >= confidence:
         return cls
@@ -384,8 +385,11 @@ class RunPredictor:
             got = next((c for c, _ in self.base.ranked(query) if c in DUMMY_CLASSES),
                        "object")
         else:
-            got = choose(self.base.ranked(query), lambda c: uses.probe(c, query.iid),
-                         self.base.confidence)
+            ranked = self.base.ranked(query)
+            try:
+                got = choose(ranked, lambda c: uses.probe(c, query.iid), self.base.confidence)
+            except Exception:        # a flaw of the use analysis must not end the run
+                got = next((c for c, _ in ranked if c in DUMMY_CLASSES), "object")
         self._memo[key] = got
         return got
 

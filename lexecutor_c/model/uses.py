@@ -164,6 +164,7 @@ class Uses:
         self._sizes: Dict[ast.AST, int] = {}
         self.bound: set = set()
         self.imported: set = set()
+        self.bound_other: set = set()       # by def, class, import, global
         self.sites = {}
         self._placeholders: dict = {}
         if self.tree is None:
@@ -182,14 +183,32 @@ class Uses:
                     self.bound.add(node.id)
             elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 self.bound.add(node.name)
+                self.bound_other.add(node.name)
             elif isinstance(node, (ast.Import, ast.ImportFrom)):
                 for a in node.names:
                     self.bound.add((a.asname or a.name).split(".")[0])
+                    self.bound_other.add((a.asname or a.name).split(".")[0])
                     self.imported.add((a.asname or a.name).split(".")[0])
+            elif isinstance(node, (ast.Global, ast.Nonlocal)):
+                self.bound_other.update(node.names)
             if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load):
                 key = _dotted(node)
                 if key is not None:
                     self.text_reads.setdefault(key, []).append(node)
+        # names bound once, by a top-level assignment of a literal
+        self.consts: Dict[str, tuple] = {}
+        stores: Dict[str, int] = {}
+        for node in ast.walk(self.tree):
+            if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+                stores[node.id] = stores.get(node.id, 0) + 1
+        for stmt in self.tree.body:
+            if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and \
+                    isinstance(stmt.targets[0], ast.Name) and \
+                    stores.get(stmt.targets[0].id) == 1 and stmt.targets[0].id not in self.bound_other:
+                try:
+                    self.consts[stmt.targets[0].id] = (stmt.lineno, self._const(stmt.value))
+                except _Unknown:
+                    pass
         for s in sites or ():
             kind = getattr(s, "kind", None)
             if kind in ("name", "attribute", "call") and getattr(s, "col", None) is not None:
@@ -261,11 +280,61 @@ class Uses:
         """An operand that is not the probed value: its literal value, else a
         placeholder Dummy standing for whatever it is at run time."""
         try:
+            return self._const(node)
+        except _Unknown:
+            pass
+        if isinstance(node, ast.Name) and node.id not in self.bound and \
+                isinstance(getattr(builtins, node.id, None), type):
+            return getattr(builtins, node.id)        # str, int, ValueError, ...
+        d = _core.Dummy()
+        if not self._missing_root(node):
+            self._placeholders[id(d)] = d
+        return d
+
+    def _retry(self, fn, args: list, kwargs: dict):
+        """fn(*args, **kwargs) failed and some argument is a placeholder: the
+        call again with every placeholder replaced by one typical value after
+        another.  Some work: the failure says nothing about the probed value
+        (_Unknown).  None works: it fails whatever they are (re-raised)."""
+        ph = self._placeholders
+        for stand_in in ("a", 1, (1, 2)):
+            a2 = [stand_in if id(a) in ph else a for a in args]
+            k2 = {k: (stand_in if id(v) in ph else v) for k, v in kwargs.items()}
+            try:
+                fn(*a2, **k2)
+            except Exception:
+                continue
+            raise _Unknown
+        raise _Fail
+
+    def _missing_root(self, node: ast.AST) -> bool:
+        """Whether an expression reads from a name the snippet never binds
+        (and no builtin): injected at run time, most likely a Dummy -- which
+        the probe's Dummy then stands for, not a placeholder."""
+        while isinstance(node, (ast.Attribute, ast.Subscript, ast.Call)):
+            node = node.func if isinstance(node, ast.Call) else node.value
+        return isinstance(node, ast.Name) and node.id not in self.bound and \
+            not hasattr(builtins, node.id)
+
+    def _const(self, node: ast.AST):
+        """The value of a literal, of a concatenation of literals, or of a
+        name the snippet assigns once, at top level, to one; _Unknown
+        otherwise."""
+        try:
             return _literal(node)
         except _Unknown:
-            d = _core.Dummy()
-            self._placeholders[id(d)] = d
-            return d
+            pass
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+            a, b = self._const(node.left), self._const(node.right)
+            if type(a) is type(b) and isinstance(a, (str, bytes, tuple, list)) and \
+                    len(a) + len(b) <= _BIG:
+                return a + b
+            raise _Unknown
+        if isinstance(node, ast.Name) and node.id in self.consts:
+            line, v = self.consts[node.id]
+            if node.lineno > line:
+                return _copy(v)
+        raise _Unknown
 
     def _guarded(self, fn, *args):
         """fn(*args); an exception from a step that involved a placeholder
@@ -276,13 +345,15 @@ class Uses:
             raise
         except Exception:
             if any(id(a) in self._placeholders for a in args):
-                raise _Unknown from None
+                self._retry(fn, list(args), {})
             raise
 
     def _step(self, val, cur, par, res: Probe, depth: int):
         """One use of ``val`` (the value of ``cur``) by its parent ``par``:
         the new value, _NOTHING when the probe ends here (survived); raises
         _Fail, _Unknown or the use's own exception."""
+        if val is _EITHER:
+            return self._either(cur, par, res)
         if isinstance(par, ast.Attribute) and par.value is cur:
             if isinstance(par.ctx, (ast.Store, ast.Del)):
                 if _is_dummy(val):
@@ -296,7 +367,7 @@ class Uses:
                 if not callable(val):
                     raise _Fail
                 if _is_dummy(val):              # its result is a query of its own
-                    return _NOTHING
+                    return _EITHER
                 return self._call(val, par, None, None)
             return self._as_argument(val, cur, par)
         if isinstance(par, ast.keyword):
@@ -324,12 +395,8 @@ class Uses:
             left, right = (val, other) if par.left is cur else (other, val)
             return self._guarded(_binop, par.op, left, right)
         if isinstance(par, ast.UnaryOp):
-            if val is _EITHER:
-                return _EITHER if isinstance(par.op, ast.Not) else _NOTHING
             return _unaryop(par.op, val)
         if isinstance(par, ast.BoolOp):
-            if val is _EITHER:
-                return _EITHER
             if all(v is cur or isinstance(v, ast.Constant) for v in par.values):
                 return _boolop(par, cur, val)
             # `a and b`: a falsy operand decides the whole test (a truthy one
@@ -337,18 +404,13 @@ class Uses:
             if bool(val) != isinstance(par.op, ast.And):
                 return val
             return _EITHER
-        if isinstance(par, (ast.If, ast.While)) and par.test is cur:
-            if isinstance(par, ast.If):
-                res.decided += 1
-                if val is _EITHER:
-                    res.score += max(self.branch_score(par, True),
-                                     self.branch_score(par, False))
-                else:
-                    res.score += self.branch_score(par, bool(val))
-            elif val is not _EITHER:
-                bool(val)
+        if isinstance(par, ast.If) and par.test is cur:
+            res.decided += 1
+            res.score += self.branch_score(par, bool(val))
             return _NOTHING
-        if val is _EITHER:
+        if isinstance(par, ast.While) and par.test is cur:
+            res.decided += 1
+            res.score += self.loop_score(par, bool(val))
             return _NOTHING
         if isinstance(par, ast.Assert) and par.test is cur:
             res.decided += 1
@@ -415,6 +477,38 @@ class Uses:
         return _NOTHING
 
     # ------------------------------------------------------------ guards
+    def _either(self, cur, par, res: Probe):
+        """A step on a value the probe cannot know (what a Dummy's call
+        returns is a query of its own): through ``not``, ``and``/``or`` and
+        comparisons it stays unknown; a test it reaches counts the better of
+        its outcomes."""
+        if (isinstance(par, ast.UnaryOp) and isinstance(par.op, ast.Not)) or \
+                isinstance(par, (ast.BoolOp, ast.Compare)):
+            return _EITHER
+        if isinstance(par, ast.If) and par.test is cur:
+            res.decided += 1
+            res.score += max(self.branch_score(par, True), self.branch_score(par, False))
+        elif isinstance(par, ast.While) and par.test is cur:
+            res.decided += 1
+            res.score += max(self.loop_score(par, True), self.loop_score(par, False))
+        elif isinstance(par, ast.Assert) and par.test is cur:
+            res.decided += 1
+            res.score += self.rest(par)
+        return _NOTHING
+
+    def loop_score(self, node: ast.While, outcome: bool) -> float:
+        """Line markers expected when a ``while`` test is always ``outcome``
+        (the same value every time): false skips the block; true runs it and,
+        without a ``break``/``return``/``raise``/``exit()`` in it, never
+        leaves -- the run ends by its timeout, the worst outcome here."""
+        if not outcome:
+            return self.rest(node) + sum(self.size(x) for x in node.orelse)
+        body = 1 + sum(self.size(x) for x in node.body)
+        leaves = any(isinstance(n, (ast.Break, ast.Return, ast.Raise)) or
+                     (isinstance(n, ast.stmt) and _is_exit_call(n))
+                     for x in node.body for n in ast.walk(x))
+        return body + self.rest(node) if leaves else -1.0
+
     def size(self, stmt: ast.AST) -> int:
         """_size, remembered per statement."""
         n = self._sizes.get(stmt)
@@ -489,7 +583,7 @@ class Uses:
             return fn(*args, **kwargs)
         except Exception:
             if any(id(a) in self._placeholders for a in list(args) + list(kwargs.values())):
-                raise _Unknown from None       # may be the placeholder's fault
+                self._retry(fn, args, kwargs)  # may be the placeholder's fault
             raise
 
     def _callee(self, call: ast.Call):
@@ -542,12 +636,21 @@ class Uses:
         if _is_dummy(val):
             return _NOTHING if not isinstance(par.ctx, ast.Load) else _core.Dummy()
         sl = par.slice
+        if isinstance(par.ctx, ast.Load) and not hasattr(type(val), "__getitem__"):
+            raise _Fail                            # None, numbers, ...
         if isinstance(sl, ast.Slice):
-            key = slice(*(None if p is None else _literal(p)
-                          for p in (sl.lower, sl.upper, sl.step)))
+            try:
+                key = slice(*(None if p is None else self._const(p)
+                              for p in (sl.lower, sl.upper, sl.step)))
+            except _Unknown:
+                # bounds only known at run time: slicing a sequence never
+                # fails on them, a mapping always does
+                if isinstance(val, (dict, set, frozenset)):
+                    raise _Fail from None
+                return val[:] if isinstance(par.ctx, ast.Load) else _NOTHING
         else:
             try:
-                key = _literal(sl)
+                key = self._const(sl)
             except _Unknown:
                 # a key only known at run time on a real container: a dict
                 # lacks it, a one-item list is out of range for most indices
