@@ -421,3 +421,26 @@ def test_training_on_a_dataset_directory(tmp_path):
         train([], str(tmp_path / "unused.pt2"), dataset=str(d), **kw)
     with pytest.raises(FileNotFoundError, match="no dataset.json"):
         train([], str(tmp_path / "unused.pt2"), dataset=str(tmp_path), **kw)
+
+
+@needs_shim
+@pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="needs Linux /proc")
+def test_run_loads_the_model_once_before_forking(tiny_model):
+    """run(predictor="neural") loads the model in the calling process (its
+    children inherit it) and leaves no LibTorch thread behind to fork."""
+    out, _ = tiny_model
+    code = ("import os, lexecutor_c\n"
+            "from lexecutor_c.model import neural\n"
+            "p = neural.runtime_predictor()\n"
+            "assert p._model is None\n"
+            "r = lexecutor_c.run('if is_ready_user3():\\n    n = count_user4 + 1\\n',"
+            " predictor='neural')\n"
+            "print(r.status, [i['cls'] for i in r.injections])\n"
+            "print(p._model is not None, len(os.listdir('/proc/self/task')))\n")
+    env = dict(os.environ, LEXECUTOR_C_MODEL=str(out))
+    p = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True,
+                       text=True, timeout=300)
+    assert p.returncode == 0, p.stderr
+    first, second = p.stdout.splitlines()
+    assert first == "ok ['callable', 'True', 'int_pos']"
+    assert second == "True 1"
