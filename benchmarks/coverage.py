@@ -343,19 +343,24 @@ def load_frequency_table(path: str) -> dict:
     return table
 
 
-def _treefix_result(path: str, opts: Options, generator: str):
+def _treefix_result(path: str, opts: Options, generator: str, **kw):
     """A Result for the coverage of Treefix's prefix set P (injection stays on
     under every prefix); the best single prefix's coverage rides along."""
     import lexecutor_c
     from lexecutor_c.engine.result import Result
     t0 = time.monotonic()
     tf = lexecutor_c.treefix(path, generator=generator, n=10, k=10,
-                             timeout=min(2.0, opts.timeout), budget=opts.treefix_budget, seed=0)
+                             timeout=min(2.0, opts.timeout), budget=opts.treefix_budget, seed=0,
+                             **kw)
     r = Result(filename=path, status="ok", covered_lines=len(tf.covered),
                total_lines=tf.total_lines, coverage=tf.coverage, covered=list(tf.covered),
                uncovered=list(tf.uncovered))
     r.wall_time = time.monotonic() - t0
     r.best_coverage = tf.best_coverage
+    # prefix runs that timed out (a loop that never ends costs the run's timeout)
+    r.prefix_runs = len(tf.tree)
+    r.prefix_timeouts = sum(1 for nd in tf.tree
+                            if isinstance(nd.error, dict) and nd.error.get("type") == "timeout")
     return r
 
 
@@ -379,6 +384,22 @@ def _neural(path, seed, opts):
 @approach("treefix-offline", model=lambda opts: f"budget={opts.treefix_budget}")
 def _treefix_offline(path, seed, opts):
     return _treefix_result(path, opts, "offline")
+
+
+_VALUE_MODEL = None
+
+
+@approach("treefix-offline-neural", available=_neural_available,
+          model=lambda opts: f"budget={opts.treefix_budget}," + _file_digest(
+              __import__("lexecutor_c.model.neural").model.neural.MODEL_FILE))
+def _treefix_offline_neural(path, seed, opts):
+    """The offline generator with the neural model as its value model
+    (lexecutor_c.model.value_model), one per worker process."""
+    global _VALUE_MODEL
+    if _VALUE_MODEL is None:
+        from lexecutor_c.model.value_model import NeuralValueModel
+        _VALUE_MODEL = NeuralValueModel()
+    return _treefix_result(path, opts, "offline", value_model=_VALUE_MODEL)
 
 
 @approach("frequency", available=_frequency_available,
@@ -464,6 +485,8 @@ def result_row(task: Task, r, source: Optional[str] = None) -> dict:
         "error": r.error, "signal": r.signal, "exit_code": r.exit_code,
         "covered": list(r.covered), "uncovered": list(r.uncovered),
         "best_coverage": getattr(r, "best_coverage", None),
+        "prefix_runs": getattr(r, "prefix_runs", None),
+        "prefix_timeouts": getattr(r, "prefix_timeouts", None),
     }
 
 
@@ -693,7 +716,15 @@ def summarize(rows: list[dict], snippets: list[Snippet]) -> dict:
                 "seconds_per_snippet": secs / len(rs),
                 "ms_per_line": 1000 * secs / lines if lines else None,
                 "statuses": statuses,
+                "timeouts": statuses.get("timeout", 0),
             }
+            runs = [r for r in rs if r.get("prefix_runs") is not None]
+            if runs:     # prefix-set approaches: their prefix runs that timed out
+                out["approaches"][g][a]["prefix_runs"] = sum(r["prefix_runs"] for r in runs)
+                out["approaches"][g][a]["prefix_timeouts"] = sum(r["prefix_timeouts"] or 0
+                                                                 for r in runs)
+                out["approaches"][g][a]["snippets_with_prefix_timeouts"] = sum(
+                    1 for r in runs if r["prefix_timeouts"])
             best = [r["best_coverage"] for r in rs if r.get("best_coverage") is not None]
             if best:     # prefix-set approaches: their best single prefix too
                 out["approaches"][g][f"{a}, best prefix"] = {
@@ -874,7 +905,26 @@ def markdown_table(summary: dict) -> str:
     for r in table_rows(summary):
         r = r[:-1]
         out.append("| " + " | ".join(c if c else "" for c in r) + " |")
-    return "\n".join(out) + "\n"
+    return "\n".join(out) + "\n" + timeout_lines(summary)
+
+
+def timeout_lines(summary: dict) -> str:
+    """Runs that timed out, per dataset and approach (prefix-set approaches:
+    their prefix runs), as markdown list items; empty when none ran."""
+    out = []
+    for g, per in summary["approaches"].items():
+        parts = []
+        for a, m in per.items():
+            if "timeouts" not in m:
+                continue
+            text = f"{a} {m['timeouts']} of {m['n']}"
+            if "prefix_runs" in m:
+                text = (f"{a} {m['prefix_timeouts']} of {m['prefix_runs']} prefix runs "
+                        f"({m['snippets_with_prefix_timeouts']} snippets)")
+            parts.append(text)
+        if parts:
+            out.append(f"- timed out, {g}: " + "; ".join(parts))
+    return ("\n" + "\n".join(out) + "\n") if out else ""
 
 
 def print_table(summary: dict, console=None, title="Line coverage per snippet") -> None:

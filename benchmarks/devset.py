@@ -1,8 +1,8 @@
 """The development set: function bodies from the dev-set projects, rebuilt
 from pinned sdists.
 
-    python -m benchmarks.devset build [--out DIR] [--cache DIR]
-    python -m benchmarks.devset make  [--per-project N] [--seed S] [--test-share F]
+    python -m benchmarks.devset build [--set b] [--out DIR] [--cache DIR]
+    python -m benchmarks.devset make  [--set b] [--per-project N] [--seed S] [--test-share F]
 
 Other projects' code is never committed: ``benchmarks/devset/manifest.json``
 names each body (project==version, sdist file and its sha256, source path,
@@ -20,6 +20,14 @@ and the files.
 The projects are the dev-set projects of the project's rules: used for
 development sets only, never for training data or the knowledge index.  The
 reserved evaluation projects are refused.
+
+``--set b`` is the held-out check set (``benchmarks/devset/manifest-b.json``,
+written to ``bench-data/devset-b/``): bodies from other popular pure-Python
+projects (``PINS_B``) that are neither reserved, nor dev-set projects, nor
+sources of the knowledge index (``lexecutor_c/knowledge/projects.txt``).  It
+is measured at milestones only, never read while tuning the generator, so it
+says whether an improvement on the dev set carries over to code nobody
+looked at; ``make --set b`` refuses any project of those three lists.
 """
 from __future__ import annotations
 
@@ -40,6 +48,9 @@ from benchmarks import extract_bodies as eb  # noqa: E402
 
 MANIFEST = os.path.join(REPO, "benchmarks", "devset", "manifest.json")
 DEFAULT_OUT = os.path.join(REPO, "bench-data", "devset")
+MANIFEST_B = os.path.join(REPO, "benchmarks", "devset", "manifest-b.json")
+DEFAULT_OUT_B = os.path.join(REPO, "bench-data", "devset-b")
+KNOWLEDGE_PROJECTS = os.path.join(REPO, "lexecutor_c", "knowledge", "projects.txt")
 DEFAULT_CACHE = "/work/data/devset-cache"
 FORMAT = "lexecutor_c.devset/1"
 
@@ -49,6 +60,12 @@ PINS = {
     "pygments": "2.21.0", "werkzeug": "3.1.9", "tornado": "6.6.1", "urllib3": "2.8.0",
     "babel": "2.18.0", "openpyxl": "3.1.5", "beautifulsoup4": "4.15.0", "isort": "9.0.2",
     "peewee": "4.5.3", "bottle": "0.13.4",
+}
+#: the held-out check set ``--set b``: popular pure-Python projects outside the
+#: dev set, the reserved list and the knowledge index's sources
+PINS_B = {
+    "boltons": "26.2.0", "pyflakes": "4.1.0", "pycodestyle": "2.15.0", "natsort": "8.4.0",
+    "mako": "1.4.3", "cerberus": "1.3.8",
 }
 #: never in a dev set (evaluation only)
 RESERVED = {"black", "flask", "pandas", "scrapy", "tensorflow", "requests", "jinja2", "rich",
@@ -127,25 +144,65 @@ def _libcst_version() -> str:
 
 # ================================================================ make
 
+def knowledge_projects(path: str = KNOWLEDGE_PROJECTS) -> set:
+    """The normalized names of the projects the knowledge index is built from."""
+    out = set()
+    try:
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                line = line.split("#", 1)[0].strip()
+                if line and not line.startswith("path:"):
+                    out.add(eb._normalize(re.split(r"[<>=!~\[; ]", line, 1)[0]))
+    except OSError:
+        pass
+    return out
+
+
+def check_held_out(projects: list[str]) -> None:
+    """DevsetError unless every project is outside the dev set, the reserved
+    list and the knowledge index's sources (the held-out set's rule)."""
+    dev = {eb._normalize(p) for p in PINS}
+    known = knowledge_projects()
+    bad = []
+    for spec in projects:
+        name = eb._normalize(spec.split("==")[0])
+        if name in dev:
+            bad.append(f"{name} (a dev-set project)")
+        elif name in known:
+            bad.append(f"{name} (a knowledge-index project)")
+    if bad:
+        raise DevsetError("not allowed in the held-out set: " + ", ".join(bad))
+
+
 def make(projects: list[str], per_project: int, seed: int, test_share: float, cache: str,
-         manifest: str, out: Optional[str], min_lines: int = 2, say=print) -> dict:
+         manifest: str, out: Optional[str], min_lines: int = 2, say=print,
+         pins: Optional[dict] = None, held_out: bool = False) -> dict:
     """Sample a dev set afresh from the pinned sdists; write the manifest (and
-    the files into ``out`` when given)."""
+    the files into ``out`` when given).  ``held_out``: the check set's rule
+    (check_held_out) applies too."""
     bad = [p for p in projects if p.split("==")[0].lower() in RESERVED]
     if bad:
         raise DevsetError(f"reserved for evaluation, never in a dev set: {', '.join(bad)}")
+    if held_out:
+        check_held_out(projects)
+    pins = PINS if pins is None else pins
     settings = {"per_project": per_project, "seed": seed, "test_share": test_share,
                 "min_lines": min_lines, "keep_nested_returns": False}
     doc = {"format": FORMAT,
-           "about": "Function bodies in the LExecutor/Treefix papers' format from the dev-set "
-                    "projects; rebuild with `python -m benchmarks.devset build`.",
-           "made_with": (f"python -m benchmarks.devset make --per-project {per_project} "
+           "about": ("Held-out check set: function bodies in the LExecutor/Treefix papers' "
+                     "format from projects outside the dev set, the reserved list and the "
+                     "knowledge index; measured at milestones only; rebuild with "
+                     "`python -m benchmarks.devset build --set b`." if held_out else
+                     "Function bodies in the LExecutor/Treefix papers' format from the dev-set "
+                     "projects; rebuild with `python -m benchmarks.devset build`."),
+           "made_with": (f"python -m benchmarks.devset make {'--set b ' if held_out else ''}"
+                         f"--per-project {per_project} "
                          f"--seed {seed} --test-share {test_share} --min-lines {min_lines}"),
            "settings": settings, "libcst": _libcst_version(), "projects": [], "bodies": []}
     chosen_all = []
     for spec in projects:
         name, _, version = spec.partition("==")
-        version = version or PINS.get(name)
+        version = version or pins.get(name)
         if not version:
             raise DevsetError(f"{name}: no pinned version (give {name}==VERSION)")
         sdist = fetch_sdist(name, version, cache, say=say)
@@ -263,20 +320,29 @@ def build_parser() -> argparse.ArgumentParser:
         "\n\n")[0])
     sub = p.add_subparsers(dest="command", required=True)
     b = sub.add_parser("build", help="regenerate the manifest's bodies from the pinned sdists")
-    b.add_argument("--out", default=DEFAULT_OUT, help="output folder (default bench-data/devset)")
+    b.add_argument("--set", choices=("a", "b"), default="a", dest="which",
+                   help="a: the dev set (default); b: the held-out check set (manifest-b.json, "
+                        "bench-data/devset-b)")
+    b.add_argument("--out", default=None, help="output folder (default bench-data/devset, "
+                                               "or bench-data/devset-b with --set b)")
     b.add_argument("--cache", default=DEFAULT_CACHE, help=f"sdist cache (default {DEFAULT_CACHE})")
-    b.add_argument("--manifest", default=MANIFEST)
+    b.add_argument("--manifest", default=None)
     m = sub.add_parser("make", help="sample a new manifest from the pinned sdists")
-    m.add_argument("--projects", nargs="+", default=sorted(PINS), metavar="NAME[==VERSION]",
-                   help="default: the 14 dev-set projects at their pinned versions")
+    m.add_argument("--set", choices=("a", "b"), default="a", dest="which",
+                   help="b: the held-out check set (PINS_B; projects outside the dev set, the "
+                        "reserved list and the knowledge index)")
+    m.add_argument("--projects", nargs="+", default=None, metavar="NAME[==VERSION]",
+                   help="default: the 14 dev-set projects at their pinned versions (--set b: "
+                        "PINS_B)")
     m.add_argument("--per-project", type=int, default=24, metavar="N")
     m.add_argument("--seed", type=int, default=0)
     m.add_argument("--test-share", type=float, default=0.2, metavar="F")
     m.add_argument("--min-lines", type=int, default=2, metavar="K")
     m.add_argument("--cache", default=DEFAULT_CACHE)
-    m.add_argument("--manifest", default=MANIFEST)
-    m.add_argument("--out", default=DEFAULT_OUT,
-                   help="also write the bodies here (default bench-data/devset; '' for none)")
+    m.add_argument("--manifest", default=None)
+    m.add_argument("--out", default=None,
+                   help="also write the bodies here (default bench-data/devset or "
+                        "bench-data/devset-b; '' for none)")
     return p
 
 
@@ -285,6 +351,11 @@ def main(argv: Optional[list[str]] = None) -> int:
 
     def say(msg):
         print(msg, file=sys.stderr)
+    held_out = args.which == "b"
+    if args.manifest is None:
+        args.manifest = MANIFEST_B if held_out else MANIFEST
+    if args.out is None:
+        args.out = DEFAULT_OUT_B if held_out else DEFAULT_OUT
     try:
         if args.command == "build":
             r = build(args.manifest, args.out, args.cache, say)
@@ -293,8 +364,11 @@ def main(argv: Optional[list[str]] = None) -> int:
             if args.per_project < 1 or not 0 <= args.test_share <= 1:
                 say("--per-project must be >= 1 and --test-share in [0, 1]")
                 return 2
-            doc = make(args.projects, args.per_project, args.seed, args.test_share, args.cache,
-                       args.manifest, args.out or None, args.min_lines, say)
+            pins = PINS_B if held_out else PINS
+            projects = args.projects or sorted(pins)
+            doc = make(projects, args.per_project, args.seed, args.test_share, args.cache,
+                       args.manifest, args.out or None, args.min_lines, say, pins=pins,
+                       held_out=held_out)
             n = len(doc["bodies"])
             t = sum(e["kind"] == "test" for e in doc["bodies"])
             say(f"manifest {args.manifest}: {n} bodies ({n - t} library, {t} test) from "

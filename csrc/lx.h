@@ -35,6 +35,7 @@ typedef struct {
     PyObject *dummy_type;       /* _core.Dummy */
     PyObject *resource_type;    /* _core.DummyResource */
     PyObject *iter_type;        /* _core._DummyIter: iteration / await helper */
+    PyObject *loopiter_type;    /* _core._LoopGuard: iterator of a guarded for loop */
     PyObject *missing_type;     /* type of the MISSING sentinel */
     PyObject *query_type;       /* _core.PredictorQuery (struct sequence) */
     PyObject *predictor_error;  /* _core.PredictorError exception class */
@@ -49,7 +50,7 @@ typedef struct {
     /* interned strings used on slow paths */
     PyObject *s_name, *s_attribute, *s_call, *s_fine, *s_coarse;
     PyObject *s_empty, *s_all, *s_dunder_name, *s_dunder_dict, *s_dunder_import;
-    PyObject *s_star, *s_dot;
+    PyObject *s_star, *s_dot, *s_use;
 
     /* code sizes (in code units) of `lambda: g` reading a global and of
      * `lambda: c` reading a closure cell, measured at module exec; _n_ reads

@@ -151,6 +151,12 @@ class Loaders:
                 counts["l"] += 1
             return value
 
+        def _w_(iid, cond, /):                    # loop guards: nothing injected, so
+            return bool(cond)                     # a while condition as written
+
+        def _f_(iid, iterable, /):
+            return iterable
+
         failures = self.import_failures
 
         def _i_(iid, name, level, names, /):
@@ -184,7 +190,8 @@ class Loaders:
             return tuple(out)
 
         self._n_, self._a_, self._c_, self._l_, self._i_ = _n_, _a_, _c_, _l_, _i_
-        self._loader_codes.update(f.__code__ for f in (_n_, _a_, _c_, _l_, _i_))
+        self._w_, self._f_ = _w_, _f_
+        self._loader_codes.update(f.__code__ for f in (_n_, _a_, _c_, _l_, _i_, _w_, _f_))
         self._install_fixups()
 
     def _install_fixups(self):
@@ -294,7 +301,7 @@ class Loaders:
     def loaders(self):
         """The names instrumented code expects in its globals."""
         return {"_n_": self._n_, "_a_": self._a_, "_c_": self._c_, "_l_": self._l_,
-                "_i_": self._i_, "_op_": operator}
+                "_i_": self._i_, "_w_": self._w_, "_f_": self._f_, "_op_": operator}
 
 
 def loaders():

@@ -324,6 +324,65 @@ def hook_twin_calls(_state={}):
         _core()._hook_entry(m.add.__code__)
 
 
+@entry_point("_w_ / _f_ loop guards (quiet, busy, bounded, errors)", needs="_core.Runtime",
+             calls=500)
+def loop_guards(_state={}):
+    core = _core()
+    if "rt" not in _state:
+        _state["rt"] = core.Runtime(predictor="naive", loop_bound=2)
+        _state["ld"] = _state["rt"].loaders()
+    rt, ld = _state["rt"], _state["ld"]
+    rt.reset()
+    ld["_w_"](1, True)                         # nothing injected: the fast path
+    ld["_f_"](2, [1, 2])
+    d = ld["_n_"](3, "missing", lambda: missing)  # noqa: F821 - missing on purpose
+    while ld["_w_"](4, d):                     # busy: ends after 2 iterations
+        d.x
+    for _ in ld["_f_"](5, [d] * 100):          # ends after 2 * 32 busy items
+        d.y
+    for bad in ((), (1,), ("x", True), (-1, True)):
+        for loader in ("_w_", "_f_"):
+            try:
+                ld[loader](*bad)
+            except (TypeError, ValueError):
+                pass
+    try:
+        ld["_f_"](6, 3)
+    except TypeError:
+        pass
+
+
+@entry_point("use-site constraints (hook, factory, cache, errors); Runtime.concretize",
+             needs="_core.Runtime", calls=300)
+def use_site_constraints(_state={}):
+    core = _core()
+    from lexecutor_c.engine.runtime import Site
+    if "ok" not in _state:
+        sites = [Site(1, "name", "n", 1, "", "", ("arg", "range", 0)),
+                 Site(2, "call", "f", 1, "", "", ("unpack", 2, False)),
+                 Site(3, "name", "p", 1, "", "", ("percent", "'%s=%s'"))]
+        _state["ok"] = core.Runtime(sites=sites, predictor="naive")
+        _state["bad"] = core.Runtime(sites=sites, predictor="naive", constraints=lambda *a: 1)
+        _state["raise"] = core.Runtime(sites=sites, predictor="naive",
+                                       constraints=lambda *a: 1 / 0)
+    for key in ("ok", "bad", "raise"):
+        rt = _state[key]
+        rt.reset()
+        ld = rt.loaders()
+        try:
+            ld["_n_"](1, "n", lambda: n)  # noqa: F821 - missing on purpose
+            f = ld["_n_"](4, "f", lambda: f)  # noqa: F821
+            ld["_c_"](2, f)
+            ld["_n_"](3, "p", lambda: p)  # noqa: F821
+        except core.PredictorError:
+            pass
+        rt.concretize("list_nonempty", "x")
+        try:
+            rt.concretize("no such class")
+        except ValueError:
+            pass
+
+
 # -- measuring -------------------------------------------------------------------
 
 def _rss():

@@ -142,6 +142,32 @@ def test_summary_aggregation():
     assert "| so | naive | 2 | 75.0% | 75.0% | 50% | 0.300 | 100.00 |" in md
     assert "| so | Treefix+GPT-4o, P | 2 | 75.0% |" in md
     assert "| functions | LExecutor paper (neural) | full set | 51.6% |" in md
+    assert "- timed out, functions: naive 1 of 1" in md
+    assert "- timed out, overall: naive 1 of 3; as-is 0 of 1" in md
+
+
+def test_prefix_run_timeouts_are_summed():
+    snippets = [bc.Snippet("so", "so/a.py", "/a"), bc.Snippet("so", "so/b.py", "/b")]
+    rows = [dict(_row("so", "so/a.py", "treefix-offline", 1.0, 4, 2.0), prefix_runs=10,
+                 prefix_timeouts=2),
+            dict(_row("so", "so/b.py", "treefix-offline", 0.5, 2, 2.0), prefix_runs=5,
+                 prefix_timeouts=0)]
+    m = bc.summarize(rows, snippets)["approaches"]["so"]["treefix-offline"]
+    assert (m["prefix_runs"], m["prefix_timeouts"], m["snippets_with_prefix_timeouts"]) == \
+        (15, 2, 1)
+    assert "treefix-offline 2 of 15 prefix runs (1 snippets)" in bc.markdown_table(
+        bc.summarize(rows, snippets))
+
+
+def test_treefix_rows_count_their_prefix_runs_and_timeouts(tmp_path):
+    # a loop on real values only: no guard ends it, every prefix run times out
+    src = "x = foo()\nwhile True:\n    pass\n"
+    row = bc.run_task(_task(tmp_path, "spin", src, "treefix-offline"),
+                      bc.Options(timeout=0.5, treefix_budget=1.5))
+    assert row["prefix_runs"] >= 1 and 1 <= row["prefix_timeouts"] <= row["prefix_runs"]
+    row = bc.run_task(_task(tmp_path, "calm", "x = foo()\n", "treefix-offline"),
+                      bc.Options(timeout=2, treefix_budget=1))
+    assert row["prefix_runs"] >= 1 and row["prefix_timeouts"] == 0
 
 
 def test_unknown_coverage_counts_zero_in_engine_mean():

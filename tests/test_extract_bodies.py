@@ -346,3 +346,30 @@ def test_committed_manifest_is_a_valid_dev_set():
     for e in bodies:
         assert len(e["sha256"]) == 64 and e["lines"] >= 2
         assert e["file"].startswith(eb._normalize(e["project"].split("==")[0]) + "_body_")
+
+
+def test_held_out_set_refuses_dev_set_and_index_projects(tmp_path):
+    with pytest.raises(devset.DevsetError, match="tqdm .a dev-set project"):
+        devset.check_held_out(["tqdm==4.70.1"])
+    with pytest.raises(devset.DevsetError, match="numpy .a knowledge-index project"):
+        devset.check_held_out(["numpy"])
+    devset.check_held_out(["boltons==26.2.0"])         # none of the three lists
+    with pytest.raises(devset.DevsetError, match="a dev-set project"):
+        devset.make(["bottle==0.13.4"], 3, 0, 0.2, str(tmp_path), str(tmp_path / "m.json"),
+                    None, held_out=True)
+    assert devset.main(["make", "--set", "b", "--projects", "isort", "--out", "",
+                        "--manifest", str(tmp_path / "m.json"), "--cache",
+                        str(tmp_path)]) == 1
+    assert not (tmp_path / "m.json").exists()
+
+
+def test_committed_held_out_manifest():
+    doc = devset.load_manifest(devset.MANIFEST_B)
+    bodies = doc["bodies"]
+    projects = {e["project"].split("==")[0] for e in bodies}
+    assert len(bodies) >= 120 and len(projects) >= 5
+    assert projects <= set(devset.PINS_B)
+    assert not projects & devset.RESERVED
+    assert not {eb._normalize(p) for p in projects} & (
+        {eb._normalize(p) for p in devset.PINS} | devset.knowledge_projects())
+    assert len({e["file"] for e in bodies}) == len(bodies)

@@ -335,11 +335,13 @@ def test_generator_unpacking_width_and_format_specs():
 
 def test_treefix_open_creates_the_file(tmp_path):
     import lexecutor_c
-    src = ("with open(path) as f:\n    text = f.read()\nwords = text.split()\n"
+    # a literal name: the runtime's own constraints (an injected path gets a file
+    # written) cannot help, the prefix must create it
+    src = ("with open('notes.txt') as f:\n    text = f.read()\nwords = text.split()\n"
            "print(len(words))\n")
     r = lexecutor_c.treefix(src, budget=20, seed=0)
     assert r.coverage == 1.0
-    assert "open(" in r.best or "'data" in r.best
+    assert "open('notes.txt'" in r.best
 
 
 def test_treefix_range_covers_the_loop():
@@ -353,7 +355,9 @@ def test_treefix_range_covers_the_loop():
                                         "names cannot be opened without it")
 def test_treefix_writes_the_image_a_windows_path_names():
     import lexecutor_c
-    src = ('img = Image.open(r"C:\\Users\\me\\Pictures\\ybear.jpg")\n'
+    # PIL imported for real (a Dummy Image would cover every line by injection alone)
+    src = ('from PIL import Image\n'
+           'img = Image.open(r"C:\\Users\\me\\Pictures\\ybear.jpg")\n'
            "w, h = img.size\nsmall = img.resize((w // 2, h // 2))\nprint(small.size)\n")
     r = lexecutor_c.treefix(src, budget=30, seed=0)
     assert r.coverage == 1.0
@@ -392,7 +396,9 @@ def test_constraint_predictor_makes_the_run_work():
     src = ('total = 0\nfor i in range(n):\n    total += i\nx = len(data)\n'
            'y = ",".join(words)\nprint(total, x, y)\n')
     naive = lexecutor_c.run(src, predictor="naive", isolate=False)
-    assert naive.status == "exception" and naive.exception["line"] == 5
+    # the runtime honours the use sites for every predictor (runtime_hook) ...
+    assert naive.status == "ok" and naive.coverage == 1.0
+    # ... and the callable predictor answers the classes itself
     p = ConstraintPredictor()
     r = lexecutor_c.run(src, predictor=p, isolate=False)
     assert r.status == "ok" and r.coverage == 1.0

@@ -280,7 +280,7 @@ def test_runtime_properties_and_site():
         ("coarse", 7, True, True, "f.py", "naive")
     assert rt.site(4) == (4, "name", "x", 2, "b", "a")
     assert rt.site(5) is None
-    assert set(rt.loaders()) == {"_n_", "_a_", "_c_", "_l_", "_i_", "_op_"}
+    assert set(rt.loaders()) == {"_n_", "_a_", "_c_", "_l_", "_i_", "_w_", "_f_", "_op_"}
 
 
 # ---------------------------------------------------------------- as-is

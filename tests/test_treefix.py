@@ -293,7 +293,7 @@ def test_generated_methods_have_the_call_sites_arity():
     facts = analyze("p.init(1, 2)\nq = f(3)\n")
     prefix = OfflineGenerator().render(facts, Plan())
     assert "def init(self, a0=None, a1=None, *args, **kwargs)" in prefix
-    assert "def f(a0, *args, **kwargs)" in prefix
+    assert "def f(a0=None, *args, **kwargs)" in prefix      # called by keyword too
 
 
 # ---------------------------------------------------------------- bad input, CLI

@@ -192,9 +192,35 @@ definite_with_targets(Ctx *c, uint32_t stmt)
 
 static int emit_stmt(Ctx *c, uint32_t s, const uint32_t *marks, int nmarks);
 
+static int
+is_async_for(Ctx *c, uint32_t n)
+{
+    CHILDREN(n, ch) {
+        if (!N(ch).named && text_is(c, ch, "async")) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* The loop guard around a while condition or a for iterable, emitted at
+ * [gstart, gend) of the output: `while _w_(m, (cond)):`,
+ * `for x in _f_(m, (iterable)):`, m being the iid of the loop body's line
+ * marker (docs/LOADERS.md; the runtime bounds loops that injected values
+ * keep alive, docs/RUNTIME.md). */
+static int
+put_loop_guard(Ctx *c, int kind, size_t gstart, size_t gend, uint32_t m)
+{
+    if (buf_insert(&c->out, gend, "))", 2) < 0) {
+        return -1;
+    }
+    return lxi_insertf(c, gstart, kind == K_WHILE ? "_w_(%lu, (" : "_f_(%lu, (", m);
+}
+
 /* if/elif/else, for, while, try/except/finally, with, match/case: headers
  * keep their text, the first evaluated header expression carries the
- * markers of the enclosing block, and each block opens with its own marker. */
+ * markers of the enclosing block, and each block opens with its own marker.
+ * A while condition and a for iterable (not async for) get the loop guard. */
 static int
 emit_compound(Ctx *c, uint32_t n, const uint32_t *marks, int nmarks)
 {
@@ -202,6 +228,9 @@ emit_compound(Ctx *c, uint32_t n, const uint32_t *marks, int nmarks)
     int kind = KIND(n);
     int used = nmarks == 0;
     uint32_t pos = N(n).start;
+    int guarded = (kind == K_WHILE || (kind == K_FOR && !is_async_for(c, n)));
+    size_t gstart = 0, gend = 0;
+    int have_guard = 0;
     CHILDREN(n, ch) {
         if (copy(c, pos, N(ch).start) < 0) {
             return -1;
@@ -209,6 +238,11 @@ emit_compound(Ctx *c, uint32_t n, const uint32_t *marks, int nmarks)
         pos = N(ch).end;
         int ck = KIND(ch);
         int r;
+        int guard_here = guarded && !have_guard &&
+                         N(ch).field == (kind == K_WHILE ? f->condition : f->right);
+        if (guard_here) {
+            gstart = c->out.len;
+        }
         if (ck == K_BLOCK) {
             uint32_t bm[LX_MAX_PENDING + 1];
             int nb = 0;
@@ -223,6 +257,12 @@ emit_compound(Ctx *c, uint32_t n, const uint32_t *marks, int nmarks)
                     return -1;
                 }
                 bm[nb++] = m;
+                if (have_guard == 1) {
+                    if (put_loop_guard(c, kind, gstart, gend, m) < 0) {
+                        return -1;
+                    }
+                    have_guard = 2;
+                }
             }
             uint32_t mark = c->nundo;
             if (kind == K_FOR) {
@@ -264,6 +304,10 @@ emit_compound(Ctx *c, uint32_t n, const uint32_t *marks, int nmarks)
         }
         if (r < 0) {
             return -1;
+        }
+        if (guard_here) {
+            gend = c->out.len;
+            have_guard = 1;
         }
     }
     return copy(c, pos, N(n).end);

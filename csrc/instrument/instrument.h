@@ -69,7 +69,8 @@ enum {
     K_MEMBER_TYPE, K_PATTERN_LIST, K_TUPLE_PATTERN, K_LIST_PATTERN, K_TUPLE,
     K_LIST, K_PAREN_EXPR, K_EXPR_LIST, K_LIST_SPLAT, K_SUBSCRIPT, K_LISTCOMP,
     K_SETCOMP, K_DICTCOMP, K_GENEXP, K_ERROR, K_SPLAT_PATTERN,
-    K_KEYWORD_PATTERN, K_CLASS_PATTERN, K_COMPARISON,
+    K_KEYWORD_PATTERN, K_CLASS_PATTERN, K_COMPARISON, K_BINOP, K_INTEGER, K_UNARY,
+    K_FORMAT_SPEC, K_FORMAT_EXPR, K_DICT_SPLAT,
     K__COUNT
 };
 
@@ -362,5 +363,11 @@ int lxi_result_types(lx_state *st);
 int lxi_build_stream(Ctx *c);
 /* The result tuple of instrument(): a NEW reference or NULL. */
 PyObject *lxi_build_result(Ctx *c, PyObject *empty);
+
+/* ---------------------------------------------------------------- uses.c */
+
+/* How the value of the expression node n is used (IidInfo.use): a NEW
+ * reference to a tuple (see uses.c and docs/LOADERS.md) or to None. */
+PyObject *lxi_site_use(Ctx *c, uint32_t n);
 
 #endif

@@ -123,16 +123,23 @@ lxi_build_result(Ctx *c, PyObject *empty)
             Py_DECREF(after);
             goto done;
         }
+        PyObject *use = s->kind < 3 ? lxi_site_use(c, s->node) : Py_NewRef(Py_None);
+        if (use == NULL) {
+            Py_DECREF(before);
+            Py_DECREF(after);
+            Py_DECREF(name);
+            goto done;
+        }
         Py_INCREF(kind_str[s->kind]);
-        PyObject *vals[11] = {
+        PyObject *vals[12] = {
             PyLong_FromUnsignedLong(s->iid), kind_str[s->kind], name,
             PyLong_FromUnsignedLong(n->srow + 1), PyLong_FromUnsignedLong(n->scol),
             PyLong_FromUnsignedLong(n->erow + 1), PyLong_FromUnsignedLong(n->ecol),
             PyLong_FromUnsignedLong(n->start), PyLong_FromUnsignedLong(n->end),
-            before, after,
+            before, after, use,
         };
         int bad = 0;
-        for (int j = 0; j < 11; j++) {
+        for (int j = 0; j < 12; j++) {
             if (vals[j] == NULL) {
                 bad = 1;
             }
@@ -245,9 +252,13 @@ static PyStructSequence_Field iid_fields[] = {
     {"end_byte", "end offset in the UTF-8 source"},
     {"before", "context tokens before the masked use"},
     {"after", "context tokens after the masked use"},
+    {"use", "how the value is used: a tuple naming the use (call argument, iteration, "
+            "unpacking, ...; docs/LOADERS.md) or None; an attribute, not part of the tuple"},
     {NULL, NULL},
 };
 
+/* 11 fields in the sequence (unpacking an IidInfo gives those); `use` is
+ * an attribute only. */
 static PyStructSequence_Desc iid_desc = {
     "lexecutor_c.IidInfo", "One instrumented site.", iid_fields, 11,
 };

@@ -53,6 +53,9 @@ static const struct { const char *name; unsigned char kind; } kind_names[] = {
     {"generator_expression", K_GENEXP}, {"ERROR", K_ERROR},
     {"splat_pattern", K_SPLAT_PATTERN}, {"keyword_pattern", K_KEYWORD_PATTERN},
     {"class_pattern", K_CLASS_PATTERN}, {"comparison_operator", K_COMPARISON},
+    {"binary_operator", K_BINOP}, {"integer", K_INTEGER}, {"unary_operator", K_UNARY},
+    {"format_specifier", K_FORMAT_SPEC}, {"format_expression", K_FORMAT_EXPR},
+    {"dictionary_splat", K_DICT_SPLAT},
 };
 
 /* -------------------------------------------------------------- flatten */

@@ -201,6 +201,18 @@ dummy_dealloc(PyObject *self)
     Py_DECREF(tp);
 }
 
+/* Count an operation on a Dummy in its Runtime's activity (the loop
+ * guards of runtime/guard.c end loops whose iterations touch injected
+ * values).  Dummies made outside a Runtime count nowhere. */
+static inline void
+touch(PyObject *self)
+{
+    PyObject *rt = ((lx_dummy_obj *)self)->rt;
+    if (rt != NULL) {
+        ((lx_runtime_obj *)rt)->activity++;
+    }
+}
+
 /* A fresh Dummy standing for the result of an operation on d. */
 static PyObject *
 derived(PyObject *self)
@@ -253,6 +265,7 @@ PyObject *
 lx_dummy_getattr_at(lx_dummy_obj *d, PyObject *name, Py_ssize_t iid, lx_runtime_obj *rt)
 {
     PyObject *self = (PyObject *)d, *res = NULL;
+    touch(self);
     res = PyObject_GenericGetAttr(self, name);
     if (res != NULL || !PyErr_ExceptionMatches(PyExc_AttributeError)) {
         return res;
@@ -331,6 +344,7 @@ lx_dummy_call_at(lx_dummy_obj *d, Py_ssize_t iid, lx_runtime_obj *rt, PyObject *
 {
     PyObject *res = NULL;
     lx_state *st = dummy_state((PyObject *)d);
+    touch((PyObject *)d);
     int r = ask_predictor(st, rt, iid, st->rt.s_call, name != NULL ? name : d->name, &res);
     if (r == LX_NO_INJECT) {
         PyErr_Format(PyExc_TypeError, "'%.100s' object is not callable (predictor 'as-is')",
@@ -410,6 +424,7 @@ static PyObject *
 dummy_richcompare(PyObject *a, PyObject *b, int op)
 {
     int r = 0;
+    touch(is_dummy(a) ? a : b);
     if (op == Py_EQ) {
         r = (a == b);
     }
@@ -424,7 +439,9 @@ dummy_richcompare(PyObject *a, PyObject *b, int op)
 static PyObject *
 dummy_binop(PyObject *a, PyObject *b)
 {
-    return derived(is_dummy(a) ? a : b);
+    PyObject *d = is_dummy(a) ? a : b;
+    touch(d);
+    return derived(d);
 }
 
 static PyObject *
@@ -438,6 +455,7 @@ static PyObject *
 dummy_inplace(PyObject *a, PyObject *b)
 {
     (void)b;
+    touch(a);
     return Py_NewRef(a);
 }
 
@@ -464,27 +482,28 @@ dummy_divmod(PyObject *a, PyObject *b)
 static PyObject *
 dummy_unary(PyObject *a)
 {
+    touch(a);
     return derived(a);
 }
 
 static int
 dummy_bool(PyObject *a)
 {
-    (void)a;
+    touch(a);
     return 1;
 }
 
 static PyObject *
 dummy_int(PyObject *a)
 {
-    (void)a;
+    touch(a);
     return PyLong_FromLong(1);
 }
 
 static PyObject *
 dummy_float(PyObject *a)
 {
-    (void)a;
+    touch(a);
     return PyFloat_FromDouble(1.0);
 }
 
@@ -493,7 +512,7 @@ dummy_float(PyObject *a)
 static Py_ssize_t
 dummy_len(PyObject *a)
 {
-    (void)a;
+    touch(a);
     return 1;
 }
 
@@ -524,6 +543,7 @@ static int
 dummy_contains(PyObject *self, PyObject *key)
 {
     PyObject *v;
+    touch(self);
     int r = items_get((lx_dummy_obj *)self, key, &v);
     Py_XDECREF(v);
     return r;
@@ -536,6 +556,7 @@ dummy_getitem(PyObject *self, PyObject *key)
 {
     lx_dummy_obj *d = (lx_dummy_obj *)self;
     PyObject *v;
+    touch(self);
     int r = items_get(d, key, &v);
     if (r != 0) {
         return r > 0 ? v : NULL;
@@ -563,6 +584,7 @@ dummy_setitem(PyObject *self, PyObject *key, PyObject *value)
 {
     lx_dummy_obj *d = (lx_dummy_obj *)self;
     int r = 0;
+    touch(self);
     if (value == NULL) {
         if (d->items != NULL && PyDict_DelItem(d->items, key) < 0) {
             r = -1;
@@ -586,6 +608,7 @@ dummy_setitem(PyObject *self, PyObject *key, PyObject *value)
 static PyObject *
 dummy_iter(PyObject *self)
 {
+    touch(self);
     PyObject *item = derived(self);
     if (item == NULL) {
         return NULL;

@@ -46,4 +46,13 @@ PyObject *lx_loader_i(lx_runtime_obj *self, PyObject *const *args, Py_ssize_t na
 /* Room for the reached-marker bit of every iid below need * 8. */
 int lx_grow_bits(lx_runtime_obj *rt, Py_ssize_t need);
 
+/* guard.c: the loop guards (docs/LOADERS.md, docs/RUNTIME.md "Loops that
+ * injected values keep alive"), _LoopGuard into the module state. */
+PyObject *lx_loader_w(lx_runtime_obj *self, PyObject *const *args, Py_ssize_t nargs);
+PyObject *lx_loader_f(lx_runtime_obj *self, PyObject *const *args, Py_ssize_t nargs);
+int lx_guard_exec(PyObject *m, lx_state *st);
+#define LX_LOOP_BOUND_DEFAULT 3
+/* a guarded for loop may run this many times loop_bound busy iterations */
+#define LX_FOR_BOUND_FACTOR 32
+
 #endif

@@ -10,7 +10,8 @@
  * header above it (tests/test_c_layout.py checks this):
  *
  *     layer 4  loaders.h   loaders.c (_n_ _a_ _c_ _l_ _i_), runtime.c (the
- *                          Runtime type, MISSING, module exec/traverse/clear)
+ *                          Runtime type, MISSING, module exec/traverse/clear),
+ *                          guard.c (loop guards _w_ _f_)
  *     layer 3  predict.h   predict.c: predictors, injection (lx_inject)
  *     layer 2  dummy.h     dummy.c: Dummy, DummyResource; concretize.c:
  *                          class -> value (makes Dummies)
@@ -45,6 +46,16 @@ enum {
 #define LX_NO_INJECT (-2)
 
 /* ---- the Runtime object ---------------------------------------------- */
+
+/* State of one guarded while loop (runtime/guard.c), by the iid of its
+ * body's line marker. */
+typedef struct {
+    uint64_t key;             /* iid + 1; 0: an empty slot of the table */
+    uint64_t last;            /* rt->activity when its condition was last true */
+    uint32_t busy;            /* iterations that touched injected values */
+    uint32_t seen;            /* the loop is running (its condition was true) */
+} lx_loop_state;
+
 struct lx_runtime_obj {
     PyObject_HEAD
     lx_state *st;             /* borrowed: module state; the type keeps the module alive */
@@ -67,6 +78,18 @@ struct lx_runtime_obj {
     Py_ssize_t nbits_bytes;
     int bits_shared;          /* bits point into journal.buf */
     Py_buffer journal;        /* the run journal (runtime/journal.h); .obj NULL: none */
+    /* use-site constraints (predict.c, docs/RUNTIME.md) */
+    int constraints;          /* 1: honour the sites' uses when injecting */
+    PyObject *constraint_hook;  /* callable(use, value, cls, kind, name), or NULL until
+                                   the default one is loaded */
+    PyObject *use_cache;      /* dict iid -> (predicted class index, hook's answer) */
+    PyObject *constraint_log; /* list of (iid, kind, name, use, predicted, injected) */
+    /* bounded loops (guard.c) */
+    int loop_bound;           /* busy iterations a guarded loop may run; 0: unbounded */
+    uint64_t activity;        /* injections and Dummy operations so far this run */
+    lx_loop_state *loops;     /* while-loop states, a hash table by iid (PyMem), or NULL */
+    Py_ssize_t nloops, nloops_used;   /* slots (a power of 2), slots in use */
+    PyObject *bounded;        /* dict iid -> times the guard ended that loop */
     PyObject *weakreflist;
 };
 

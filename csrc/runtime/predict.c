@@ -32,7 +32,7 @@ static PyStructSequence_Desc query_desc = {
 
 /* Site table lookup: a borrowed field of the site tuple for iid, or NULL
  * (no exception) when the site is unknown.  Fields: 0 kind, 1 name, 2 line,
- * 3 before, 4 after. */
+ * 3 before, 4 after, 5 use (a tuple or None). */
 PyObject *
 lx_site_field(lx_runtime_obj *rt, Py_ssize_t iid, int field)
 {
@@ -244,9 +244,10 @@ parse_answer(lx_state *st, PyObject *ans)
     return -1;
 }
 
-/* Turn the exception the predictor raised into PredictorError, chained. */
+/* Turn the exception that fn (the predictor, or the constraint hook) raised
+ * into PredictorError, chained. */
 static void
-raise_predictor_error(lx_state *st, lx_runtime_obj *rt)
+raise_predictor_error(lx_state *st, PyObject *fn)
 {
     PyObject *typ, *val, *tb;
     PyErr_Fetch(&typ, &val, &tb);
@@ -254,7 +255,7 @@ raise_predictor_error(lx_state *st, lx_runtime_obj *rt)
     if (tb != NULL && val != NULL) {
         PyException_SetTraceback(val, tb);
     }
-    PyErr_Format(st->rt.predictor_error, "predictor %R raised %R", rt->predictor_fn,
+    PyErr_Format(st->rt.predictor_error, "predictor %R raised %R", fn,
                  val != NULL ? val : Py_None);
     PyObject *t2, *v2, *tb2;
     PyErr_Fetch(&t2, &v2, &tb2);
@@ -294,7 +295,7 @@ predict_callable(lx_state *st, lx_runtime_obj *rt, Py_ssize_t iid, PyObject *kin
     }
     ans = PyObject_CallOneArg(rt->predictor_fn, query);
     if (ans == NULL) {
-        raise_predictor_error(st, rt);
+        raise_predictor_error(st, rt->predictor_fn);
         goto done;
     }
     c = parse_answer(st, ans);
@@ -341,10 +342,149 @@ lx_predict(lx_state *st, lx_runtime_obj *rt, Py_ssize_t iid, PyObject *kind, PyO
     }
 }
 
+/* ---- use-site constraints -------------------------------------------------------
+ * A site whose use constrains its value (IidInfo.use: a call argument,
+ * iteration with a target width, unpacking, % / format operand, ...) asks
+ * the constraint hook once per iid and predicted class:
+ *     answer = hook(use, value, cls, kind, name)
+ * None keeps the predicted value (it satisfies the use); a class name
+ * replaces it by that class's value; a callable is called with the Runtime
+ * and what it returns is injected (each injection calls it again: fresh
+ * values).  The default hook is lexecutor_c.knowledge.inject.runtime_hook,
+ * imported on the first constrained injection.  docs/RUNTIME.md. */
+
+static PyObject *
+constraint_hook(lx_runtime_obj *rt)
+{
+    if (rt->constraint_hook == NULL) {
+        PyObject *mod = PyImport_ImportModule("lexecutor_c.knowledge.inject");
+        if (mod == NULL) {
+            return NULL;
+        }
+        rt->constraint_hook = PyObject_GetAttrString(mod, "runtime_hook");
+        Py_DECREF(mod);
+    }
+    return rt->constraint_hook;   /* borrowed */
+}
+
+/* The hook's answer for iid (a new reference), asking the hook when the
+ * cache has none for this predicted class; NULL with an exception set. */
+static PyObject *
+use_answer(lx_state *st, lx_runtime_obj *rt, Py_ssize_t iid, PyObject *use, PyObject *value,
+           int cls, PyObject *kind, PyObject *name)
+{
+    PyObject *key = NULL, *cls_obj = NULL, *ans = NULL, *entry = NULL, *res = NULL;
+    key = PyLong_FromSsize_t(iid);
+    cls_obj = PyLong_FromLong(cls);
+    if (key == NULL || cls_obj == NULL) {
+        goto done;
+    }
+    PyObject *cached = PyDict_GetItemWithError(rt->use_cache, key);   /* borrowed */
+    if (cached != NULL && PyLong_AsLong(PyTuple_GET_ITEM(cached, 0)) == cls) {
+        res = Py_NewRef(PyTuple_GET_ITEM(cached, 1));
+        goto done;
+    }
+    if (PyErr_Occurred()) {
+        goto done;
+    }
+    PyObject *hook = constraint_hook(rt);   /* borrowed */
+    if (hook == NULL) {
+        goto done;
+    }
+    Py_INCREF(hook);
+    PyObject *hargs[5] = {use, value, PyTuple_GET_ITEM(st->rt.all_classes, cls), kind, name};
+    ans = PyObject_Vectorcall(hook, hargs, 5, NULL);
+    Py_DECREF(hook);
+    if (ans == NULL) {
+        goto done;
+    }
+    if (ans != Py_None && !PyUnicode_Check(ans) && !PyCallable_Check(ans)) {
+        PyErr_Format(PyExc_TypeError, "constraint hook must return None, a class name or a "
+                     "callable, not %.100s", Py_TYPE(ans)->tp_name);
+        goto done;
+    }
+    entry = PyTuple_Pack(2, cls_obj, ans);
+    if (entry == NULL || PyDict_SetItem(rt->use_cache, key, entry) < 0) {
+        goto done;
+    }
+    res = Py_NewRef(ans);
+done:
+    Py_XDECREF(entry);
+    Py_XDECREF(ans);
+    Py_XDECREF(cls_obj);
+    Py_XDECREF(key);
+    return res;
+}
+
+/* Apply iid's use to the injected *value of class *cls: 0 (kept or
+ * replaced, with *value / *cls updated), -1 with an exception set (raised
+ * as PredictorError, chained, when the hook or its factory failed). */
+static int
+apply_use(lx_state *st, lx_runtime_obj *rt, Py_ssize_t iid, PyObject *kind, PyObject *name,
+          int *cls, PyObject **value)
+{
+    PyObject *use = lx_site_field(rt, iid, 5);   /* borrowed */
+    PyObject *ans = NULL, *v = NULL, *rec = NULL;
+    int c, r = -1;
+    if (use == NULL || use == Py_None || !rt->constraints || rt->use_cache == NULL) {
+        return 0;
+    }
+    Py_INCREF(use);
+    ans = use_answer(st, rt, iid, use, *value, *cls, kind, name);
+    if (ans == NULL) {
+        goto hook_failed;
+    }
+    if (ans == Py_None) {
+        r = 0;
+        goto done;
+    }
+    if (PyUnicode_Check(ans)) {
+        c = lx_class_from_str(st, ans);
+        if (c < 0) {
+            PyErr_Format(PyExc_ValueError, "constraint hook answered an unknown class %R", ans);
+            goto hook_failed;
+        }
+        v = lx_concretize(st, rt, c, rt->randomize, rt->seed, name);
+        if (v == NULL) {
+            goto done;
+        }
+    }
+    else {
+        v = PyObject_CallOneArg(ans, (PyObject *)rt);
+        if (v == NULL) {
+            goto hook_failed;
+        }
+        c = lx_abstract(st, v, rt->fine);
+    }
+    rec = Py_BuildValue("(nOOOOO)", iid, kind, name, use,
+                        PyTuple_GET_ITEM(st->rt.all_classes, *cls),
+                        PyTuple_GET_ITEM(st->rt.all_classes, c));
+    if (rec == NULL || PyList_Append(rt->constraint_log, rec) < 0) {
+        goto done;
+    }
+    Py_SETREF(*value, v);
+    v = NULL;
+    *cls = c;
+    r = 0;
+    goto done;
+hook_failed:
+    /* KeyboardInterrupt, the sandbox's Timeout, ... pass as they are */
+    if (PyErr_ExceptionMatches(PyExc_Exception)) {
+        raise_predictor_error(st, rt->constraint_hook != NULL ? rt->constraint_hook : Py_None);
+    }
+done:
+    Py_XDECREF(rec);
+    Py_XDECREF(v);
+    Py_XDECREF(ans);
+    Py_DECREF(use);
+    return r;
+}
+
 /* Inject a value for a missing name / attribute / call result.  Python:
  *     if kind == "name" and name in rt.name_values: return rt.name_values[name]
  *     cls = predict(iid, kind, name)               # may decline ("as-is")
  *     v = concretize(cls, randomize, seed, name)
+ *     v, cls = apply_use(iid, v, cls)              # the site's use-site constraint
  *     if kind == "name": rt.name_values[name] = v  # one value per name per run
  *     rt.injections.append((iid, kind, name, line, cls, repr(v)))
  *     return v */
@@ -374,6 +514,10 @@ lx_inject(lx_state *st, lx_runtime_obj *rt, Py_ssize_t iid, PyObject *kind, PyOb
         return -1;
     }
     if (rt != NULL) {
+        rt->activity++;
+        if (iid > 0 && apply_use(st, rt, iid, kind, name, &c, &v) < 0) {
+            goto fail;
+        }
         if (kind == st->rt.s_name && rt->name_values != NULL
             && PyDict_SetItem(rt->name_values, name, v) < 0) {
             goto fail;

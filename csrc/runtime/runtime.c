@@ -10,13 +10,15 @@
 
 /* ---- Runtime: construction and GC ------------------------------------------ */
 
-static const char *const site_attrs[] = {"iid", "kind", "name", "line", "before", "after"};
+static const char *const site_attrs[] = {"iid", "kind", "name", "line", "before", "after",
+                                         "use"};
 
-/* sites[iid] = (kind, name, line, before, after) for every record. */
+/* sites[iid] = (kind, name, line, before, after, use) for every record; `use`
+ * (IidInfo.use: a tuple or None) is optional. */
 static int
 load_sites(lx_runtime_obj *rt, PyObject *sites)
 {
-    PyObject *it = NULL, *rec = NULL, *vals[6] = {NULL};
+    PyObject *it = NULL, *rec = NULL, *vals[7] = {NULL};
     Py_ssize_t max_iid = 0;
     int err = -1;
     it = PyObject_GetIter(sites);
@@ -35,6 +37,12 @@ load_sites(lx_runtime_obj *rt, PyObject *sites)
                 goto fail;
             }
         }
+        if (_PyObject_LookupAttr(rec, RS(rt)->s_use, &vals[6]) < 0) {
+            goto fail;
+        }
+        if (vals[6] == NULL) {
+            vals[6] = Py_NewRef(Py_None);
+        }
         Py_ssize_t iid = get_iid("Runtime", vals[0]);
         if (iid < 0) {
             goto fail;
@@ -50,7 +58,11 @@ load_sites(lx_runtime_obj *rt, PyObject *sites)
                 goto fail;
             }
         }
-        PyObject *t = PyTuple_Pack(5, vals[1], vals[2], vals[3], vals[4], vals[5]);
+        if (vals[6] != Py_None && !PyTuple_Check(vals[6])) {
+            PyErr_Format(PyExc_TypeError, "site %zd: use must be a tuple or None", iid);
+            goto fail;
+        }
+        PyObject *t = PyTuple_Pack(6, vals[1], vals[2], vals[3], vals[4], vals[5], vals[6]);
         if (t == NULL || PyDict_SetItem(rt->sites, vals[0], t) < 0) {
             Py_XDECREF(t);
             goto fail;
@@ -59,7 +71,7 @@ load_sites(lx_runtime_obj *rt, PyObject *sites)
         if (iid > max_iid) {
             max_iid = iid;
         }
-        for (int i = 0; i < 6; i++) {
+        for (int i = 0; i < 7; i++) {
             Py_CLEAR(vals[i]);
         }
         Py_CLEAR(rec);
@@ -70,7 +82,7 @@ load_sites(lx_runtime_obj *rt, PyObject *sites)
     /* size the marker bitmap up front so _l_ never reallocates */
     err = max_iid > 0 ? lx_grow_bits(rt, (max_iid >> 3) + 1) : 0;
 fail:
-    for (int i = 0; i < 6; i++) {
+    for (int i = 0; i < 7; i++) {
         Py_XDECREF(vals[i]);
     }
     Py_XDECREF(rec);
@@ -86,31 +98,67 @@ new_run_state(lx_runtime_obj *rt)
     Py_XSETREF(rt->failed_imports, PyList_New(0));
     Py_XSETREF(rt->predictor_errors, PyList_New(0));
     Py_XSETREF(rt->name_values, PyDict_New());
+    Py_XSETREF(rt->use_cache, PyDict_New());
+    Py_XSETREF(rt->constraint_log, PyList_New(0));
+    Py_XSETREF(rt->bounded, PyDict_New());
     if (rt->injections == NULL || rt->events == NULL || rt->failed_imports == NULL
-        || rt->predictor_errors == NULL || rt->name_values == NULL) {
+        || rt->predictor_errors == NULL || rt->name_values == NULL || rt->use_cache == NULL
+        || rt->constraint_log == NULL || rt->bounded == NULL) {
         return -1;
     }
     if (rt->bits != NULL) {
         memset(rt->bits, 0, (size_t)rt->nbits_bytes);
     }
     lx_journal_reset(rt);
+    rt->activity = 0;
+    PyMem_Free(rt->loops);
+    rt->loops = NULL;
+    rt->nloops = rt->nloops_used = 0;
+    return 0;
+}
+
+/* constraints=: True (the default hook, loaded on first need), False, or
+ * a callable hook. */
+static int
+set_constraints(lx_runtime_obj *rt, PyObject *arg)
+{
+    if (arg == NULL || arg == Py_True) {
+        rt->constraints = 1;
+        return 0;
+    }
+    if (arg == Py_False || arg == Py_None) {
+        rt->constraints = 0;
+        return 0;
+    }
+    if (!PyCallable_Check(arg)) {
+        PyErr_Format(PyExc_TypeError, "constraints must be True, False or a callable, not %.100s",
+                     Py_TYPE(arg)->tp_name);
+        return -1;
+    }
+    rt->constraints = 1;
+    rt->constraint_hook = Py_NewRef(arg);
     return 0;
 }
 
 /* Runtime(sites=None, predictor="naive", abstraction="fine", seed=None,
  *         randomize=False, record=False, filename="<snippet>",
- *         frequency_table=None) */
+ *         frequency_table=None, *, constraints=True, loop_bound=3) */
 static PyObject *
 runtime_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
 {
     static char *kwlist[] = {"sites", "predictor", "abstraction", "seed", "randomize",
-                             "record", "filename", "frequency_table", NULL};
+                             "record", "filename", "frequency_table", "constraints",
+                             "loop_bound", NULL};
     PyObject *sites = Py_None, *predictor = NULL, *abstraction = NULL, *seed = Py_None;
-    PyObject *filename = NULL, *freq = Py_None;
-    int randomize = 0, record = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|OOUOppUO:Runtime", kwlist, &sites,
+    PyObject *filename = NULL, *freq = Py_None, *constraints = NULL;
+    int randomize = 0, record = 0, loop_bound = LX_LOOP_BOUND_DEFAULT;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|OOUOppUO$Oi:Runtime", kwlist, &sites,
                                      &predictor, &abstraction, &seed, &randomize, &record,
-                                     &filename, &freq)) {
+                                     &filename, &freq, &constraints, &loop_bound)) {
+        return NULL;
+    }
+    if (loop_bound < 0 || loop_bound > 1000000) {
+        PyErr_Format(PyExc_ValueError, "loop_bound must be in [0, 1000000], got %d", loop_bound);
         return NULL;
     }
     lx_state *st = (lx_state *)PyType_GetModuleState(type);
@@ -125,6 +173,10 @@ runtime_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
     rt->randomize = randomize;
     rt->record = record;
     rt->fine = 1;
+    rt->loop_bound = loop_bound;
+    if (set_constraints(rt, constraints) < 0) {
+        goto fail;
+    }
     if (abstraction != NULL) {
         if (PyUnicode_CompareWithASCIIString(abstraction, "coarse") == 0) {
             rt->fine = 0;
@@ -177,6 +229,10 @@ runtime_traverse(PyObject *self, visitproc visit, void *arg)
     Py_VISIT(rt->failed_imports);
     Py_VISIT(rt->predictor_errors);
     Py_VISIT(rt->name_values);
+    Py_VISIT(rt->constraint_hook);
+    Py_VISIT(rt->use_cache);
+    Py_VISIT(rt->constraint_log);
+    Py_VISIT(rt->bounded);
     return 0;
 }
 
@@ -191,6 +247,8 @@ runtime_clear(PyObject *self)
     lx_runtime_obj *rt = (lx_runtime_obj *)self;
     Py_CLEAR(rt->predictor_fn);
     Py_CLEAR(rt->name_values);
+    Py_CLEAR(rt->constraint_hook);
+    Py_CLEAR(rt->use_cache);
     return 0;
 }
 
@@ -206,6 +264,10 @@ runtime_free_all(lx_runtime_obj *rt)
     Py_CLEAR(rt->failed_imports);
     Py_CLEAR(rt->predictor_errors);
     Py_CLEAR(rt->name_values);
+    Py_CLEAR(rt->constraint_hook);
+    Py_CLEAR(rt->use_cache);
+    Py_CLEAR(rt->constraint_log);
+    Py_CLEAR(rt->bounded);
 }
 
 static void
@@ -226,6 +288,8 @@ runtime_dealloc(PyObject *self)
     if (rt->journal.obj != NULL) {
         PyBuffer_Release(&rt->journal);
     }
+    PyMem_Free(rt->loops);
+    rt->loops = NULL;
     tp->tp_free(self);
     Py_DECREF(tp);
 }
@@ -242,14 +306,15 @@ check_alive(lx_runtime_obj *rt)
     return 0;
 }
 
-static const char *const loader_names[] = {"_n_", "_a_", "_c_", "_l_", "_i_"};
+static const char *const loader_names[] = {"_n_", "_a_", "_c_", "_l_", "_i_", "_w_", "_f_"};
+#define N_LOADERS 7
 
 static PyObject *
 runtime_loaders(PyObject *self, PyObject *unused)
 {
     (void)unused;
     PyObject *d = PyDict_New();
-    for (int i = 0; d != NULL && i < 5; i++) {
+    for (int i = 0; d != NULL && i < N_LOADERS; i++) {
         PyObject *f = PyObject_GetAttrString(self, loader_names[i]);
         if (f == NULL || PyDict_SetItemString(d, loader_names[i], f) < 0) {
             Py_XDECREF(f);
@@ -324,6 +389,28 @@ runtime_reset(PyObject *self, PyObject *unused)
     Py_RETURN_NONE;
 }
 
+/* concretize(cls, name="") -> a value of class cls made by this Runtime:
+ * its Dummies belong to it (their attribute reads and calls ask its
+ * predictor), randomized as the Runtime is.  Constraint hooks build values
+ * with it. */
+static PyObject *
+runtime_concretize(PyObject *self, PyObject *args, PyObject *kwargs)
+{
+    static char *kwlist[] = {"cls", "name", NULL};
+    lx_runtime_obj *rt = (lx_runtime_obj *)self;
+    PyObject *cls_name, *name = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "U|U:concretize", kwlist, &cls_name,
+                                     &name)) {
+        return NULL;
+    }
+    int c = lx_class_from_str(rt->st, cls_name);
+    if (c < 0) {
+        PyErr_Format(PyExc_ValueError, "unknown abstract value class %R", cls_name);
+        return NULL;
+    }
+    return lx_concretize(rt->st, rt, c, rt->randomize, rt->seed, name);
+}
+
 static PyObject *
 runtime_site(PyObject *self, PyObject *arg)
 {
@@ -352,6 +439,16 @@ static PyMethodDef runtime_methods[] = {
      "_l_(iid[, value]): line marker; returns value (None)"},
     {"_i_", (PyCFunction)(void (*)(void))lx_loader_i, METH_FASTCALL,
      "_i_(iid, module, level, names): import returning MISSING on ImportError"},
+    {"_w_", (PyCFunction)(void (*)(void))lx_loader_w, METH_FASTCALL,
+     "_w_(iid, cond): guarded while condition (bool(cond), False once the loop's busy "
+     "iterations reach loop_bound)"},
+    {"_f_", (PyCFunction)(void (*)(void))lx_loader_f, METH_FASTCALL,
+     "_f_(iid, iterable): guarded for iterable (the iterable, or an iterator that ends "
+     "the loop once its busy iterations reach the bound)"},
+    {"concretize", (PyCFunction)(void (*)(void))runtime_concretize,
+     METH_VARARGS | METH_KEYWORDS,
+     "concretize(cls, name='') -> a value of abstract class cls whose Dummies belong to "
+     "this Runtime"},
     {"loaders", runtime_loaders, METH_NOARGS,
      "loaders() -> dict of the five loaders, to put into exec globals"},
     {"reached", runtime_reached, METH_NOARGS, "reached() -> sorted list of marker iids hit"},
@@ -363,7 +460,8 @@ static PyMethodDef runtime_methods[] = {
      "detach_journal(): markers back to private memory; the journal is released"},
     {"reset", runtime_reset, METH_NOARGS,
      "reset(): start a new run (markers, injections, events, failed imports, "
-     "predictor errors and per-name values are cleared; old lists are left intact)"},
+     "predictor errors, per-name values, the constraint log and cache, loop states and "
+     "bounded_loops are cleared; old lists are left intact)"},
     {"site", runtime_site, METH_O,
      "site(iid) -> (iid, kind, name, line, before, after) or None"},
     {NULL, NULL, 0, NULL},
@@ -384,6 +482,33 @@ LIST_GETTER(injections)
 LIST_GETTER(events)
 LIST_GETTER(failed_imports)
 LIST_GETTER(predictor_errors)
+LIST_GETTER(constraint_log)
+
+static PyObject *
+get_bounded_loops(PyObject *self, void *closure)
+{
+    (void)closure;
+    lx_runtime_obj *rt = (lx_runtime_obj *)self;
+    if (check_alive(rt) < 0) {
+        return NULL;
+    }
+    return PyDict_Copy(rt->bounded);
+}
+
+static PyObject *
+get_loop_bound(PyObject *self, void *closure)
+{
+    (void)closure;
+    return PyLong_FromLong(((lx_runtime_obj *)self)->loop_bound);
+}
+
+static PyObject *
+get_constraints(PyObject *self, void *closure)
+{
+    (void)closure;
+    lx_runtime_obj *rt = (lx_runtime_obj *)self;
+    return PyBool_FromLong(rt->constraints);
+}
 
 static PyObject *
 get_abstraction(PyObject *self, void *closure)
@@ -443,6 +568,13 @@ static PyGetSetDef runtime_getset[] = {
     {"failed_imports", get_failed_imports, NULL, "list of (iid, module, names)", NULL},
     {"predictor_errors", get_predictor_errors, NULL,
      "list of (iid, kind, name, repr(answer)) for unusable callable-predictor answers", NULL},
+    {"constraint_log", get_constraint_log, NULL,
+     "list of (iid, kind, name, use, predicted class, injected class): injections whose "
+     "predicted value did not satisfy the site's use and were replaced", NULL},
+    {"bounded_loops", get_bounded_loops, NULL,
+     "dict iid -> times a loop guard ended that loop this run (a copy)", NULL},
+    {"loop_bound", get_loop_bound, NULL, "busy iterations a guarded while loop may run", NULL},
+    {"constraints", get_constraints, NULL, "use-site constraints are honoured", NULL},
     {"abstraction", get_abstraction, NULL, "'fine' or 'coarse'", NULL},
     {"seed", get_seed, NULL, "seed as an unsigned 64-bit int", NULL},
     {"randomize", get_randomize, NULL, "randomized concretization", NULL},
@@ -467,7 +599,8 @@ static PyType_Slot runtime_slots[] = {
     {Py_tp_members, runtime_members},
     {Py_tp_doc,
      "Runtime(sites=None, predictor='naive', abstraction='fine', seed=None,\n"
-     "        randomize=False, record=False, filename='<snippet>', frequency_table=None)\n\n"
+     "        randomize=False, record=False, filename='<snippet>', frequency_table=None,\n"
+     "        *, constraints=True, loop_bound=3)\n\n"
      "Loaders, predictor and per-run state for executing instrumented code."},
     {0, NULL},
 };
@@ -570,7 +703,7 @@ lx_runtime_exec(PyObject *m, lx_state *st)
         || intern(&rs->s_all, "__all__") < 0 || intern(&rs->s_dunder_name, "__name__") < 0
         || intern(&rs->s_dunder_dict, "__dict__") < 0
         || intern(&rs->s_dunder_import, "__import__") < 0 || intern(&rs->s_star, "*") < 0
-        || intern(&rs->s_dot, ".") < 0) {
+        || intern(&rs->s_dot, ".") < 0 || intern(&rs->s_use, "use") < 0) {
         return -1;
     }
     PyObject *builtins = PyImport_ImportModule("builtins");
@@ -583,7 +716,7 @@ lx_runtime_exec(PyObject *m, lx_state *st)
         return -1;
     }
     if (lx_values_exec(m, st) < 0 || lx_concretize_exec(m, st) < 0 || lx_dummy_exec(m, st) < 0
-        || lx_predict_exec(m, st) < 0) {
+        || lx_predict_exec(m, st) < 0 || lx_guard_exec(m, st) < 0) {
         return -1;
     }
     rs->missing_type = PyType_FromModuleAndSpec(m, &missing_spec, NULL);
@@ -606,10 +739,11 @@ lx_runtime_exec(PyObject *m, lx_state *st)
 
 #define RT_FIELDS(X)                                                             \
     X(runtime_type) X(dummy_type) X(resource_type) X(iter_type) X(missing_type)  \
+    X(loopiter_type)                                                             \
     X(query_type) X(predictor_error) X(missing) X(all_classes) X(fine_classes)   \
     X(coarse_classes) X(class_index) X(builtin_import) X(s_name) X(s_attribute)  \
     X(s_call) X(s_fine) X(s_coarse) X(s_empty) X(s_all) X(s_dunder_name)         \
-    X(s_dunder_dict) X(s_dunder_import) X(s_star) X(s_dot)
+    X(s_dunder_dict) X(s_dunder_import) X(s_star) X(s_dot) X(s_use)
 
 int
 lx_runtime_traverse(lx_state *st, visitproc visit, void *arg)

@@ -64,7 +64,7 @@ MAX_STEPS = 10_000
 VALUE_MAX = 200
 
 _CO_OPTIMIZED = 0x0001                  # set for function code, not for module or class bodies
-_LOADERS = frozenset({"_n_", "_a_", "_c_", "_l_", "_i_"})
+_LOADERS = frozenset({"_n_", "_a_", "_c_", "_l_", "_i_", "_w_", "_f_"})
 _INJECTED_RE = re.compile(r"<(Dummy|DummyResource|injected callable) '([^'<>]*)'>")
 
 

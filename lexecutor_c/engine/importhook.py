@@ -27,7 +27,7 @@ import sys
 
 __all__ = ["InstrumentingFinder", "install", "uninstall", "LOADER_NAMES"]
 
-LOADER_NAMES = ("_n_", "_a_", "_c_", "_l_", "_i_")
+LOADER_NAMES = ("_n_", "_a_", "_c_", "_l_", "_i_", "_w_", "_f_")
 
 
 def _default_instrument(source, filename):

@@ -36,6 +36,7 @@ class Site(NamedTuple):
     line: Optional[int] = None
     before: str = ""
     after: str = ""
+    use: Optional[tuple] = None   # IidInfo.use: how the value is used (docs/LOADERS.md)
 
 
 EVENT_FIELDS = ("name", "cls", "kind", "file", "line", "iid", "before", "after")

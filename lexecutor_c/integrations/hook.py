@@ -37,7 +37,7 @@ __all__ = [
     "paused", "current", "info", "LOADERS",
 ]
 
-LOADERS = ("_n_", "_a_", "_c_", "_l_", "_i_", "_op_")
+LOADERS = ("_n_", "_a_", "_c_", "_l_", "_i_", "_w_", "_f_", "_op_")
 _PKG_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep   # lexecutor_c/
 _ABSENT = object()
 _lock = threading.RLock()

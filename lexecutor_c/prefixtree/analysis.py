@@ -62,6 +62,18 @@ class Node:
     lines: set = field(default_factory=set)
     written: set = field(default_factory=set)         # attributes the snippet assigns
     arg_specs: list = field(default_factory=list)     # use-site constraints (knowledge specs)
+    len_cmp: list = field(default_factory=list)       # (op, n): len(node) op n
+    key_cmp: list = field(default_factory=list)       # (key, op, value): node[key] op value
+    str_args: list = field(default_factory=list)      # (method, constant): node.split(',')
+    kwnames: list = field(default_factory=list)       # keyword names at its call sites
+    callback: bool = False                            # gets a snippet function to call back
+    decorator: bool = False                           # decorates a snippet function
+    subclass_of: list = field(default_factory=list)   # X.__new__(node, ...): a subclass of X
+    asserted: list = field(default_factory=list)      # what asserts need: true, false, none,
+    #                                                   notnone, ("Eq", v), ("In", values)
+    maybe_bound: bool = False                         # the snippet binds it later itself
+    fits: list = field(default_factory=list)          # literal values its use-site requires
+    sub_links: list = field(default_factory=list)     # paths of values it is subscripted with
 
     def attr(self, name: str) -> "Node":
         n = self.attrs.get(name)
@@ -98,6 +110,13 @@ class SnippetFacts:
     kwargs_names: set = field(default_factory=set)
     required_files: dict = field(default_factory=dict)  # constant path -> spec ('path:image')
     imports: dict = field(default_factory=dict)         # the snippet's own: bound name -> module
+    unbound: dict = field(default_factory=dict)   # name -> line: read before the snippet binds it
+    unreachable: set = field(default_factory=set)  # lines after a statement that always leaves
+    super_calls: bool = False     # super() without arguments outside a function
+    annotations: bool = False     # annotations evaluated at run time (module or class level)
+    functions: set = field(default_factory=set)   # functions the snippet defines
+    loop_guards: dict = field(default_factory=dict)  # while line -> paths in its condition
+    exits: list = field(default_factory=list)     # lines of exit()/raise statements, in order
 
     def node(self, path: str) -> Optional[Node]:
         for r in self.roots.values():
@@ -130,6 +149,19 @@ def _dotted(e: ast.AST) -> Optional[str]:
     return None
 
 
+def _str_valued(e: ast.AST) -> bool:
+    """An expression that makes a string: an f-string, '...' % x, 'a' + x."""
+    if isinstance(e, ast.JoinedStr):
+        return True
+    if isinstance(e, ast.BinOp) and isinstance(e.op, (ast.Mod, ast.Add)):
+        return any(isinstance(x, ast.Constant) and isinstance(x.value, str)
+                   for x in (e.left, e.right))
+    if isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute) and \
+            isinstance(e.func.value, ast.Constant) and isinstance(e.func.value.value, str):
+        return True                                   # '...'.format(x), ','.join(x)
+    return False
+
+
 def _arity(call: ast.Call) -> int:
     if any(isinstance(a, ast.Starred) for a in call.args) or \
             any(k.arg is None for k in call.keywords):
@@ -150,6 +182,11 @@ class _Miner(ast.NodeVisitor):
         self.parents: dict[int, ast.AST] = {}
         self.imports: dict[str, str] = {}
         self.required_files: dict[str, str] = {}
+        self.functions: set = set()
+        self.loop_guards: dict = {}
+        self.def_depth = 0
+        self.super_calls = False
+        self.annotations = False
 
     # -- use-site constraints (lexecutor_c.knowledge.constraints)
     def callee_qualname(self, func: ast.AST) -> Optional[str]:
@@ -262,6 +299,9 @@ class _Miner(ast.NodeVisitor):
             if f is None:
                 return None
             f.arities.add(_arity(e))
+            for k in e.keywords:
+                if k.arg and k.arg not in f.kwnames:
+                    f.kwnames.append(k.arg)
             for tstack in self.try_stack:
                 for exc in tstack:
                     if exc not in f.raises:
@@ -279,6 +319,11 @@ class _Miner(ast.NodeVisitor):
                     base.uses.add("sliced")
                     return base
                 base.uses.add("indexed")
+                if _str_valued(e.slice):            # d['ext.%s' % name]: a str key
+                    base.uses.add("strkey")
+                kn = self.resolve(e.slice, line)          # d[key]: key's value is a key
+                if kn is not None and kn.path not in base.sub_links and kn is not base:
+                    base.sub_links.append(kn.path)
             if isinstance(k, str) and k not in base.keys:
                 base.keys.append(k)
             elif isinstance(k, int) and not isinstance(k, bool) and k not in base.int_keys:
@@ -361,13 +406,32 @@ class _Miner(ast.NodeVisitor):
         return line
 
     def _paths(self, e: ast.AST, line: int) -> list:
+        """The values an expression tests: the outermost resolvable parts
+        (``self.x is None`` tests ``self.x``, not ``self``)."""
         out = []
+        inner = set()
+        for sub in ast.walk(e):
+            if isinstance(sub, (ast.Attribute, ast.Subscript)):
+                inner.add(id(sub.value))
+            elif isinstance(sub, ast.Call):
+                inner.add(id(sub.func))
         for sub in ast.walk(e):
             if isinstance(sub, (ast.Name, ast.Attribute, ast.Call, ast.Subscript)):
                 n = self.resolve(sub, line)
-                if n is not None and n.path not in out:
+                if n is None:
+                    continue
+                if id(sub) in inner and any(
+                        id(p.value if isinstance(p, (ast.Attribute, ast.Subscript))
+                           else p.func) == id(sub) and self._resolves(p, line)
+                        for p in ast.walk(e) if isinstance(p, (ast.Attribute, ast.Subscript,
+                                                               ast.Call))):
+                    continue
+                if n.path not in out:
                     out.append(n.path)
         return out
+
+    def _resolves(self, e, line) -> bool:
+        return self.resolve(e, line) is not None
 
     def visit_body(self, stmts, guard_paths):
         self.guard_stack.append(guard_paths)
@@ -390,6 +454,9 @@ class _Miner(ast.NodeVisitor):
 
     def visit_AnnAssign(self, s):
         self._stmt_line(s)
+        if self.def_depth == 0 and not (isinstance(s.annotation, ast.Name) and
+                                        s.annotation.id in BUILTIN_NAMES):
+            self.annotations = True
         if s.value is not None:
             self.visit(s.value)
             self.bind(s.target, self.resolve(s.value, s.lineno))
@@ -409,12 +476,16 @@ class _Miner(ast.NodeVisitor):
     def visit_If(self, s):
         self._stmt_line(s)
         self.visit(s.test)
+        n = self.resolve(s.test, s.lineno)
+        if n is not None:                   # `if x:` tests its truth
+            n.uses.add("bool")
         paths = self._paths(s.test, s.lineno)
         self.visit_body(s.body, paths)
         self.visit_body(s.orelse, paths)
 
     def visit_While(self, s):
         self.visit_If(s)
+        self.loop_guards[s.lineno] = self._paths(s.test, s.lineno)
 
     def visit_For(self, s):
         self._stmt_line(s)
@@ -467,7 +538,14 @@ class _Miner(ast.NodeVisitor):
         self._stmt_line(s)
         for d in s.decorator_list:
             self.visit(d)
+            n = self.resolve(d, s.lineno)
+            if n is not None:             # @app.route("/"): called with the function
+                n.arities.add(1)
+                n.callback = True
+                n.decorator = True
+        self.def_depth += 1
         self.visit_body(s.body, [])
+        self.def_depth -= 1
 
     visit_AsyncFunctionDef = visit_FunctionDef
 
@@ -476,6 +554,54 @@ class _Miner(ast.NodeVisitor):
         for b in s.bases:
             self.visit(b)
         self.visit_body(s.body, [])
+
+    def visit_Raise(self, s):
+        self._stmt_line(s)
+        self.generic_visit(s)
+        e = s.exc.func if isinstance(s.exc, ast.Call) else s.exc
+        n = self.resolve(e, s.lineno) if e is not None else None
+        if n is not None:                   # raise X(...): X is an exception class
+            n.uses.add("raised")
+
+    def visit_Lambda(self, e):
+        self.def_depth += 1
+        self.generic_visit(e)
+        self.def_depth -= 1
+
+    def visit_Assert(self, s):
+        self._stmt_line(s)
+        self.generic_visit(s)
+        t = s.test
+        need = "true"
+        if isinstance(t, ast.UnaryOp) and isinstance(t.op, ast.Not):
+            t, need = t.operand, "false"
+        if isinstance(t, ast.Compare) and len(t.ops) == 1:
+            n = self.resolve(t.left, s.lineno)
+            op, right = t.ops[0], t.comparators[0]
+            if n is None and isinstance(op, (ast.Eq, ast.NotEq, ast.Is, ast.IsNot)):
+                n = self.resolve(right, s.lineno)          # assert 'x' == f()
+                right = t.left
+            if n is None:
+                return
+            try:
+                c = _const(right)
+                has_c = True
+            except (ValueError, TypeError, SyntaxError, RecursionError):
+                has_c = False
+            flip = need == "false"
+            if isinstance(op, (ast.Is, ast.IsNot)) and has_c and c is None:
+                want = "none" if isinstance(op, ast.Is) != flip else "notnone"
+                n.asserted.append(want)
+            elif isinstance(op, (ast.Eq, ast.NotEq)) and has_c and \
+                    isinstance(op, ast.Eq) != flip:
+                n.asserted.append(("Eq", c))
+            elif isinstance(op, (ast.In, ast.NotIn)) and has_c and \
+                    isinstance(op, ast.In) != flip and isinstance(c, (tuple, list, set, str)):
+                n.asserted.append(("In", c))
+            return
+        n = self.resolve(t, s.lineno)
+        if n is not None:
+            n.asserted.append(need)
 
     def visit_Import(self, s):
         self._stmt_line(s)
@@ -527,6 +653,25 @@ class _Miner(ast.NodeVisitor):
                 has_ca = True
             except (ValueError, TypeError, SyntaxError, RecursionError):
                 has_ca = False
+            sym0 = type(op).__name__
+            for side, const_ok, cval, symx in ((a, has_cb, cb if has_cb else None, sym0),
+                                               (b, has_ca, ca if has_ca else None,
+                                                _flip(sym0))):
+                if not const_ok:
+                    continue
+                if isinstance(side, ast.Call) and isinstance(side.func, ast.Name) and \
+                        side.func.id == "len" and len(side.args) == 1:
+                    ln = self.resolve(side.args[0], e.lineno)
+                    if ln is not None and isinstance(cval, int):
+                        ln.len_cmp.append((symx, cval))
+                elif isinstance(side, ast.Subscript):
+                    try:
+                        key = _const(side.slice)
+                    except (ValueError, TypeError, SyntaxError, RecursionError):
+                        continue
+                    base = self.resolve(side.value, e.lineno)
+                    if base is not None and isinstance(key, (int, str)):
+                        base.key_cmp.append((key, symx, cval))
             if isinstance(op, (ast.Is, ast.IsNot)) and na is not None:
                 na.uses.add("none")
             elif isinstance(op, (ast.In, ast.NotIn)):
@@ -542,8 +687,9 @@ class _Miner(ast.NodeVisitor):
                         if v not in na.member_of:
                             na.member_of.append(v)
                 elif na is not None and has_cb and isinstance(cb, (str, dict)):
-                    na.member_of.extend(x for x in ([cb] if isinstance(cb, str) else cb)
-                                        if x not in na.member_of)
+                    # `ch in '-_'`: a character of it (a scanner), or the string
+                    vals = ([c for c in cb[:2]] + [cb]) if isinstance(cb, str) else list(cb)
+                    na.member_of.extend(x for x in vals if x not in na.member_of)
             else:
                 sym = type(op).__name__
                 if na is not None and has_cb:
@@ -622,6 +768,49 @@ class _Miner(ast.NodeVisitor):
         self.generic_visit(e)
         self.call_constraints(e)
         fname = _dotted(e.func)
+        if fname == "super" and not e.args and self.def_depth == 0:
+            self.super_calls = True
+        if any((isinstance(a, ast.Name) and a.id in self.functions) or
+               isinstance(a, ast.Lambda) for a in list(e.args) +
+               [k.value for k in e.keywords]):
+            f = self.resolve(e.func, e.lineno)
+            if f is not None:
+                f.callback = True
+        if isinstance(e.func, ast.Attribute) and e.func.attr in ("__new__", "__init__") \
+                and e.args:
+            n = self.resolve(e.args[0], e.lineno)
+            if n is not None:
+                base = _dotted(e.func.value) or "object"
+                if base not in n.subclass_of:
+                    n.subclass_of.append(base)
+        # source given to exec/eval/compile: code that runs
+        if fname in ("exec", "eval", "compile", "builtins.exec", "builtins.eval") and e.args:
+            n = self.resolve(e.args[0], e.lineno)
+            v = "1" if fname.endswith("eval") else "x = 1"
+            if n is not None and v not in n.fits:
+                n.fits.append(v)
+            if len(e.args) > 1 and fname.endswith(("exec", "eval")):
+                g = self.resolve(e.args[1], e.lineno)
+                if g is not None and {} not in g.fits:
+                    g.fits.append({})
+        # type(name, bases, namespace) and type.__new__(mcs, name, bases, namespace)
+        targs = e.args[1:] if fname == "type.__new__" else e.args if fname == "type" else []
+        if len(targs) == 3:
+            for a, v in zip(targs, ("T", (), {})):
+                n = self.resolve(a, e.lineno)
+                if n is not None and v not in n.fits:
+                    n.fits.append(v)
+        self.resolve(e, e.lineno)     # a call statement too: arity, keywords, handlers
+        if isinstance(e.func, ast.Attribute) and e.args and \
+                e.func.attr in STR_METHODS | {"index", "count"}:
+            base = self.resolve(e.func.value, e.lineno)
+            if base is not None:
+                try:
+                    c = _const(e.args[0])
+                except (ValueError, TypeError, SyntaxError, RecursionError):
+                    c = None
+                if isinstance(c, (str, bytes, tuple)) and (e.func.attr, c) not in base.str_args:
+                    base.str_args.append((e.func.attr, c))
         for i, a in enumerate(e.args):
             n = self.resolve(a, e.lineno)
             if n is None:
@@ -709,10 +898,15 @@ def undefined_names(source: str, analyzer=None) -> list:
 def analyze(source: str, analyzer=None) -> SnippetFacts:
     """Facts for the offline generator and the loop.  Raises SyntaxError for
     source that does not parse."""
+    from .flow import unbound_reads, unreachable_lines
     tree = ast.parse(source)
     und = undefined_names(source, analyzer)
-    names = {u.name for u in und}
+    unbound = {n: ln for n, ln in unbound_reads(tree).items()
+               if n not in {u.name for u in und}}
+    names = {u.name for u in und} | set(unbound)
     m = _Miner(names)
+    m.functions = {d.name for d in ast.walk(tree)
+                   if isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef))}
     for s in tree.body:
         m.visit(s)
     # roots in the instrumenter's order, then any the miner found besides
@@ -734,9 +928,22 @@ def analyze(source: str, analyzer=None) -> SnippetFacts:
             r.uses.add("with")
     files = [c for c in m.constants if isinstance(c, str) and c.lower().endswith(FILE_EXTS)
              and "\n" not in c and len(c) < 200]
+    for name, line in unbound.items():
+        r = roots[name] = m.roots.get(name) or Node(name)
+        r.maybe_bound = True
+        r.lines.add(line)
     facts = SnippetFacts(source, und, roots, m.constants, m.guards, m.handler_lines, files)
     facts.required_files = dict(m.required_files)
     facts.imports = dict(m.imports)
+    facts.unbound = unbound
+    facts.unreachable = unreachable_lines(tree)
+    facts.super_calls = m.super_calls
+    facts.annotations = m.annotations
+    facts.functions = set(m.functions)
+    facts.loop_guards = dict(m.loop_guards)
+    facts.exits = sorted({x.lineno for x in ast.walk(tree) if isinstance(x, ast.Raise) or (
+        isinstance(x, ast.Expr) and isinstance(x.value, ast.Call) and
+        _dotted(x.value.func) in ("exit", "quit", "sys.exit"))})
     return facts
 
 

@@ -21,7 +21,9 @@ the run budget is spent.
 from __future__ import annotations
 
 import ast
+import heapq
 import json
+import re
 import time
 from dataclasses import asdict, dataclass, field
 from typing import Callable, Optional, Union
@@ -31,6 +33,10 @@ from .analysis import SnippetFacts, analyze
 from .offline import OfflineGenerator, Plan, Proposal
 
 MAX_DROP_ROUNDS = 10
+#: coverage-guidance rounds at most when a budget bounds the search
+MAX_ROUNDS = 1000
+#: repairs in a row on a prefix whose error keeps moving
+REPAIR_DEPTH = 4
 
 
 class TreefixError(ValueError):
@@ -183,52 +189,123 @@ def postprocess(prefix: str, timeout: float, runner=None) -> tuple:
 
 
 class SnippetRunner:
-    """Runs prefix + snippet and maps coverage back to the snippet."""
+    """Runs prefix + snippet and maps coverage back to the snippet.
+
+    The snippet is instrumented and compiled once (execute.CompiledSnippet);
+    each prefix runs in one isolated child: its statements without injection
+    (a raising statement is dropped: the post-processing), then the snippet
+    with injection.  ``snippet_limit`` adapts: once a run has finished, later
+    runs give the snippet ten times the slowest finished run (three times
+    after a run timed out; at least MIN_SNIPPET_LIMIT), so an endless loop
+    over a stand-in costs a fraction of ``timeout``; the lines a timed-out
+    run reached still count."""
+
+    MIN_SNIPPET_LIMIT = 0.3
 
     def __init__(self, source: str, filename: str, predictor="naive", timeout=2.0,
                  seed=None, runner=None):
-        from ..engine.instrument import instrument
+        from .execute import CompiledSnippet
         self.source = source if source.endswith("\n") else source + "\n"
         self.filename = filename
         self.predictor = predictor
         self.timeout = timeout
         self.seed = seed
-        self.runner = runner or run
-        inst = instrument(self.source, filename=filename)
+        self.compiled = CompiledSnippet(self.source, filename, predictor=predictor, seed=seed,
+                                        max_drops=MAX_DROP_ROUNDS)
         self.markers: dict = {}
-        for li in inst.lines:
-            self.markers[int(li.line)] = self.markers.get(int(li.line), 0) + 1
+        for line, _ in self.compiled.lines:
+            self.markers[line] = self.markers.get(line, 0) + 1
         self.total = sum(self.markers.values())
         self.runs = 0
+        self.unreachable: set = set()   # lines no run can reach (analysis.flow)
+        self.timeouts = 0
+        self.slowest = 0.0          # the slowest snippet part of a finished run
+
+    @property
+    def snippet_limit(self) -> float:
+        """The snippet's share of a run: ``timeout`` until a run has finished,
+        then ten times the slowest finished snippet (at least
+        MIN_SNIPPET_LIMIT), three times after a run timed out."""
+        if self.slowest <= 0:
+            return self.timeout
+        k = 3 if self.timeouts else 10
+        return min(self.timeout, max(self.MIN_SNIPPET_LIMIT, k * self.slowest))
+
+    def evaluate_prefix(self, prefix: str) -> dict:
+        """Post-process and run ``prefix`` with the snippet: the evaluate()
+        fields plus ``prefix`` (the statements kept; None when the prefix is
+        dropped), ``dropped_lines`` and ``why`` (the reason it was dropped)."""
+        return self.evaluate_batch([prefix])[0]
+
+    def evaluate_batch(self, prefixes: list, budget: Optional[float] = None,
+                       have=()) -> list:
+        """evaluate_prefix() for several prefixes, run in one sandbox child
+        (a grandchild each) when there are several.  Returns a result per
+        prefix evaluated, in order: fewer when ``budget`` seconds ran out or
+        the covered lines (with ``have``) reached every marker."""
+        from .execute import compile_prefix
+        out: list = [None] * len(prefixes)
+        todo = []
+        for i, prefix in enumerate(prefixes):
+            try:
+                todo.append((i, compile_prefix(prefix)))
+            except SyntaxError as e:
+                out[i] = self._dropped(prefix, [], f"prefix does not parse: {e.msg} "
+                                                   f"(line {e.lineno})")
+            except (ValueError, RecursionError, MemoryError, TypeError) as e:
+                out[i] = self._dropped(prefix, [], f"prefix does not compile: {e}")
+        if todo:
+            pcs = [pc for _, pc in todo]
+            if len(pcs) == 1 and budget is None:
+                raws = [self.compiled.run(pcs[0], self.timeout, self.snippet_limit)]
+            else:
+                raws = self.compiled.run_batch(
+                    pcs, self.timeout, self.snippet_limit,
+                    budget if budget is not None else self.timeout * len(pcs) + 1.0,
+                    have, set(self.markers) - self.unreachable)
+            for (i, pc), r in zip(todo, raws):
+                out[i] = self._result(prefixes[i], pc, r)
+        # results up to the first prefix not run (budget, full coverage)
+        done = []
+        for i, ev in enumerate(out):
+            if ev is None:
+                break
+            done.append(ev)
+        self.runs += len(done)
+        return done
+
+    def _result(self, prefix: str, pc, r: dict) -> dict:
+        from .execute import prefix_without
+        kept, gone = prefix_without(pc, r.get("dropped") or [])
+        if r["status"] == "prefix-timeout":
+            return self._dropped(prefix, gone, "prefix runs past the time limit")
+        if r["status"] == "prefix-fails":
+            return self._dropped(prefix, gone, f"still raises after {MAX_DROP_ROUNDS} rounds")
+        if r["status"] == "timeout":
+            self.timeouts += 1
+        elif r.get("snippet_s") is not None:
+            self.slowest = max(self.slowest, float(r["snippet_s"]))
+        covered = sorted(ln for ln in r.get("covered") or () if ln in self.markers)
+        markers = sum(self.markers[ln] for ln in covered)
+        err = r.get("error")
+        if err is None and r["status"] in ("timeout", "memory", "crashed"):
+            err = {"type": r["status"], "message": r.get("why") or r["status"], "line": None,
+                   "where": "snippet"}
+        return {"status": r["status"], "covered": covered, "markers": markers,
+                "coverage": markers / self.total if self.total else 1.0, "error": err,
+                "failed_imports": list(r.get("failed_imports") or []), "prefix": kept,
+                "dropped_lines": gone, "why": None, "wall": r.get("wall", 0.0)}
+
+    def _dropped(self, prefix, gone, why) -> dict:
+        return {"status": "dropped", "covered": [], "markers": 0, "coverage": 0.0,
+                "error": {"type": "PrefixError", "message": why, "line": None,
+                          "where": "prefix"},
+                "failed_imports": [], "prefix": None, "dropped_lines": gone, "why": why,
+                "wall": 0.0}
 
     def evaluate(self, prefix: str) -> dict:
-        offset = prefix.count("\n") if prefix else 0
-        text = prefix + self.source
-        self.runs += 1
-        try:
-            r = self.runner(text, predictor=self.predictor, timeout=self.timeout,
-                            seed=self.seed, filename=self.filename)
-        except SyntaxError as e:
-            return {"status": "syntax", "covered": [], "markers": 0, "coverage": 0.0,
-                    "error": {"type": "SyntaxError", "message": str(e.msg),
-                              "line": (e.lineno or 0) - offset, "where": "prefix"
-                              if (e.lineno or 0) <= offset else "snippet"},
-                    "failed_imports": []}
-        covered = sorted(ln - offset for ln in (r.covered or [])
-                         if ln > offset and (ln - offset) in self.markers)
-        markers = sum(self.markers[ln] for ln in covered)
-        err = None
-        if r.exception:
-            ln = r.exception.get("line")
-            where = "snippet" if ln and ln > offset else "prefix"
-            err = {"type": r.exception["type"], "message": r.exception["message"][:500],
-                   "line": (ln - offset) if ln and ln > offset else ln, "where": where}
-        elif r.status in ("timeout", "memory", "crashed"):
-            err = {"type": r.status, "message": r.error or r.status, "line": None,
-                   "where": "snippet"}
-        return {"status": r.status, "covered": covered, "markers": markers,
-                "coverage": markers / self.total if self.total else 1.0, "error": err,
-                "failed_imports": [f["module"] for f in r.failed_imports]}
+        """Coverage of the snippet after ``prefix`` (post-processed first)."""
+        return self.evaluate_prefix(prefix)
 
 
 # ------------------------------------------------------------------ the loop
@@ -281,6 +358,7 @@ def treefix(source_or_path, generator: Union[str, object] = "offline", n: int = 
     facts: SnippetFacts = analyze(text, analyzer)      # SyntaxError propagates
     gen = _make_generator(generator, seed, value_model, llm_options)
     sr = SnippetRunner(text, fname, predictor=predictor, timeout=timeout, seed=seed)
+    sr.unreachable = set(facts.unreachable)
     timings = {"analysis": time.monotonic() - t0, "generate": 0.0, "postprocess": 0.0,
                "run": 0.0}
     tree: list = []
@@ -299,47 +377,59 @@ def treefix(source_or_path, generator: Union[str, object] = "offline", n: int = 
         return s
 
     def full():
-        return sr.total == 0 or sum(sr.markers[ln] for ln in union_cov()) >= sr.total
+        """Every line a run can reach is covered (lines after a statement
+        that always leaves its block do not count here)."""
+        cov = union_cov()
+        return all(ln in cov for ln in sr.markers if ln not in facts.unreachable)
 
     seen_prefixes: set = set()
+    gains: list = []            # (seconds, lines added) per batch that added lines
 
     def evaluate(props, step, parent):
+        """Run the proposals not tried yet, as one batch (one sandbox child,
+        a grandchild per prefix), within the budget; a tree node each."""
         new = []
+        batch = []
         for p in props:
-            if out_of_budget():
-                break
             if p.prefix in seen_prefixes:
                 continue
             seen_prefixes.add(p.prefix)
-            ts = time.monotonic()
-            pre, dropped, why = postprocess(p.prefix, timeout)
-            timings["postprocess"] += time.monotonic() - ts
+            batch.append(p)
+        if max_runs is not None:
+            batch = batch[:max(0, max_runs - len(tree))]
+        if not batch or out_of_budget() or full():
+            return new
+        left = None if deadline is None else max(0.05, deadline - time.monotonic())
+        ts = time.monotonic()
+        evs = sr.evaluate_batch([p.prefix for p in batch], budget=left, have=union_cov())
+        spent = time.monotonic() - ts
+        timings["run"] += spent
+        before = len(union_cov())
+        for p, ev in zip(batch, evs):
+            pre = ev["prefix"]
             nd = TreeNode(len(tree), step, parent, p.prefix if pre is None else pre,
-                          dropped_lines=dropped, note=p.note, plan=p.plan,
+                          dropped_lines=ev["dropped_lines"], note=p.note, plan=p.plan,
                           conversation=p.conversation)
-            if pre is None:
-                nd.status = "dropped"
-                nd.error = {"type": "PrefixError", "message": why, "line": None,
-                            "where": "prefix"}
-            else:
-                ts = time.monotonic()
-                ev = sr.evaluate(pre)
-                timings["run"] += time.monotonic() - ts
-                nd.status, nd.covered, nd.covered_markers = ev["status"], ev["covered"], \
-                    ev["markers"]
-                nd.coverage, nd.error = ev["coverage"], ev["error"]
-                for m in ev["failed_imports"]:
-                    if m not in unresolved:
-                        unresolved.append(m)
-            nd.seconds = time.monotonic() - ts
+            nd.status, nd.covered, nd.covered_markers = ev["status"], ev["covered"], \
+                ev["markers"]
+            nd.coverage, nd.error = ev["coverage"], ev["error"]
+            for m in ev["failed_imports"]:
+                if m not in unresolved:
+                    unresolved.append(m)
+            nd.seconds = ev.get("wall") or spent / max(1, len(evs))
+            if nd.status == "timeout" and hasattr(gen, "note_timeout"):
+                gen.note_timeout(facts, nd.plan)
             tree.append(nd)
             new.append(nd)
             if progress is not None:
                 progress({"node": nd.id, "step": step, "coverage": nd.coverage,
                           "cumulative": (sum(sr.markers[ln] for ln in union_cov()) / sr.total)
                           if sr.total else 1.0, "status": nd.status})
-            if full():
-                break
+        for p in batch[len(evs):]:
+            seen_prefixes.discard(p.prefix)          # not run: may be proposed again
+        if len(union_cov()) > before:
+            timings["last_gain"] = time.monotonic() - t0
+            gains.append((round(timings["last_gain"], 3), len(union_cov()) - before))
         return new
 
     def gen_call(fn, *args):
@@ -350,39 +440,68 @@ def treefix(source_or_path, generator: Union[str, object] = "offline", n: int = 
             timings["generate"] += time.monotonic() - ts
 
     # the empty prefix first: injection alone, LExecutor's coverage
-    first = evaluate([Proposal("", note="empty prefix (injection alone)")], "initial", None)
+    first = evaluate([Proposal("", plan=Plan(sparse=True),
+                               note="empty prefix (injection alone)")], "initial", None)
     # step 1: undefinedness guidance
     first += evaluate(gen_call(gen.initial, facts, n), "initial", None)
-    # step 2: error guidance, for every failing prefix
-    if not full():
-        for nd in list(first):
+
+    def failing(nd):
+        return nd.error is not None and nd.status not in ("ok", "exit", "timeout")
+
+    # Steps 2 and 3 interleaved: a batch of repairs for the most promising
+    # failing prefix (error guidance), then a batch of coverage guidance,
+    # and again, so that neither starves the other.  A repaired prefix that
+    # fails differently (another error, or the same one further on) without
+    # losing coverage is queued again, up to REPAIR_DEPTH repairs in a row:
+    # one repair often only uncovers the next missing piece.  Coverage
+    # guidance runs k times; with a budget it goes on while the budget
+    # lasts and the generator has new ideas (the paper's k bounds an LLM's
+    # cost; runs of the offline generator are cheap).
+    pending: list = []          # (priority, node id, depth, width)
+
+    def queue(nodes, depth, width):
+        for nd in nodes:
+            if failing(nd):
+                heapq.heappush(pending, ((-nd.covered_markers, depth, nd.id), nd.id, depth,
+                                         width))
+
+    queue(first, 0, n)
+    rounds = 0
+    while not out_of_budget() and not full():
+        progressed = False
+        if pending:
+            _, nid, depth, width = heapq.heappop(pending)
+            nd = tree[nid]
+            new = evaluate(gen_call(gen.repair, facts, nd.plan, nd.error, width, nd),
+                           "error", nd.id)
+            progressed = True
+            if depth + 1 < REPAIR_DEPTH:
+                moved = [c for c in new if failing(c) and
+                         c.covered_markers >= nd.covered_markers and
+                         _error_key(c.error) != _error_key(nd.error)]
+                moved.sort(key=lambda c: (-c.covered_markers, -(c.error.get("line") or 0)))
+                queue(moved[:2], depth + 1, width)
             if out_of_budget() or full():
                 break
-            if nd.error is None or nd.status in ("ok", "exit"):
-                continue
-            props = gen_call(gen.repair, facts, nd.plan, nd.error, n, nd)
-            evaluate(props, "error", nd.id)
-    # step 3: coverage guidance, up to k times
-    for _ in range(k):
-        if out_of_budget() or full():
+        if rounds < k or (deadline is not None and rounds < MAX_ROUNDS):
+            rounds += 1
+            cov = union_cov()
+            uncovered = sorted(ln for ln in sr.markers if ln not in cov)
+            chosen = greedy_cover([x.covered for x in tree])
+            bases = [tree[i] for i in chosen] or sorted(tree, key=lambda x: -x.coverage)[:1]
+            props = gen_call(gen.guide, facts, uncovered, bases, n,
+                             annotate_uncovered(text, uncovered))
+            if props:
+                new = evaluate(props, "coverage", bases[0].id if bases else None)
+                progressed = True
+                # errors of coverage-guided prefixes get repairs too
+                queue([x for x in new if x.status == "exception" and
+                       x.error.get("where") == "snippet" and x.coverage < 1.0], 0,
+                      max(1, n // 3))
+            else:
+                rounds = max(rounds, k) if deadline is None else MAX_ROUNDS
+        if not progressed:
             break
-        cov = union_cov()
-        uncovered = sorted(ln for ln in sr.markers if ln not in cov)
-        chosen = greedy_cover([nd.covered for nd in tree])
-        bases = [tree[i] for i in chosen] or sorted(tree, key=lambda x: -x.coverage)[:1]
-        props = gen_call(gen.guide, facts, uncovered, bases, n,
-                         annotate_uncovered(text, uncovered))
-        if not props:
-            break
-        new = evaluate(props, "coverage", bases[0].id if bases else None)
-        # errors of coverage-guided prefixes get one repair round each
-        for nd in new:
-            if out_of_budget() or full():
-                break
-            if nd.error is not None and nd.status == "exception" and \
-                    nd.error.get("where") == "snippet" and nd.coverage < 1.0:
-                evaluate(gen_call(gen.repair, facts, nd.plan, nd.error, max(1, n // 3), nd),
-                         "error", nd.id)
     for m in getattr(gen, "unresolved_imports", []):
         if m not in unresolved:
             unresolved.append(m)
@@ -392,6 +511,7 @@ def treefix(source_or_path, generator: Union[str, object] = "offline", n: int = 
     cov = union_cov()
     best = max(tree, key=lambda x: (x.covered_markers, -x.id)) if tree else None
     timings["total"] = time.monotonic() - t0
+    timings["gains"] = gains
     timings["runs"] = sr.runs
     base_nd = tree[0] if tree and tree[0].prefix == "" else None
     total = sr.total
@@ -405,6 +525,14 @@ def treefix(source_or_path, generator: Union[str, object] = "offline", n: int = 
         tree=tree, unresolved_imports=unresolved, timings=timings,
         generator=getattr(gen, "name", type(gen).__name__),
         baseline_coverage=base_nd.coverage if base_nd else None)
+
+
+def _error_key(err: Optional[dict]) -> tuple:
+    """An error without the addresses and numbers that differ between runs."""
+    if not err:
+        return ()
+    msg = re.sub(r"0x[0-9a-f]+|\d+", "#", str(err.get("message", "")))
+    return (err.get("type"), msg, err.get("line"))
 
 
 def _install(modules) -> float:

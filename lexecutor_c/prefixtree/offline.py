@@ -30,6 +30,9 @@ from dataclasses import dataclass, field
 from typing import Callable, Optional
 
 from .analysis import BUILTIN_NAMES, STR_METHODS, Node, SnippetFacts
+from .context import FIXTURE_HELPERS, FIXTURES, SUPER_STANDIN, context_values, instance_expr
+from .context import stdlib_import as _stdlib_stmt
+from .values import derived_values, guard_values, length_values
 
 #: common aliases of modules: name in the snippet -> (module, import statement)
 ALIASES = {
@@ -96,6 +99,16 @@ def name_heuristic(name: str, kind: str = "name", context: Optional[dict] = None
     return []
 
 
+def _model_context(node: Node, facts: Optional[SnippetFacts]) -> dict:
+    """What a value model is told besides the name and kind: the node's path
+    and uses, the snippet's source and the lines that use the value (a model
+    of the source context, such as the neural one, finds the site there)."""
+    ctx = {"path": node.path, "uses": sorted(node.uses), "lines": sorted(node.lines)}
+    if facts is not None:
+        ctx["source"] = facts.source
+    return ctx
+
+
 def _plural(n: str) -> bool:
     return n.endswith("s") and len(n) > 3 and not n.endswith(
         ("ss", "us", "is", "as", "os", "ics", "status", "news"))
@@ -113,17 +126,46 @@ class Plan:
     files: dict = field(default_factory=dict)       # file name -> content
     stmts: list = field(default_factory=list)       # extra statements at the end
     undefine: set = field(default_factory=set)      # roots left to injection
+    #: sparse: only the values with a decision of their own (choice, kinds,
+    #: keys, width) and what holds them are defined; injection does the rest
+    sparse: bool = False
 
     def copy(self) -> "Plan":
         return Plan(dict(self.choice), {k: list(v) for k, v in self.keys.items()},
                     dict(self.width), dict(self.kinds), dict(self.files), list(self.stmts),
-                    set(self.undefine))
+                    set(self.undefine), self.sparse)
 
     def key(self):
         return (tuple(sorted(self.choice.items())), tuple(sorted(
             (k, tuple(v)) for k, v in self.keys.items())), tuple(sorted(self.width.items())),
             tuple(sorted((k, repr(v)) for k, v in self.kinds.items())),
-            tuple(sorted(self.files.items())), tuple(self.stmts), tuple(sorted(self.undefine)))
+            tuple(sorted(self.files.items())), tuple(self.stmts), tuple(sorted(self.undefine)),
+            self.sparse)
+
+    def decided(self) -> set:
+        """Paths with a decision of their own."""
+        out = set(self.choice) | set(self.kinds) | set(self.keys)
+        out |= {p[:-2] if p.endswith("[]") else p for p in self.width}
+        return out
+
+    def merged(self, other: "Plan") -> "Plan":
+        """This plan with ``other``'s decisions added where this one has none;
+        sparse only when both are."""
+        p = self.copy()
+        for k, v in other.choice.items():
+            p.choice.setdefault(k, v)
+        for k, v in other.kinds.items():
+            p.kinds.setdefault(k, v)
+        for k, v in other.keys.items():
+            p.keys.setdefault(k, list(v))
+        for k, v in other.width.items():
+            p.width.setdefault(k, v)
+        for k, v in other.files.items():
+            p.files.setdefault(k, v)
+        p.stmts += [x for x in other.stmts if x not in p.stmts]
+        p.undefine &= other.undefine if not other.sparse else p.undefine
+        p.sparse = self.sparse and other.sparse
+        return p
 
 
 @dataclass
@@ -173,6 +215,8 @@ class OfflineGenerator:
         self.rng = random.Random(seed or 0)
         self.check_module = check_module or _importable
         self.seen: set = set()
+        self.seen_plans: set = set()
+        self.hazards: list = []
         self._cands: dict = {}
         self.unresolved_imports: list = []
         self.knowledge = knowledge          # a KnowledgeIndex; None: the process-wide one
@@ -189,16 +233,21 @@ class OfflineGenerator:
         is_root = "." not in node.path and not node.path.endswith(("()", "]"))
         leaf = node.path.rsplit(".", 1)[-1].rstrip("()[]")
         exc_names = {e for names in facts.handler_lines.values() for e in names}
-        if is_root and node.path in exc_names:
+        out.extend(context_values(facts, node))        # fixtures, cls, asserted values
+        out.extend(("const", v) for v in node.fits)    # what its use-site requires
+        if node.path in exc_names or "raised" in node.uses:
             out.append(("exc_class",))
         weak_imports: list = []
-        if is_root:
+        if is_root and not node.maybe_bound:      # a name the snippet binds is its own
             # an isinstance() target the snippet never calls: its instances
             # are the generator's, so a generated class (type(value)) fits
-            # where a real import would make every isinstance() false
+            # where a real import would make every isinstance() false -- except
+            # for a standard-library class (Mapping, Path, datetime): the
+            # instance is then one of the real class (inst_expr)
             type_only = "type" in node.uses and not node.arities
             for stmt, conf in self._imports_for(node):
-                strong = conf >= 0.6 and not (type_only and not stmt.startswith("import "))
+                strong = conf >= 0.6 and not (type_only and not stmt.startswith("import ")
+                                              and not _stdlib_stmt(stmt))
                 (out if strong else weak_imports).append(("imp", stmt))
             if not out and not weak_imports:
                 mod = self._module_for(node.path)
@@ -226,12 +275,18 @@ class OfflineGenerator:
         attrs = {a for a in node.attrs if not _pseudo(a)}
         if "type" in node.uses:
             out.append(("class",))
-        if node.keys or "kwargs" in node.uses:
+        if "strkey" in node.uses:
+            out.append(("anykey",))       # any computed key is there
+        if node.keys or "kwargs" in node.uses or (node.sub_links and not node.int_keys) or \
+                "strkey" in node.uses:
             out.append(("dict",))
         if attrs:
             # a distinctive method set (few classes have all of it) is that
             # class: before the builtin containers and the generated stand-in
-            known, strong = self._known_classes(node)
+            # methods a str has: a str (the knowledge index would find Path for
+            # .replace, datetime for .strftime alone)
+            known, strong = ([], False) if attrs <= STR_METHODS else \
+                self._known_classes(node)
             if strong:
                 out.extend(("known", q) for q in known)
             dict_only = {"items", "keys", "values", "get", "setdefault", "update", "popitem"}
@@ -248,8 +303,7 @@ class OfflineGenerator:
                 out.extend(("known", q) for q in known)
         if node.contains:
             if all(isinstance(x, str) for x in node.contains):
-                out.append(("const", "x" + "".join(dict.fromkeys(node.contains)) + "x"))
-                out.append(("const", "plain"))
+                out.extend(derived_values(facts, node))    # strings holding them (values.py)
             else:
                 out.append(("const", list(node.contains)))
                 out.append(("const", []))
@@ -274,8 +328,7 @@ class OfflineGenerator:
             elif op == "MemberLink":
                 out.append(("str",))
             elif op in ("Eq", "NotEq"):
-                out.append(("const", v))
-                out.append(("const", _other(v)))
+                out.append(("const", v))       # one value matching none: literal_values
             elif op in ("Lt", "LtE", "Gt", "GtE") and isinstance(v, (int, float)):
                 out.append(("const", v + 1))
                 out.append(("const", v - 1))
@@ -286,12 +339,14 @@ class OfflineGenerator:
                 out.append(("const", str(v[0]) + "abc"))
         for v in node.member_of:
             out.append(("const", v))
+        out.extend(derived_values(facts, node))          # values.py: one per branch
         for t in node.isinstance_of:
             out.append(("inst", t))
         if node.int_keys or "indexed" in node.uses or "sliced" in node.uses:
             out.append(("list",))
         if node.uses & {"iter", "len", "unpack", "listmeth"}:
             out.append(("list",))
+        out.extend(length_values(node))
         if "with" in node.uses:
             out.append(("resource",))
         if "path" in node.uses:
@@ -301,7 +356,7 @@ class OfflineGenerator:
         if node.uses & {"num", "numlike"}:
             out.append(("int",))
         out.extend(specs)
-        for cls in self._model(node, leaf):
+        for cls in self._model(node, leaf, facts):
             out.append(("path",) if cls == "path" else _CLASS_VALUES.get(cls, ("obj",)))
         if not out:
             out.append(("skip",))
@@ -309,7 +364,8 @@ class OfflineGenerator:
         out.extend(weak_imports)         # guesses: never the first choice
         # alternatives that flip truthiness / None-ness of values that guard lines
         guarding = any(node.path in g for g in facts.guards.values())
-        if "none" in node.uses or guarding or "bool" in node.uses:
+        out.extend(guard_values(node, out[0]))
+        if guarding and not node.uses & {"none", "bool"}:
             first = out[0]
             if first[0] in ("list", "dict"):
                 out.append(("const", [] if first[0] == "list" else {}))
@@ -318,25 +374,23 @@ class OfflineGenerator:
             elif first[0] == "int":
                 out.append(("const", 0))
             out.append(("none",))
-            if "bool" in node.uses or guarding:
-                out.append(("const", False))
+            out.append(("const", False))
         if node.uses & {"iter", "len"} and ("const", []) not in out:
             out.append(("const", []))
         seen, uniq = set(), []
-        for c in out:
+        for c in _promote(out, node):
             k = repr(c)
             if k not in seen:
                 seen.add(k)
                 uniq.append(c)
         return uniq
 
-    def _model(self, node: Node, leaf: str) -> list:
+    def _model(self, node: Node, leaf: str, facts: Optional[SnippetFacts] = None) -> list:
         kind = "name" if "." not in node.path else "attribute"
         if node.path.endswith("()"):
             kind = "call"
         try:
-            ranked = self.value_model(leaf, kind, {"path": node.path,
-                                                   "uses": sorted(node.uses)})
+            ranked = self.value_model(leaf, kind, _model_context(node, facts))
         except Exception:        # a broken value model costs only its advice
             return []
         out = []
@@ -372,6 +426,8 @@ class OfflineGenerator:
         out = []
         for stmt, target, conf in cands[:3]:
             top = target.split(".")[0]
+            if not attrs and _binds_module(stmt, target):
+                continue          # a module used without any attribute: a variable
             if self.check_module(top):
                 out.append((stmt, conf))
             elif conf >= 0.6 and not out:
@@ -436,7 +492,7 @@ class OfflineGenerator:
     def render(self, facts: SnippetFacts, plan: Plan) -> str:
         r = _Renderer(self, facts, plan)
         for name, root in facts.roots.items():
-            if name in plan.undefine:
+            if name in plan.undefine or not r.want(root):
                 continue
             expr = r.expr(root)
             if expr is not None and expr != name:
@@ -452,7 +508,11 @@ class OfflineGenerator:
                 r.emit(f"import os as _lx_os\n_lx_os.makedirs({fname!r}, exist_ok=True)")
             else:
                 plan.files.setdefault(fname, _file_content(fname))
-        body = r.imports + r.stmts
+        body = r.imports + list(r.helpers.values()) + r.stmts
+        if facts.super_calls:            # super() outside a class: a stand-in
+            body.insert(len(r.imports), SUPER_STANDIN)
+        if facts.annotations:            # annotations that name what is not there
+            body.insert(0, "from __future__ import annotations")
         for fname, content in plan.files.items():
             mode = "wb" if isinstance(content, bytes) else "w"
             body.append(f"with open({fname!r}, {mode!r}) as _f:\n    _f.write({content!r})")
@@ -461,8 +521,21 @@ class OfflineGenerator:
 
     # ------------------------------------------------------------ the steps
     def _propose(self, facts, plans, n, note):
+        """Up to ``n`` proposals from the (lazy) stream of plans: plans already
+        proposed, rendering to a text already proposed, or reproducing the
+        decisions of a run that timed out are skipped."""
         out = []
+        looked = 0
         for p in plans:
+            looked += 1
+            if looked > 40 * n + 200:          # a stream of repeats: give up for now
+                break
+            k = p.key()
+            if k in self.seen_plans:
+                continue
+            self.seen_plans.add(k)
+            if self._hazardous(facts, p):
+                continue
             text = self.render(facts, p)
             if text in self.seen:
                 continue
@@ -471,6 +544,45 @@ class OfflineGenerator:
             if len(out) >= n:
                 break
         return out
+
+    def _hazardous(self, facts: SnippetFacts, plan: Plan) -> bool:
+        """Whether ``plan`` gives the values that steer a loop the same
+        candidates as a plan whose run timed out."""
+        for paths, sig in self.hazards:
+            if all(self._sig(facts, plan, p) == v for p, v in zip(paths, sig)):
+                return True
+        return False
+
+    def _sig(self, facts, plan, path):
+        node = facts.node(path)
+        if node is None:
+            return None
+        root = path.split(".")[0].split("(")[0].split("[")[0]
+        if root in plan.undefine:
+            return "injected"
+        if plan.sparse and path not in _Renderer(self, facts, plan).wanted:
+            return "injected"
+        return repr(self._chosen(facts, plan, node))
+
+    def note_timeout(self, facts: SnippetFacts, plan: Optional[Plan]) -> None:
+        """A run of ``plan`` timed out: later plans giving the values that
+        steer loops (while conditions, iterated values) the same candidates
+        are not proposed."""
+        if plan is None:
+            return
+        loopish = []
+        for paths in facts.loop_guards.values():
+            loopish += [p for p in paths if p not in loopish]
+        for r in facts.roots.values():
+            for x in r.walk():
+                if "iter" in x.uses and x.path not in loopish:
+                    loopish.append(x.path)
+        if not loopish:
+            return
+        sig = tuple(self._sig(facts, plan, p) for p in loopish)
+        if all(v == "injected" for v in sig):
+            return                  # injection alone loops: the runtime's business
+        self.hazards.append((tuple(loopish), sig))
 
     def _guard_nodes(self, facts: SnippetFacts, lines) -> list:
         score: dict = {}
@@ -483,37 +595,95 @@ class OfflineGenerator:
         return [n for r in facts.roots.values() for n in r.walk()]
 
     def _flips(self, facts, base: Plan, paths, depth=1):
+        """Plans changing one value of ``base`` to each other candidate
+        (depth 2: pairs of values among the first six, four candidates
+        each).  Lazy."""
         nodes = [facts.node(p) for p in paths]
         nodes = [n for n in nodes if n is not None]
-        singles = []
-        for n in nodes:
-            cands = self.candidates(facts, n)
-            cur = base.choice.get(n.path, 0)
-            for i in range(len(cands)):
-                if i != cur:
-                    p = base.copy()
-                    p.choice[n.path] = i
-                    singles.append(p)
-        out = list(singles)
-        if depth > 1:
-            for a, b in itertools.combinations(nodes[:6], 2):
-                ca, cb = self.candidates(facts, a), self.candidates(facts, b)
-                for i in range(min(len(ca), 4)):
-                    for j in range(min(len(cb), 4)):
+        if depth == 1:
+            for n in nodes:
+                cands = self.candidates(facts, n)
+                cur = base.choice.get(n.path, 0)
+                for i in self._flip_order(n, cands, cur):
+                    if i != cur:
                         p = base.copy()
-                        p.choice[a.path], p.choice[b.path] = i, j
-                        out.append(p)
-        return out
+                        p.choice[n.path] = i
+                        p.kinds.pop(n.path, None)
+                        yield p
+            return
+        for a, b in itertools.combinations(nodes[:6], 2):
+            ca, cb = self.candidates(facts, a), self.candidates(facts, b)
+            for i in range(min(len(ca), 4)):
+                for j in range(min(len(cb), 4)):
+                    p = base.copy()
+                    p.choice[a.path], p.choice[b.path] = i, j
+                    yield p
+
+    def _sparse(self, facts, paths, base: Optional[Plan] = None):
+        """Plans deciding one value each, every candidate of each node in
+        turn, on top of ``base`` (default: a sparse plan of nothing: the
+        value alone, injection for the rest)."""
+        for path in paths:
+            node = facts.node(path)
+            if node is None:
+                continue
+            for i in self._flip_order(node, self.candidates(facts, node), None):
+                p = base.copy() if base is not None else Plan(sparse=True)
+                if p.choice.get(path) == i and path in p.choice:
+                    continue
+                p.choice[path] = i
+                p.kinds.pop(path, None)
+                yield p
+
+    def _flip_order(self, node: Node, cands: list, cur: Optional[int]) -> list:
+        """Candidate indices to try for ``node``: in order, except that for a
+        value deciding where the runs stopped (an exit()/raise it guards)
+        the falsy ones (None, False, '', 0, empty) come first: the runs so
+        far had it truthy (a Dummy or a stand-in)."""
+        idx = list(range(len(cands)))
+        if node.path in getattr(self, "_flip_falsy", ()):
+            idx.sort(key=lambda i: 0 if _falsy(cands[i]) else 1)
+        return idx
+
+    def _order(self, facts, lines=None) -> list:
+        """Node paths: those deciding whether an early exit()/raise runs
+        (earliest first), then those guarding the most lines (of ``lines``,
+        else all), then the others."""
+        order = []
+        for ln in facts.exits:
+            for p in facts.guards.get(ln, []):
+                if p not in order:
+                    order.append(p)
+        self._flip_falsy = set(order)
+        order += [p for p in self._guard_nodes(facts, facts.guards.keys() if lines is None
+                                               else lines) if p not in order]
+        return order + [x.path for x in self._all_nodes(facts) if x.path not in order]
+
+    def _past_exits(self, facts, base: Plan) -> Optional[Plan]:
+        """``base`` with every value that guards an exit()/raise falsy (its
+        first falsy candidate): the runs get past all early exits at once
+        (``if args.help: exit(0)``, ``if args.version: exit(0)``, ...)."""
+        p = base.copy()
+        changed = False
+        for path in self._flip_falsy:
+            node = facts.node(path)
+            if node is None or path in p.choice:
+                continue
+            cands = self.candidates(facts, node)
+            i = next((i for i, c in enumerate(cands) if _falsy(c)), None)
+            if i is not None:
+                p.choice[path] = i
+                changed = True
+        return p if changed else None
 
     def initial(self, facts: SnippetFacts, n: int) -> list:
         base = Plan()
-        plans = [base]
-        none = base.copy()
-        none.undefine = set(facts.roots)
-        plans.append(none)            # injection alone: the LExecutor baseline
-        order = self._guard_nodes(facts, facts.guards.keys())
-        order += [x.path for x in self._all_nodes(facts) if x.path not in order]
-        plans += self._flips(facts, base, order)
+        order = self._order(facts)
+        past = [x for x in (self._past_exits(facts, Plan(sparse=True)),
+                            self._past_exits(facts, base)) if x is not None]
+        plans = itertools.chain(
+            [base], past,
+            _roundrobin(self._sparse(facts, order), iter(self._flips(facts, base, order))))
         return self._propose(facts, plans, n, "undefinedness")
 
     def repair(self, facts: SnippetFacts, plan: Optional[Plan], error: dict, n: int,
@@ -575,6 +745,17 @@ class OfflineGenerator:
                 p = base.copy()
                 p.kinds[node.path] = ("str",)
                 plans.append(p)
+        # "globals must be a dict, not C_self_defaults_copy_ret": the type asked
+        # for, given to the value whose stand-in class the message names (else
+        # to each value on the line)
+        wanted = _wanted_kinds(msg)
+        if wanted:
+            culprits = _culprits(facts, msg) or on_line
+            for node in culprits:
+                for kind in wanted:
+                    p = base.copy()
+                    p.kinds[node.path] = kind
+                    plans.append(p)
         if re.search(r"takes (\d+) positional|missing \d+ required|unexpected keyword", msg):
             for node in on_line:
                 if node.arities:
@@ -612,43 +793,89 @@ class OfflineGenerator:
         if node.path in plan.kinds:
             return plan.kinds[node.path]
         cands = self.candidates(facts, node)
+        if plan.sparse and node.path not in plan.choice:
+            return _carrier(node, plan, cands)
         return cands[min(plan.choice.get(node.path, 0), len(cands) - 1)]
 
     def guide(self, facts: SnippetFacts, uncovered: list, bases: list, n: int,
               annotated: str = "") -> list:
-        bases = [getattr(b, "plan", b) for b in bases]
-        paths = self._guard_nodes(facts, uncovered)
-        handler = [ln for ln in uncovered if ln in facts.handler_lines]
-        plans = []
-        bases = [b for b in bases if b is not None] or [Plan()]
+        """Coverage guidance: merges of the plans in P (one prefix doing what
+        several do), values of the nodes guarding the uncovered lines alone
+        (sparse) and on top of each plan of P, callees raising what an
+        unreached handler catches, pairs, then everything else and random
+        re-draws, so the search goes on while there is budget."""
+        ends = []                 # where the runs of P stopped: exit() or an exception
         for b in bases:
-            if handler:
+            err = getattr(b, "error", None)
+            if err and err.get("line"):
+                ends.append(err["line"])
+            elif getattr(b, "status", "") == "exit" and getattr(b, "covered", None):
+                ends.append(max(b.covered))
+        bases = [getattr(b, "plan", b) for b in bases]
+        bases = [b for b in bases if b is not None] or [Plan()]
+        exit_guards = self._guard_nodes(facts, ends)
+        paths = exit_guards + [p for p in self._guard_nodes(facts, uncovered)
+                               if p not in exit_guards]
+        self._flip_falsy = set(exit_guards)   # try the other truth value first there
+        handler = [ln for ln in uncovered if ln in facts.handler_lines]
+        return self._propose(facts, self._guide_plans(facts, bases, paths, handler, n), n,
+                             "coverage")
+
+    def _guide_plans(self, facts, bases, paths, handler, n):
+        # 1. one prefix with the decisions of several
+        if len(bases) > 1:
+            acc = bases[0]
+            for b in bases[1:]:
+                yield bases[0].merged(b)
+                acc = acc.merged(b)
+                yield acc
+            for b in bases[1:]:
+                yield b.merged(bases[0])
+        # 2. handlers not reached: callees raising what they catch
+        if handler:
+            for b in bases:
                 for node in self._all_nodes(facts):
                     for i, c in enumerate(self.candidates(facts, node)):
                         if c[0] == "raise" and any(c[1] in facts.handler_lines[h]
                                                    for h in handler):
                             p = b.copy()
                             p.choice[node.path] = i
-                            plans.append(p)
-            plans += self._flips(facts, b, paths, depth=1)
+                            yield p
+        # 3. the values guarding uncovered lines: alone, then on each base
+        yield from _roundrobin(self._sparse(facts, paths),
+                               *[iter(self._flips(facts, b, paths)) for b in bases])
         for b in bases:
-            plans += self._flips(facts, b, paths, depth=2)
-        if not paths:
-            others = [x.path for x in self._all_nodes(facts)]
-            for b in bases:
-                plans += self._flips(facts, b, others)
+            yield from self._sparse(facts, paths, b)
+        # 4. pairs, everything else, random re-draws
+        for b in bases:
+            yield from self._flips(facts, b, paths, depth=2)
+        others = [x.path for x in self._all_nodes(facts) if x.path not in paths]
+        yield from self._sparse(facts, others)
+        for b in bases:
+            yield from self._flips(facts, b, others)
         allnodes = self._all_nodes(facts)
-        for b in bases:
-            for _ in range(3 * n):
-                p = b.copy()
-                for node in allnodes:
-                    if self.rng.random() < 0.3:
-                        p.choice[node.path] = self.rng.randrange(
-                            len(self.candidates(facts, node)))
-                plans.append(p)
-        rest = plans[n:]
-        self.rng.shuffle(rest)
-        return self._propose(facts, plans[:n] + rest, n, "coverage")
+        for _ in range(10 * n):
+            b = self.rng.choice(bases)
+            p = b.copy()
+            for node in allnodes:
+                if self.rng.random() < 0.3:
+                    p.choice[node.path] = self.rng.randrange(
+                        len(self.candidates(facts, node)))
+            yield p
+
+
+def _roundrobin(*iterables):
+    """Items of the iterables in turn: a0, b0, a1, b1, ..."""
+    its = [iter(x) for x in iterables]
+    while its:
+        nxt = []
+        for it in its:
+            try:
+                yield next(it)
+            except StopIteration:
+                continue
+            nxt.append(it)
+        its = nxt
 
 
 _CONTAINER_SPECS = ("iter", "seq", "sized", "nonempty", "list", "tuple", "pair")
@@ -735,6 +962,38 @@ class _Renderer:
         self.stmts: list = []
         self.done: dict = {}
         self.depth = 0
+        self.helpers: dict = {}            # name -> definition, emitted before the values
+        # sparse plans: the decided paths and every path that leads to one
+        self.wanted: Optional[set] = None
+        if plan.sparse:
+            self.wanted = set()
+            decided = plan.decided()
+            # names the code catches or tests with isinstance() are classes in
+            # every plan: a Dummy there only raises a TypeError
+            handled = {e for names in facts.handler_lines.values() for e in names}
+            for r in facts.roots.values():
+                for x in r.walk():
+                    if x.path in handled or ("type" in x.uses and not x.arities
+                                             and not x.attrs):
+                        decided.add(x.path)
+            for p in list(decided):
+                # a stand-in raising yaml.YAMLError needs yaml.YAMLError defined
+                node = facts.node(p)
+                c = gen._chosen(facts, plan, node) if node is not None else None
+                if c is not None and c[0] == "raise" and facts.node(c[1]) is not None:
+                    decided.add(c[1])
+            for p in decided:
+                self.wanted.add(p)
+                for anc in _ancestors(p):
+                    self.wanted.add(anc)
+
+    def want(self, node: Node) -> bool:
+        return self.wanted is None or node.path in self.wanted
+
+    def helper(self, name: str, text: str) -> str:
+        """A helper definition emitted once, before the values; returns its name."""
+        self.helpers.setdefault(name, text)
+        return name
 
     def emit(self, s: str):
         self.stmts.append(s)
@@ -751,7 +1010,7 @@ class _Renderer:
         needs are emitted first); None: leave it to injection."""
         if node.path in self.done:
             return self.done[node.path]
-        if self.depth > 6:
+        if self.depth > 6 or not self.want(node):
             return None
         self.depth += 1
         self.done[node.path] = None          # cycles: inner references get injection
@@ -771,6 +1030,24 @@ class _Renderer:
         return leaf if leaf.isidentifier() else "text"
 
     def _elements(self, node: Node) -> list:
+        """Element expressions for a list made for ``node``; elements the
+        code compares at constant indexes (``stack[-2] == 'string'``) hold
+        the compared value, and the list is long enough for them."""
+        els = self._elements0(node)
+        at = {}
+        for k, op, v in node.key_cmp:
+            if isinstance(k, int) and not isinstance(k, bool) and op in ("Eq", "In") and \
+                    k not in at and -64 < k < 64:
+                at[k] = repr(v)
+        if not at:
+            return els
+        need = max(k + 1 if k >= 0 else -k for k in at)
+        out = [els[i % len(els)] for i in range(max(need, len(els)))]
+        for k, v in at.items():
+            out[k] = v
+        return out
+
+    def _elements0(self, node: Node) -> list:
         width = self.plan.width.get(node.path + "[]") or self.plan.width.get(node.path)
         item = node.item
         if width and width > 0:
@@ -801,6 +1078,23 @@ class _Renderer:
             return "None"
         if kind == "const":
             return repr(cand[1])
+        if kind == "seq":
+            return repr(cand[1][0])
+        if kind == "fixture":
+            imps, text = FIXTURES[cand[1]]
+            for i in imps:
+                self._import(i)
+            for h, definition in FIXTURE_HELPERS.items():
+                if h + "(" in text:
+                    self.helper(h, definition)
+            return text
+        if kind == "subclass":
+            return self._class(node, callable_cls=True, base=cand[1])
+        if kind == "len":
+            if _str_like(node):
+                return repr(("abcdefghij" * 7)[:cand[1]])
+            els = self._elements(node) or ["1"]
+            return "[" + ", ".join(els[i % len(els)] for i in range(cand[1])) + "]"
         if kind == "int":
             ints = [c for c in self.facts.constants if isinstance(c, int)
                     and not isinstance(c, bool) and c > 0]
@@ -855,22 +1149,46 @@ class _Renderer:
             return repr(fname)
         if kind == "list":
             return "[" + ", ".join(self._elements(node)) + "]"
+        if kind == "anykey":
+            val = self.expr(node.item) if node.item is not None else None
+            self._import("import collections")
+            return f"collections.defaultdict(lambda: {val or '1'})"
         if kind == "dict":
             keys = list(node.keys) + list(self.plan.keys.get(node.path, []))
-            if not keys:
+            linked = []
+            for lp in node.sub_links:          # d[key]: the value key has in this plan
+                ln = self.facts.node(lp)
+                e = self.expr(ln) if ln is not None else None
+                if e is not None and e not in linked:
+                    linked.append(e)
+            if not keys and not linked:
                 keys = [c for c in self.facts.constants if isinstance(c, str)
                         and c.isidentifier()][:2] or ["key"]
             val = self.expr(node.item) if node.item is not None else None
             if val is None:
                 val = "1"
-            return "{" + ", ".join(f"{k!r}: {val}" for k in dict.fromkeys(keys)) + "}"
+            # d['href'] == 'url3', d['class'] == ['cls']: each key its own value
+            per_key = {}
+            for k, op, v in node.key_cmp:
+                if op in ("Eq", "In") and k not in per_key and isinstance(k, str):
+                    per_key[k] = repr(v)
+            items = [f"{k!r}: {per_key.get(k, val)}" for k in dict.fromkeys(keys)]
+            items += [f"{e}: {val}" for e in linked]
+            return "{" + ", ".join(items) + "}"
         if kind == "inst":
             t = cand[1]
-            simple = {"str": "'text'", "int": "1", "float": "1.5", "list": "[1, 2]",
-                      "dict": "{'key': 1}", "tuple": "(1, 2)", "bool": "True",
-                      "bytes": "b'data'", "set": "{1, 2}"}
-            if t in simple:
-                return simple[t]
+            root = self.facts.roots.get(t.split(".")[0])
+            real = root is not None and root.path not in self.plan.undefine and \
+                self.gen._chosen(self.facts, self.plan, root)[0] in ("imp", "import")
+            if root is None or real:
+                simple = instance_expr(t)
+                if simple is not None:
+                    if real:
+                        self.expr(root)               # the import itself
+                    return simple
+                if real and re.fullmatch(r"[A-Za-z_][\w.]*", t):
+                    self.expr(root)
+                    return f"{t}.__new__({t})"      # no constructor: attributes injected
             if t in self.facts.roots:
                 if self.done.get(t):
                     return self._class(node, base=self.done[t])
@@ -880,9 +1198,11 @@ class _Renderer:
                 return var
             return self._obj(node)
         if kind == "exc_class":
-            cname = node.path
-            self.emit(f"class {cname}(Exception):\n    pass")
-            return cname
+            if node.path.isidentifier():
+                cname = node.path
+                self.emit(f"class {cname}(Exception):\n    pass")
+                return cname
+            return f"type({_leaf(node.path)!r}, (Exception,), {{}})"
         if kind == "raise":
             fname = "_f_" + _ident(node.path)
             exc = cand[1]
@@ -941,10 +1261,11 @@ class _Renderer:
         return built.expr
 
     def _params(self, node: Node) -> str:
+        """Every parameter optional (call sites pass fewer, or by keyword),
+        then *args and **kwargs."""
         ar = sorted(a for a in node.arities if a >= 0)
-        lo = ar[0] if ar else 0
         hi = ar[-1] if ar else 0
-        ps = [f"a{i}" for i in range(lo)] + [f"a{i}=None" for i in range(lo, hi)]
+        ps = [f"a{i}=None" for i in range(hi)]
         return ", ".join(ps + ["*args", "**kwargs"])
 
     def _ret(self, node: Node) -> str:
@@ -953,16 +1274,55 @@ class _Renderer:
         e = self.expr(node.ret)
         return "None" if e is None else e
 
+    def _body(self, node: Node, tag: str, indent: str) -> str:
+        """The body of a stand-in callable for ``node``: calls back the
+        snippet's functions it is given (decorators, assertRaises, sub,
+        map, ...), returns successive values for a ``seq`` result, or its
+        result's value (the function itself for a decorator without one)."""
+        lines = []
+        if node.callback and self.facts.functions:
+            cb = self.helper("_lx_call_back", _call_back_helper(self.facts.functions))
+            lines.append(f"{cb}(args, kwargs)")
+        ret_choice = self.gen._chosen(self.facts, self.plan, node.ret) \
+            if node.ret is not None and self.want(node.ret) else None
+        if ret_choice is not None and ret_choice[0] == "const" and \
+                _in_loop_guard(self.facts, node.ret) and \
+                isinstance(ret_choice[1], (str, int, float, bool, bytes, type(None))):
+            # a loop reads it until it changes: the value a few times, then another
+            v = ret_choice[1]
+            ret_choice = ("seq", [v, v, v, _other(v) if _other(v) is not None else None])
+        if ret_choice is not None and ret_choice[0] == "seq":
+            vals = list(ret_choice[1])
+            last = vals[-1]
+            if all(isinstance(v, bool) for v in vals):
+                # then True and False in turn: `while f()` and `while not f()` both end
+                self._import("import itertools")
+                self.emit(f"_it_{tag} = itertools.chain({vals[:-1]!r}, "
+                          f"itertools.cycle([{last!r}, {not last!r}]))")
+            else:
+                self.emit(f"_it_{tag} = iter({vals[:-1]!r})")
+            lines.append(f"return next(_it_{tag}, {last!r})")
+        else:
+            ret = self._ret(node)
+            if ret != "None" and not _simple(ret):
+                self.emit(f"_r_{tag} = {ret}")
+                ret = f"_r_{tag}"
+            if node.decorator and ret == "None":
+                lines.append("if len(args) == 1 and callable(args[0]) and not kwargs:")
+                lines.append("    return args[0]")
+            lines.append(f"return {ret}")
+        return "\n".join(indent + ln for ln in lines)
+
     def _func(self, node: Node) -> str:
         fname = "_f_" + _ident(node.path)
         if not node.path.endswith(("()", "]")) and "." not in node.path and \
                 node.path.isidentifier() and not keyword.iskeyword(node.path):
             fname = node.path
-        ret = self._ret(node)
-        if ret != "None" and not _simple(ret):
-            self.emit(f"_r_{fname} = {ret}")
-            ret = f"_r_{fname}"
-        self.emit(f"def {fname}({self._params(node)}):\n    return {ret}")
+        params = self._params(node)
+        if node.callback and self.facts.functions:
+            params = "*args, **kwargs"
+        body = self._body(node, fname, "    ")
+        self.emit(f"def {fname}({params}):\n{body}")
         return fname
 
     def _class(self, node: Node, callable_cls=False, resource=False, base=None) -> str:
@@ -971,22 +1331,21 @@ class _Renderer:
         for a, sub in node.attrs.items():
             if _pseudo(a) or (a.startswith("__") and a.endswith("__")):
                 continue
-            if a in node.written and not sub.arities:
-                continue
             if sub.arities or sub.ret is not None:
                 chosen = self.gen._chosen(self.facts, self.plan, sub)
                 if chosen[0] == "raise":
                     methods.append(f"    def {a}(self, *args, **kwargs):\n"
                                    f"        raise {chosen[1]}()")
                     continue
-                ret = self._ret(sub)
-                if ret != "None" and not _simple(ret):
-                    self.emit(f"_r_{cname}_{a} = {ret}")
-                    ret = f"_r_{cname}_{a}"
+                if not self.want(sub):
+                    continue                  # sparse: injection answers it
                 ar = sorted(x for x in sub.arities if x >= 0)
                 ps = [f"a{i}=None" for i in range(ar[-1] if ar else 0)]
+                if sub.callback and self.facts.functions:
+                    ps = []
                 params = ", ".join(["self"] + ps + ["*args", "**kwargs"])
-                methods.append(f"    def {a}({params}):\n        return {ret}")
+                body = self._body(sub, f"{cname}_{a}", "        ")
+                methods.append(f"    def {a}({params}):\n{body}")
             else:
                 plain.append(a)
         inst_var = self.var(node)
@@ -1012,6 +1371,8 @@ class _Renderer:
         self.emit(f"class {cname}{'(' + base + ')' if base else ''}:\n{body}")
         attr_lines = []
         for a in plain:
+            if not self.want(node.attrs[a]):
+                continue
             e = self.expr(node.attrs[a])
             if e is not None:
                 attr_lines.append((a, e))
@@ -1026,6 +1387,199 @@ class _Renderer:
 
     def _obj(self, node: Node, resource=False) -> str:
         return self._class(node, resource=resource)
+
+
+def _call_back_helper(functions) -> str:
+    """A function that calls the snippet's own functions among the given
+    arguments, each once, with the arguments that follow it when they fit
+    its signature, else with permissive stand-ins; errors are ignored."""
+    names = sorted(set(functions) | {"<lambda>"})
+    return ("class _lx_Any:\n"
+            "    def __getattr__(self, name):\n"
+            "        if name.startswith('__'):\n"
+            "            raise AttributeError(name)\n"
+            "        return _lx_Any()\n"
+            "    def __call__(self, *args, **kwargs):\n"
+            "        return _lx_Any()\n"
+            "    def __iter__(self):\n"
+            "        return iter(())\n"
+            "    def __getitem__(self, key):\n"
+            "        return _lx_Any()\n"
+            "    def __str__(self):\n"
+            "        return 'text'\n"
+            f"_lx_CALLBACKS = {names!r}\n"
+            "def _lx_call_back(args, kwargs):\n"
+            "    import types\n"
+            "    items = list(args) + list(kwargs.values())\n"
+            "    for i, f in enumerate(items):\n"
+            "        if not isinstance(f, types.FunctionType) or f.__name__ not in _lx_CALLBACKS:\n"
+            "            continue\n"
+            "        if getattr(f, '_lx_called', False):\n"
+            "            continue\n"
+            "        try:\n"
+            "            f._lx_called = True\n"
+            "        except Exception:\n"
+            "            pass\n"
+            "        code = f.__code__\n"
+            "        need = code.co_argcount - len(f.__defaults__ or ())\n"
+            "        rest = list(args[i + 1:]) if i < len(args) else []\n"
+            "        call = rest if len(rest) >= need and (len(rest) <= code.co_argcount or\n"
+            "                                              code.co_flags & 4) else \\\n"
+            "            [_lx_Any() for _ in range(need)]\n"
+            "        try:\n"
+            "            f(*call)\n"
+            "        except (Exception, SystemExit):\n"
+            "            pass")
+
+
+_STR_SPECS = ("numstr", "str", "ident", "fmt", "json", "regex", "date")
+
+
+def _promote(cands: list, node: Node) -> list:
+    """A string built from the snippet's own constraints (or meeting its
+    use-site constraint: int(value) and value.lower() -> '12') goes before
+    the generic string, a sequence of the length the code tests before the
+    generic list."""
+    out = list(cands)
+    if ("str",) in out:
+        at = out.index(("str",))
+        specs = [c for c in out[at + 1:] if c[0] == "spec" and c[1].startswith(_STR_SPECS)]
+        for c in reversed(specs):
+            out.remove(c)
+            out.insert(at, c)
+    for generic, special in ((("str",), "const"), (("list",), "len")):
+        if generic not in out:
+            continue
+        at = out.index(generic)
+        for i, c in enumerate(out):
+            if i > at and c[0] == special and (special == "len" or (
+                    isinstance(c[1], str) and c[1] not in ("", "zzz") and
+                    generic == ("str",) and _str_like(node))):
+                out.insert(at, out.pop(i))
+                break
+    return out
+
+
+def _ancestors(path: str) -> list:
+    """The paths a node's path goes through: 'a.b().c' -> ['a', 'a.b', 'a.b()']."""
+    out = []
+    i = 0
+    while i < len(path):
+        c = path[i]
+        if c == "." and i:
+            out.append(path[:i])
+        elif c == "(" and path.startswith("()", i):
+            out.append(path[:i])
+            i += 1
+        elif c == "[" and path.startswith("[]", i):
+            out.append(path[:i])
+            i += 1
+        i += 1
+    return [p for p in out if p and p != path]
+
+
+_CARRIES = {"attr": ("obj", "class", "resource", "subclass", "exc_class"),
+            "ret": ("func", "class", "subclass"),
+            "item": ("list", "dict", "obj", "len", "known", "anykey"),
+            "part": ("tuple",)}
+_DEFAULT_CARRIER = {"attr": ("obj",), "ret": ("func",), "item": ("list",), "part": ("tuple",)}
+
+
+def _carrier(node: Node, plan: Plan, cands: list) -> tuple:
+    """For a sparse plan: the first candidate of ``node`` that can hold the
+    decided values below it (an object for attributes, a function for a
+    call's result, a list for elements, a tuple for unpacked parts)."""
+    decided = plan.decided()
+    needs = set()
+    for a, sub in node.attrs.items():
+        if any(d == sub.path or d.startswith(sub.path) for d in decided):
+            needs.add("part" if _pseudo(a) else "attr")
+    if node.ret is not None and any(d.startswith(node.ret.path) for d in decided):
+        needs.add("ret")
+    if node.item is not None and any(d.startswith(node.item.path) for d in decided):
+        needs.add("item")
+    if not needs:
+        return cands[0] if cands else ("skip",)
+    for c in cands:
+        if all(c[0] in _CARRIES[k] for k in needs):
+            return c
+    if "attr" in needs and "ret" in needs:
+        return ("class",)
+    return _DEFAULT_CARRIER[sorted(needs)[0]]
+
+
+#: words of TypeError messages naming the type a builtin wanted -> candidates
+_TYPE_WORDS = [
+    (r"\b(dict|mapping)\b", [("dict",)]),
+    (r"\b(str|string|code object)\b", [("str",)]),
+    (r"\bbytes(-like)?\b", [("const", b"data")]),
+    (r"\b(int|integer|index)\b", [("const", 1)]),
+    (r"\b(float|real number|number)\b", [("const", 1.5)]),
+    (r"\btuple\b", [("tuple",), ("const", (1, 2))]),
+    (r"\b(list|sequence|iterable)\b", [("list",)]),
+    (r"\bcallable\b", [("func",)]),
+    (r"\btype\b", [("class",)]),
+]
+
+
+def _wanted_kinds(msg: str) -> list:
+    """Candidates for the type a TypeError says was expected ("must be a
+    dict", "expected str instance", "argument must be an int")."""
+    m = re.search(r"(?:must be|expected|requires|should be|need(?:s)?)\s+(?:a |an )?"
+                  r"([\w ,-]+?)(?:,| not | instance|$|\))", msg)
+    if not m:
+        return []
+    want = m.group(1)
+    out = []
+    for pat, cands in _TYPE_WORDS:
+        if re.search(pat, want):
+            out += cands
+    return out
+
+
+def _culprits(facts: SnippetFacts, msg: str) -> list:
+    """The nodes whose generated stand-ins the message names (C_<path>,
+    _f_<path>)."""
+    out = []
+    for r in facts.roots.values():
+        for x in r.walk():
+            ident = _ident(x.path)
+            if re.search(rf"\b(C_|_f_){re.escape(ident)}\b", msg) or \
+                    (x.path.isidentifier() and re.search(rf"'{re.escape(x.path)}'", msg)):
+                out.append(x)
+    return out
+
+
+_MODULE_CACHE: dict = {}
+
+
+def _binds_module(stmt: str, target: str) -> bool:
+    """Whether the import statement binds a module (``import token``,
+    ``from docutils.transforms import parts``)."""
+    if stmt.startswith("import "):
+        return True
+    ok = _MODULE_CACHE.get(target)
+    if ok is None:
+        try:
+            ok = importlib.util.find_spec(target) is not None
+        except (ImportError, ValueError, AttributeError):
+            ok = False
+        _MODULE_CACHE[target] = ok
+    return ok
+
+
+def _in_loop_guard(facts: SnippetFacts, node: Node) -> bool:
+    return any(node.path in paths for paths in facts.loop_guards.values())
+
+
+def _falsy(cand: tuple) -> bool:
+    return cand[0] == "none" or (cand[0] == "const" and not isinstance(cand[1], type) and
+                                 not cand[1])
+
+
+def _str_like(node: Node) -> bool:
+    from .values import _is_str_like
+    return _is_str_like(node)
 
 
 def _builtins_called(source: str, line: Optional[int]) -> list:
