@@ -17,8 +17,8 @@ prefix:
 3. otherwise one run per Treefix prefix (the best prefix set, best first)
    and ``seeds`` runs with the ``random`` predictor and randomized values.
    Injected values honour the use-site constraints (``range(n)`` gets an
-   int, ``",".join(xs)`` a list of str): the runtime's constraint hook
-   where the runtime has one, else ``knowledge.inject.ConstraintPredictor``.
+   int, ``",".join(xs)`` a list of str): the runtime's constraint hook,
+   whose fixed numbers the randomized runs draw from their seed.
 
 A file that is a function body (``return`` at top level) runs wrapped in a
 function.  Line numbers are always the file's own.
@@ -56,7 +56,6 @@ import builtins
 import hashlib
 import sys
 import warnings
-import zlib
 from dataclasses import asdict, dataclass, field
 from typing import Optional
 
@@ -191,52 +190,45 @@ def _injected_type(v) -> bool:
     return t.__module__ == "lexecutor_c._core" and t.__name__ in ("Dummy", "DummyResource")
 
 
-def _random_class(seed: int):
-    """A stand-in for the runtime's "random" predictor (uniform over the fine
-    classes, a function of seed, kind and name), for runtimes without the
-    constraint hook, where ConstraintPredictor wraps it."""
-    from .. import _core
-    classes = list(_core.FINE_CLASSES)
-
-    def pick(query):
-        h = zlib.crc32(f"{seed}\0{query.kind}\0{query.name}".encode())
-        return classes[h % len(classes)]
-    return pick
+#: classes whose randomized values vary with the seed (concretize.c's choices)
+_VARIED = ((int, "int_pos", "int_neg"), (float, "float_pos", "float_neg"))
 
 
-class _UseSitePredictor:
-    """ConstraintPredictor with two use sites it does not read: a value
-    that is called next (``f(...)``, ``obj.m(...)``) is a callable, and a
-    starred argument (``f(*xs)``) is no single argument of the callee."""
+def _varied_hook(use, value, cls, kind, name):
+    """The runtime's constraint hook for the randomized runs, with one
+    change: where it replaces an argument by a fixed number (``range(n)``
+    -> 3), the number is drawn from the run's seed when a seeded value of
+    the same sign also meets the argument's spec.  Without it every seed
+    would give ``n`` the same value, and a crash could never be seen to
+    happen "for every value" (the group rule)."""
+    from ..knowledge.inject import arg_spec, fits, runtime_hook
+    ans = runtime_hook(use, value, cls, kind, name)
+    if not callable(ans) or not (isinstance(use, tuple) and len(use) >= 3 and use[0] == "arg"):
+        return ans
+    try:
+        spec = arg_spec(use[1], use[2], use[3] if len(use) > 3 else None)
+    except Exception:
+        return ans
 
-    def __init__(self, fallback):
-        from ..knowledge.inject import ConstraintPredictor
-        self.fallback = fallback
-        self.inner = ConstraintPredictor(fallback)
-
-    def __call__(self, query):
-        after = (query.after or "").split()
-        before = (query.before or "").split()
-        if query.kind in ("name", "attribute") and after[:1] == ["("]:
-            return "callable"
-        if before[-1:] in (["*"], ["**"]):
-            return self.fallback(query) if callable(self.fallback) else self.fallback
-        return self.inner(query)
+    def make(rt):
+        v = ans(rt)
+        for typ, pos, neg in _VARIED:
+            if type(v) is typ and v != 0:
+                alt = rt.concretize(pos if v > 0 else neg, name or "")
+                if spec is None or fits(alt, spec):
+                    return alt
+        return v
+    return make
 
 
 def _runtime(inst, filename: str, opts: dict):
-    """A Runtime honouring use-site constraints: the runtime's own hook when
-    it has one (``constraints=``), else _UseSitePredictor around the
-    predictor."""
+    """A Runtime whose injected values honour the use-site constraints
+    (docs/RUNTIME.md): the default hook, or _varied_hook in randomized runs."""
     from .._core import Runtime
-    kw = dict(sites=inst.iids, abstraction="fine", seed=opts["seed"],
-              randomize=opts["randomize"], record=False, filename=filename)
-    try:
-        return Runtime(predictor=opts["predictor"], constraints=True, **kw)
-    except TypeError:
-        pass
-    fallback = "object" if opts["predictor"] == "naive" else _random_class(opts["seed"] or 0)
-    return Runtime(predictor=_UseSitePredictor(fallback), **kw)
+    return Runtime(sites=inst.iids, predictor=opts["predictor"],
+                   constraints=_varied_hook if opts["randomize"] else True,
+                   abstraction="fine", seed=opts["seed"], randomize=opts["randomize"],
+                   record=False, filename=filename)
 
 
 def _errors_child(text: str, filename: str, opts: dict, offset: int) -> dict:

@@ -58,7 +58,9 @@ from typing import Iterable, Optional
 __all__ = ["failing_operation", "Dependence", "bound_names", "stdin_reads", "STDIN",
            "is_injected_value"]
 
-LOADERS = ("_n_", "_a_", "_c_", "_l_", "_i_")
+#: the instrumenter's loaders and loop guards (``_w_``/``_f_`` wrap a while
+#: condition / a for iterable)
+LOADERS = ("_n_", "_a_", "_c_", "_l_", "_i_", "_w_", "_f_")
 #: the pseudo-source of values read from standard input
 STDIN = "<stdin>"
 
@@ -162,6 +164,8 @@ def operands_of(node: ast.AST) -> list:
             return [a for a in node.args[1:]] + [k.value for k in node.keywords]
         if kind == "_a_":
             return node.args[1:2]
+        if kind in ("_w_", "_f_"):
+            return node.args[1:2]
         if kind in ("_n_", "_l_", "_i_"):
             return [node]
         return [node.func, *node.args, *[k.value for k in node.keywords]]
@@ -198,7 +202,7 @@ class _Strip(ast.NodeTransformer):
             args = [self.visit(a) for a in node.args[2:]]
             kws = [self.visit(k) for k in node.keywords]
             return ast.copy_location(ast.Call(fn, args, kws), node)
-        if kind == "_l_":
+        if kind in ("_l_", "_w_", "_f_"):
             return self.visit(node.args[1]) if len(node.args) > 1 else \
                 ast.copy_location(ast.Constant(None), node)
         if _op_call(node) and len(node.args) == 2:
