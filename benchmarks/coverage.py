@@ -343,14 +343,15 @@ def load_frequency_table(path: str) -> dict:
     return table
 
 
-def _treefix_result(path: str, opts: Options, generator: str):
+def _treefix_result(path: str, opts: Options, generator: str, **kw):
     """A Result for the coverage of Treefix's prefix set P (injection stays on
     under every prefix); the best single prefix's coverage rides along."""
     import lexecutor_c
     from lexecutor_c.engine.result import Result
     t0 = time.monotonic()
     tf = lexecutor_c.treefix(path, generator=generator, n=10, k=10,
-                             timeout=min(2.0, opts.timeout), budget=opts.treefix_budget, seed=0)
+                             timeout=min(2.0, opts.timeout), budget=opts.treefix_budget, seed=0,
+                             **kw)
     r = Result(filename=path, status="ok", covered_lines=len(tf.covered),
                total_lines=tf.total_lines, coverage=tf.coverage, covered=list(tf.covered),
                uncovered=list(tf.uncovered))
@@ -383,6 +384,22 @@ def _neural(path, seed, opts):
 @approach("treefix-offline", model=lambda opts: f"budget={opts.treefix_budget}")
 def _treefix_offline(path, seed, opts):
     return _treefix_result(path, opts, "offline")
+
+
+_VALUE_MODEL = None
+
+
+@approach("treefix-offline-neural", available=_neural_available,
+          model=lambda opts: f"budget={opts.treefix_budget}," + _file_digest(
+              __import__("lexecutor_c.model.neural").model.neural.MODEL_FILE))
+def _treefix_offline_neural(path, seed, opts):
+    """The offline generator with the neural model as its value model
+    (lexecutor_c.model.value_model), one per worker process."""
+    global _VALUE_MODEL
+    if _VALUE_MODEL is None:
+        from lexecutor_c.model.value_model import NeuralValueModel
+        _VALUE_MODEL = NeuralValueModel()
+    return _treefix_result(path, opts, "offline", value_model=_VALUE_MODEL)
 
 
 @approach("frequency", available=_frequency_available,

@@ -6,18 +6,26 @@
 // prediction, never at `import lexecutor_c`.
 //
 // Two layers:
-//   * an extern "C" API (lx_model_*) over the LibTorch C++ API: load a
-//     TorchScript model exported by `lexecutor-c train` (the tokenizer
-//     description travels inside it as the extra file "tokenizer.txt"),
+//   * an extern "C" API (lx_model_*) over the LibTorch C++ API: load an
+//     AOTInductor package exported by `lexecutor-c train` (the model compiled
+//     ahead of time into a shared library with its weights; the tokenizer
+//     description travels in the package's metadata as "tokenizer.txt"),
 //     tokenize a query and return the top-k classes with probabilities;
 //   * a small CPython module over that API (load, info, predict, tokenize).
+//
+// The package is compiled for one CPU level (x86-64-v3: AVX2 and FMA, see
+// lexecutor_c/model/training/train.py); its metadata names it
+// (AOTI_CPU_ISA) and the loader refuses a package this CPU cannot run
+// instead of dying of SIGILL on the first query.
 //
 // The tokenizer is the one documented in lexecutor_c/model/neural.py (version 1);
 // tests check that both give the same ids.
 #include <Python.h>
 
+#include <ATen/ATen.h>
 #include <ATen/Parallel.h>
-#include <torch/script.h>
+#include <c10/core/InferenceMode.h>
+#include <torch/csrc/inductor/aoti_package/model_package_loader.h>
 
 #include <algorithm>
 #include <cstdint>
@@ -138,10 +146,45 @@ std::vector<std::string> split_ws(const std::string &s) {
 extern "C" {
 
 struct lx_model {
-    torch::jit::script::Module module;
+    std::unique_ptr<torch::inductor::AOTIModelPackageLoader> loader;
     Config cfg;
     std::string path;
 };
+
+// The first line of an exception's message (LibTorch's carry backtraces).
+static std::string first_line(const std::exception &e) {
+    const c10::Error *ce = dynamic_cast<const c10::Error *>(&e);
+    std::string what = ce ? ce->what_without_backtrace() : e.what();
+    return what.substr(0, what.find('\n'));
+}
+
+// Whether this CPU runs code compiled for the vector ISA a package names
+// (AOTI_CPU_ISA: "AVX2", "AVX512 AVX512_VNNI", "INVALID_VEC_ISA" for none,
+// ...).  Unknown names are refused.
+static bool cpu_runs(const std::string &isa, std::string &missing) {
+    std::istringstream in(isa);
+    std::string w;
+    while (in >> w) {
+        bool ok;
+#if defined(__x86_64__) || defined(__i386__)
+        if (w == "INVALID_VEC_ISA") ok = true;
+        else if (w == "AVX2") ok = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+        else if (w == "AVX512") ok = __builtin_cpu_supports("avx512f") &&
+                                     __builtin_cpu_supports("avx512bw") &&
+                                     __builtin_cpu_supports("avx512vl") &&
+                                     __builtin_cpu_supports("avx512dq");
+        else if (w == "AVX512_VNNI") ok = __builtin_cpu_supports("avx512vnni");
+        else ok = false;
+#else
+        ok = (w == "INVALID_VEC_ISA");
+#endif
+        if (!ok) {
+            missing = w;
+            return false;
+        }
+    }
+    return true;
+}
 
 static void set_err(char *err, size_t errlen, const std::string &msg) {
     if (err && errlen) {
@@ -189,46 +232,68 @@ lx_model *lx_model_load(const char *path, char *err, size_t errlen) {
     }
     auto m = std::make_unique<lx_model>();
     m->path = path;
-    std::unordered_map<std::string, std::string> extra{{"tokenizer.txt", ""}};
+    // the metadata first: the package's shared library is loaded only when
+    // it is ours and this CPU can run it
+    std::unordered_map<std::string, std::string> meta;
     try {
-        m->module = torch::jit::load(path, torch::kCPU, extra);
-        m->module.eval();
-    } catch (const c10::Error &e) {
-        std::string what = e.what_without_backtrace();
-        set_err(err, errlen, std::string("cannot load model ") + path + ": " +
-                                 what.substr(0, what.find('\n')));
-        return nullptr;
+        meta = torch::inductor::AOTIModelPackageLoader::load_metadata_from_package(path,
+                                                                                    "model");
     } catch (const std::exception &e) {
-        set_err(err, errlen, std::string("cannot load model ") + path + ": " + e.what());
+        set_err(err, errlen, std::string("cannot load model ") + path + ": " + first_line(e));
         return nullptr;
     }
-    std::string why;
-    if (extra["tokenizer.txt"].empty()) {
+    auto tok = meta.find("tokenizer.txt");
+    if (tok == meta.end() || tok->second.empty()) {
         set_err(err, errlen, std::string(path) + ": not a lexecutor_c model (no tokenizer.txt)");
         return nullptr;
     }
-    if (!parse_config(extra["tokenizer.txt"], m->cfg, why)) {
+    auto fmt = meta.find("lexecutor_c.format");
+    if (fmt != meta.end() && fmt->second != "1") {
+        set_err(err, errlen, std::string(path) + ": model format " + fmt->second +
+                                 " (this lexecutor_c reads format 1)");
+        return nullptr;
+    }
+    std::string why;
+    if (!parse_config(tok->second, m->cfg, why)) {
         set_err(err, errlen, std::string(path) + ": " + why);
         return nullptr;
     }
-    // The TorchScript executor profiles and optimizes the graph on the first
-    // runs: do them here rather than in the first queries.
+    auto platform = meta.find("AOTI_MACHINE");
+    auto isa = meta.find("AOTI_CPU_ISA");
+    std::string missing;
+    if (isa != meta.end() && !cpu_runs(isa->second, missing)) {
+        set_err(err, errlen, std::string(path) + ": compiled for " +
+                                 (platform != meta.end() ? platform->second + " " : "") +
+                                 isa->second + " but this CPU lacks " + missing +
+                                 "; export it again here: lexecutor-c train "
+                                 "--from-checkpoint CHECKPOINT --out MODEL");
+        return nullptr;
+    }
+    try {
+        // one runner, no locking between queries: the shim asks one at a time
+        m->loader = std::make_unique<torch::inductor::AOTIModelPackageLoader>(
+            path, "model", /*run_single_threaded=*/true);
+    } catch (const std::exception &e) {
+        set_err(err, errlen, std::string("cannot load model ") + path + ": " + first_line(e));
+        return nullptr;
+    }
+    // The first runs allocate the runner's buffers: do them here rather
+    // than in the first queries.
     try {
         c10::InferenceMode guard;
-        torch::Tensor ids = torch::zeros({1, m->cfg.max_len, m->cfg.max_feats}, torch::kLong);
+        at::Tensor ids = at::zeros({1, m->cfg.max_len, m->cfg.max_feats}, at::kLong);
         ids.index_put_({0, 0, 0}, 1);
         for (int i = 0; i < 3; i++) {
-            auto out = m->module.forward({ids});
-            if (!out.isTuple() || out.toTuple()->elements().size() != 2) {
+            auto out = m->loader->run({ids});
+            if (out.size() != 2) {
                 set_err(err, errlen, std::string(path) +
                                          ": the model does not return (fine, coarse) logits");
                 return nullptr;
             }
         }
     } catch (const std::exception &e) {
-        std::string what = e.what();
         set_err(err, errlen, std::string(path) + ": the model does not run on the tokenizer's "
-                                 "input: " + what.substr(0, what.find('\n')));
+                                 "input: " + first_line(e));
         return nullptr;
     }
     return m.release();
@@ -289,17 +354,20 @@ int lx_model_predict(lx_model *m, const char *name, const char *kind, const char
         set_err(err, errlen, "k must be positive");
         return -1;
     }
-    torch::Tensor ids = torch::zeros({1, c.max_len, c.max_feats}, torch::kLong);
-    if (lx_model_tokenize(m, name, kind, before, after, ids.data_ptr<int64_t>(), err,
-                          errlen) < 0) {
-        return -1;
-    }
     try {
         c10::InferenceMode guard;
-        auto out = m->module.forward({ids});
-        auto tup = out.toTuple();
-        torch::Tensor logits = tup->elements().at(coarse ? 1 : 0).toTensor().reshape({-1});
-        auto probs = torch::softmax(logits.to(torch::kFloat), 0);
+        at::Tensor ids = at::zeros({1, c.max_len, c.max_feats}, at::kLong);
+        if (lx_model_tokenize(m, name, kind, before, after, ids.data_ptr<int64_t>(), err,
+                              errlen) < 0) {
+            return -1;
+        }
+        auto out = m->loader->run({ids});
+        if (out.size() != 2) {
+            set_err(err, errlen, "the model does not return (fine, coarse) logits");
+            return -1;
+        }
+        at::Tensor logits = out[coarse ? 1 : 0].reshape({-1});
+        auto probs = at::softmax(logits.to(at::kFloat), 0);
         int64_t n = probs.size(0);
         const std::vector<std::string> &names = coarse ? c.coarse : c.fine;
         if (n != (int64_t)names.size()) {
@@ -307,7 +375,7 @@ int lx_model_predict(lx_model *m, const char *name, const char *kind, const char
             return -1;
         }
         int kk = (int)std::min<int64_t>(k, n);
-        auto top = torch::topk(probs, kk);
+        auto top = at::topk(probs, kk);
         auto vals = std::get<0>(top);
         auto idx = std::get<1>(top);
         for (int i = 0; i < kk; i++) {

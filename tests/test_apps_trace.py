@@ -149,3 +149,98 @@ def test_exit_status_and_timeout(capsys, tmp_path):
     code, out, err = call(capsys, "trace", str(p), "--timeout", "0.5")
     assert code == 1 and "timeout" in err
     assert out.splitlines()[-1] == "<line> 3 <state> x : 1"     # the trace so far survives
+
+
+# ---------------------------------------------------------------- Treefix prefixes (issue 12)
+
+FORUM_SNIPPET = """with open('data.txt') as f:
+    lines = f.readlines()
+count = len(lines)
+print('lines:', count)
+"""
+
+
+def test_snippet_opening_a_missing_file_runs_further_with_the_treefix_prefix(capsys, tmp_path):
+    p = tmp_path / "forum.py"
+    p.write_text(FORUM_SNIPPET)
+    # alone it stops at the FileNotFoundError on line 1
+    code, out, err = call(capsys, "trace", "--no-treefix", str(p))
+    assert code == 1 and out.splitlines()[-1].startswith("<exception> FileNotFoundError")
+    assert "<line> 3" not in out
+    # with the best prefix (which writes data.txt) it runs to its end
+    code, out, err = call(capsys, "trace", str(p))
+    assert code == 0, err
+    assert "<exception>" not in out and "<line> 4 <state>" in out
+    out_lines = [ln for ln in out.splitlines() if ln.startswith("<output>")]
+    assert len(out_lines) == 1 and out_lines[0].startswith("<output> lines: ")
+    assert "ran after Treefix prefix 1" in err
+    # the prefix's own lines and helpers are not in the trace; the numbers are the snippet's
+    assert {int(ln.split()[1]) for ln in out.splitlines() if ln.startswith("<line>")} == \
+        {1, 2, 3, 4}
+    assert "_f" not in out
+    code, out, err = call(capsys, "trace", "--json", str(p))
+    doc = json.loads(out)
+    assert code == 0 and "data.txt" in doc["prefix"] and doc["status"] == "ok"
+
+
+def test_prefix_defined_values_are_marked_until_the_code_rebinds_them():
+    r = trace("total = n * 2\nn = 5\nprint(n)\n", prefix="n = 3\nk = 1\n")
+    lines = [e for e in r.entries if e["kind"] == "line"]
+    assert [e["line"] for e in lines] == [1, 2, 3]
+    assert lines[0]["origins"] == {"n": "prefix", "k": "prefix"}
+    assert lines[1]["origins"] == {"k": "prefix"}            # n = 5 is the code's own
+    assert r.text().splitlines()[0] == "<line> 1 <state> n [prefix] : 3 ; k [prefix] : 1 ; " \
+                                       "total : 6"
+    assert r.prefix_names == ["n", "k"]
+
+
+def test_injected_values_that_are_no_dummy_are_marked():
+    r = trace("y = x + 1\n", predictor="random", seed=0, randomize=True)
+    (line,) = [e for e in r.entries if e["kind"] == "line"]
+    assert line["origins"] == {"x": "injected"}
+    assert r.text().startswith("<line> 1 <state> x [injected] : ")
+    # a Dummy reads <Dummy x> already: no mark
+    r = trace("y = x\n")
+    assert "origins" not in r.entries[0] and "x : <Dummy x>" in r.text()
+
+
+def _fake_treefix(monkeypatch, prefixes, calls):
+    import sys
+    import types
+    fake = types.ModuleType("lexecutor_c.treefix")
+
+    class T:
+        pass
+
+    def fn(source, generator="offline"):
+        calls.append(source)
+        t = T()
+        t.prefixes = list(prefixes)
+        return t
+    fake.treefix = fn
+    monkeypatch.setitem(sys.modules, "lexecutor_c.treefix", fake)
+
+
+def test_complete_code_does_not_search_prefixes(monkeypatch):
+    calls = []
+    _fake_treefix(monkeypatch, ["x = 1\n"], calls)
+    r = trace("a = 1\nprint(a)\n", treefix=True)
+    assert calls == [] and r.prefix is None and r.status == "ok"
+
+
+def test_a_prefix_that_fails_itself_is_not_used(monkeypatch):
+    calls = []
+    _fake_treefix(monkeypatch, ["raise RuntimeError('bad prefix')\n"], calls)
+    r = trace(FORUM_SNIPPET, treefix=True)
+    assert len(calls) == 1
+    assert r.prefix is None and r.exception["type"] == "FileNotFoundError"
+    assert r.exception["line"] == 1
+
+
+def test_prefix_argument_errors():
+    with pytest.raises(TypeError):
+        trace("x = 1\n", prefix=3)
+    with pytest.raises(ValueError):
+        trace("x = 1\n", prefix="y = 2\n", treefix=True)
+    with pytest.raises(SyntaxError):
+        trace("x = 1\n", prefix="def (:\n")

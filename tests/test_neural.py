@@ -5,6 +5,7 @@ import os
 import random
 import subprocess
 import sys
+import zipfile
 
 import pytest
 
@@ -262,12 +263,12 @@ def tiny_model(tmp_path_factory):
         pytest.skip("torch / lexecutor_c._torch_shim not available")
     d = tmp_path_factory.mktemp("model")
     write_events(d / "syn.jsonl.gz", synthetic_events())
-    out = d / "tiny.pt"
+    out = d / "tiny.pt2"
     p = subprocess.run([sys.executable, "-m", "lexecutor_c", "train", "--events",
                         str(d / "syn.jsonl.gz"), "--out", str(out), "--max-steps", "60", "--epochs", "100",
                         "--dim", "32", "--heads", "2", "--ff", "64", "--layers", "1",
                         "--buckets", "4096", "--batch-size", "64", "--lr", "5e-3",
-                        "--threads", "1", "--seed", "3"],
+                        "--threads", "1", "--seed", "3", "--checkpoint", str(d / "tiny.ckpt")],
                        cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert p.returncode == 0, p.stderr
     report = json.loads(p.stdout)
@@ -324,15 +325,28 @@ def test_shim_predictions_and_errors(tiny_model, tmp_path):
         m.predict("x", "name", k=0)
     with pytest.raises(TypeError):
         m.predict(3, "name")
-    bad = tmp_path / "corrupt.pt"
+    bad = tmp_path / "corrupt.pt2"
     bad.write_bytes(b"PK\x03\x04 this is not a model")
     with pytest.raises(ValueError, match="cannot load model"):
         NeuralModel(str(bad))
-    import torch
-    plain = tmp_path / "plain.pt"
-    torch.jit.save(torch.jit.script(torch.nn.Linear(2, 2)), str(plain))
-    with pytest.raises(ValueError, match="not a lexecutor_c model"):
-        NeuralModel(str(plain))
+    # metadata is read before the package's library: packages that are not
+    # ours, of another format or for another CPU are refused with a reason
+    tok = TokenizerConfig(buckets=64, max_len=5, max_feats=2, ctx=1).to_text(
+        list(_core.FINE_CLASSES), list(_core.COARSE_CLASSES))
+    cases = [({"AOTI_CPU_ISA": "AVX2"}, "not a lexecutor_c model"),
+             ({"tokenizer.txt": tok, "lexecutor_c.format": "7"}, "model format 7"),
+             ({"tokenizer.txt": "lexecutor_c.tokenizer 1\nbuckets x\n"}, "bad number"),
+             ({"tokenizer.txt": tok, "AOTI_MACHINE": "x86_64",
+               "AOTI_CPU_ISA": "AVX2 SOME_FUTURE_ISA"}, "this CPU lacks SOME_FUTURE_ISA"),
+             ({"tokenizer.txt": tok, "AOTI_CPU_ISA": "AVX2"}, "cannot load model")]
+    for i, (meta, msg) in enumerate(cases):
+        fake = tmp_path / f"fake{i}.pt2"
+        with zipfile.ZipFile(fake, "w") as z:
+            z.writestr(f"fake{i}/data/aotinductor/model/x.wrapper_metadata.json",
+                       json.dumps(meta))
+            z.writestr(f"fake{i}/archive_format", "pt2")
+        with pytest.raises(ValueError, match=msg):
+            NeuralModel(str(fake))
 
 
 @needs_shim
@@ -356,25 +370,53 @@ def test_runtime_neural_predictor_end_to_end(tiny_model):
     assert lines[1] == "coarse 2 ['callable', 'bool', 'int']"
 
 
-@needs_shim
+@needs_torch
 def test_training_is_reproducible(tmp_path):
     import torch
     from lexecutor_c.model.training.train import train
     write_events(tmp_path / "syn.jsonl.gz", synthetic_events(200))
     kw = dict(seed=7, max_steps=5, dim=16, heads=2, ff=16, layers=1, buckets=512,
-              batch_size=32, threads=1, log=lambda m: None)
-    r1 = train([str(tmp_path / "syn.jsonl.gz")], str(tmp_path / "a.pt"), **kw)
-    r2 = train([str(tmp_path / "syn.jsonl.gz")], str(tmp_path / "b.pt"), **kw)
-    a = torch.jit.load(str(tmp_path / "a.pt")).state_dict()
-    b = torch.jit.load(str(tmp_path / "b.pt")).state_dict()
+              batch_size=32, threads=1, log=lambda m: None, do_export=False)
+    out = str(tmp_path / "unused.pt2")
+
+    def weights(name):
+        return torch.load(str(tmp_path / name), weights_only=True)["state_dict"]
+    r1 = train([str(tmp_path / "syn.jsonl.gz")], out, checkpoint=str(tmp_path / "a.ckpt"), **kw)
+    r2 = train([str(tmp_path / "syn.jsonl.gz")], out, checkpoint=str(tmp_path / "b.ckpt"), **kw)
+    a, b = weights("a.ckpt"), weights("b.ckpt")
     assert a.keys() == b.keys() and all(torch.equal(a[k], b[k]) for k in a)
     assert r1["test_metrics"] == r2["test_metrics"]
+    assert not os.path.exists(out)
     kw["seed"] = 8
-    train([str(tmp_path / "syn.jsonl.gz")], str(tmp_path / "c.pt"), **kw)
-    c = torch.jit.load(str(tmp_path / "c.pt")).state_dict()
+    train([str(tmp_path / "syn.jsonl.gz")], out, checkpoint=str(tmp_path / "c.ckpt"), **kw)
+    c = weights("c.ckpt")
     assert not all(torch.equal(a[k], c[k]) for k in a)
     with pytest.raises(FileNotFoundError):
-        train([str(tmp_path / "missing.jsonl.gz")], str(tmp_path / "d.pt"), **kw)
+        train([str(tmp_path / "missing.jsonl.gz")], out, **kw)
+
+
+@pytest.mark.slow
+@needs_shim
+def test_checkpoint_exports_again_to_the_same_model(tiny_model, tmp_path):
+    """--from-checkpoint compiles the saved weights again: the same answers."""
+    out, report = tiny_model
+    again = tmp_path / "again.pt2"
+    p = subprocess.run([sys.executable, "-m", "lexecutor_c", "train", "--from-checkpoint",
+                        str(out.parent / "tiny.ckpt"), "--out", str(again)],
+                       cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert p.returncode == 0, p.stderr
+    assert json.loads(p.stdout)["test_metrics"] == report["test_metrics"]
+    m1, m2 = NeuralModel(str(out)), NeuralModel(str(again))
+    for name, kind, before, after in [("is_valid", "call", "if x .", ": pass"),
+                                      ("count_rows", "name", "x =", "+ 1"), ("q", "name", "", "")]:
+        assert m1.predict(name, kind, before, after, k=22) == \
+            m2.predict(name, kind, before, after, k=22)
+    bad = tmp_path / "bad.ckpt"
+    bad.write_bytes(b"not a checkpoint")
+    p = subprocess.run([sys.executable, "-m", "lexecutor_c", "train", "--from-checkpoint",
+                        str(bad), "--out", str(tmp_path / "x.pt2")],
+                       cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert p.returncode == 2 and "not a checkpoint" in p.stderr
 
 
 @needs_shim
@@ -402,3 +444,52 @@ def test_next_use_filter_keeps_classes_that_survive_the_next_use():
     assert fit_next_use([("int_pos", 0.9)], "name", ": pass", "for x in") == ["object"]
     # anything else: the model's ranking as it is
     assert fit_next_use(ranked, "name", ") + 1", "f (") == ranked
+
+
+@needs_torch
+def test_training_on_a_dataset_directory(tmp_path):
+    """--dataset: the project-disjoint split collect wrote (docs/MODEL.md)."""
+    from lexecutor_c.model.training.train import train
+    write_events(tmp_path / "syn.jsonl.gz", synthetic_events(120))
+    exs = ds.examples_from_events([str(tmp_path / "syn.jsonl.gz")])
+    d = tmp_path / "dataset"
+    d.mkdir()
+    ds.write_examples(str(d / "train.jsonl.gz"), exs[:100])
+    ds.write_examples(str(d / "test.jsonl.gz"), [e._replace(project="held") for e in exs[100:]])
+    info = {"format": "lexecutor_c.dataset", "version": 1, "events": 120,
+            "heldout_projects": ["held"]}
+    (d / "dataset.json").write_text(json.dumps(info))
+    kw = dict(max_steps=2, dim=16, heads=2, ff=16, layers=1, buckets=512, batch_size=32,
+              threads=1, log=lambda m: None, do_export=False)
+    r = train([], str(tmp_path / "unused.pt2"), dataset=str(d), **kw)
+    assert (r["train"], r["test"]) == (100, len(exs) - 100)
+    assert r["split"]["kind"] == "project" and r["split"]["heldout"] == ["held"]
+    assert r["test_metrics"]["n"] == len(exs) - 100
+    (d / "dataset.json").write_text(json.dumps({**info, "version": 9}))
+    with pytest.raises(ValueError, match="not a lexecutor_c.dataset version 1"):
+        train([], str(tmp_path / "unused.pt2"), dataset=str(d), **kw)
+    with pytest.raises(FileNotFoundError, match="no dataset.json"):
+        train([], str(tmp_path / "unused.pt2"), dataset=str(tmp_path), **kw)
+
+
+@needs_shim
+@pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="needs Linux /proc")
+def test_run_loads_the_model_once_before_forking(tiny_model):
+    """run(predictor="neural") loads the model in the calling process (its
+    children inherit it) and leaves no LibTorch thread behind to fork."""
+    out, _ = tiny_model
+    code = ("import os, lexecutor_c\n"
+            "from lexecutor_c.model import neural\n"
+            "p = neural.runtime_predictor()\n"
+            "assert p._model is None\n"
+            "r = lexecutor_c.run('if is_ready_user3():\\n    n = count_user4 + 1\\n',"
+            " predictor='neural')\n"
+            "print(r.status, [i['cls'] for i in r.injections])\n"
+            "print(p._model is not None, len(os.listdir('/proc/self/task')))\n")
+    env = dict(os.environ, LEXECUTOR_C_MODEL=str(out))
+    p = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True,
+                       text=True, timeout=300)
+    assert p.returncode == 0, p.stderr
+    first, second = p.stdout.splitlines()
+    assert first == "ok ['callable', 'True', 'int_pos']"
+    assert second == "True 1"

@@ -121,7 +121,7 @@ def test_wheel_holds_every_file_of_the_package(installed):
     assert missing == [], f"files of the checkout missing from the wheel: {missing}"
     assert any(n.startswith("lexecutor_c/_core.") and n.endswith(".so") for n in names)
     assert any(n.startswith("lexecutor_c/_torch_shim.") for n in names) == HAVE_TORCH
-    for must in ("lexecutor_c/model/neural.pt", "lexecutor_c/model/frequency.json.gz",
+    for must in ("lexecutor_c/model/neural.pt2", "lexecutor_c/model/frequency.json.gz",
                  "lexecutor_c/examples/lexecutor_figure1.py", "lexecutor_c/py.typed",
                  "lexecutor_c/_core.pyi"):
         assert must in names
@@ -161,7 +161,7 @@ def uses_missing():
 facts["call"] = lx.call(uses_missing).ok
 pkg = res.files("lexecutor_c")
 facts["data"] = {name: (pkg / name).is_file() for name in (
-    "model/neural.pt", "model/frequency.json.gz", "examples/lexecutor_figure1.py",
+    "model/neural.pt2", "model/frequency.json.gz", "examples/lexecutor_figure1.py",
     "py.typed", "_core.pyi")}
 facts["torch_importable"] = __import__("importlib.util").util.find_spec("torch") is not None
 print(json.dumps(facts))
@@ -226,7 +226,7 @@ def test_neural_predictor_says_torch_is_missing(installed):
     (installed.work / "n.py").write_text("x = foo()\n")
     p = installed.run(installed.cli, "run", "--predictor", "neural", "n.py")
     assert p.returncode == 2
-    assert "PyTorch is not installed in this environment" in p.stderr
+    assert "torch is not installed for this Python" in p.stderr
     assert "pip install 'lexecutor_c[neural]'" in p.stderr and "Traceback" not in p.stderr
 
 

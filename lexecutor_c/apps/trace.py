@@ -21,6 +21,22 @@ line has finished, the body's lines come before the line that called the
 function.  The module-level state also lists the names that were injected
 at module level (missing names the code reads), with the value injected.
 
+**Prefixes** (issue 12).  Code that stops early for want of its context
+(a file it opens, a value it needs) can run with a Treefix prefix
+(lexecutor_c/prefixtree): ``trace(..., treefix=True)`` first traces the
+code alone; when that run injected values or ended in an exception, it
+asks the Treefix loop for its prefix set and traces the code after the
+best prefix (the first of the set that does not itself fail), keeping that
+trace when it got further (more line entries, or no exception).  The
+prefix's own lines are not traced and line numbers stay the code's own;
+``prefix`` and ``prefix_names`` say what ran before it.
+
+**Marks.**  In the state, a name whose value the prefix defined (and the
+code has not rebound since) reads ``name [prefix] : value``; an injected
+name whose value is no Dummy reads ``name [injected] : value`` (a Dummy
+already reads ``<Dummy name>``).  Line entries carry the same as
+``"origins": {name: "prefix" | "injected"}`` (only when there is one).
+
 The state leaves out loaders, dunder names, modules, functions, classes and
 the import sentinel of failed imports.  Values are ``repr``-like: injected
 objects read ``<Dummy name>``, ``<DummyResource name>``,
@@ -68,6 +84,11 @@ class TraceResult:
     exit_code: Optional[int] = None
     error: Optional[str] = None
     stderr: str = ""
+    #: the Treefix prefix the code ran after (None: the code alone)
+    prefix: Optional[str] = None
+    #: names the prefix binds (generated values, not imports)
+    prefix_names: list = field(default_factory=list)
+    notes: list = field(default_factory=list)
 
     def text(self) -> str:
         return format_trace(self.entries)
@@ -144,7 +165,9 @@ def format_trace(entries: list) -> str:
     out = []
     for e in entries:
         if e["kind"] == "line":
-            state = " ; ".join(f"{n} : {v}" for n, v in e["state"])
+            marks = e.get("origins") or {}
+            state = " ; ".join(f"{n} [{marks[n]}] : {v}" if n in marks else f"{n} : {v}"
+                               for n, v in e["state"])
             out.append(f"<line> {e['line']} <state> {state}".rstrip())
         elif e["kind"] == "output":
             out.append(f"<output> {e['text']}".rstrip(" "))
@@ -210,8 +233,13 @@ class _Capture(io.TextIOBase):
 
 class _Tracer:
     def __init__(self, filename: str, code, rt, starts: dict, max_steps: int,
-                 capture: _Capture):
+                 capture: _Capture, offset: int = 0, prefix_names: frozenset = frozenset()):
         self.filename = filename
+        #: lines of the prefix (not traced; the code's lines are shifted back)
+        self.offset = offset
+        self.prefix_names = prefix_names
+        #: name -> the object the prefix left in it (taken when the code starts)
+        self.prefix_values: Optional[dict] = None
         self.code = code
         self.module_key: Optional[int] = None
         self.rt = rt
@@ -247,6 +275,9 @@ class _Tracer:
                     not code.co_flags & _CO_OPTIMIZED:
                 return self.local_trace        # a class body's header line
             line = self.starts.get(raw, raw)
+            if self.prefix_values is None and key == self.module_key and line > self.offset:
+                ns = frame.f_globals
+                self.prefix_values = {n: ns[n] for n in self.prefix_names if n in ns}
             prev = self.pending.get(key)
             if prev is not None and prev[0] == line and (raw != line or prev[1] != line):
                 self.pending[key] = (line, raw)          # continuation of the same statement
@@ -273,6 +304,9 @@ class _Tracer:
             self.entries.append({"kind": "output", "text": ln})
 
     def emit(self, frame, line: int):
+        if line <= self.offset:             # a line of the prefix: neither it nor its output
+            self.capture.take()
+            return
         self.flush_output()
         module = id(frame) == self.module_key
         if module:
@@ -285,15 +319,26 @@ class _Tracer:
             if name not in order and _is_state_value(name, v):
                 order[name] = None
         state = []
+        origins = {}
+        pv = self.prefix_values or {}
         for name in order:
             if name in ns:
                 v = ns[name]
+                if module and name in pv and name.startswith("_"):
+                    continue                # the prefix's helpers (`_f` of a written file)
                 if _is_state_value(name, v):
                     state.append([name, show_value(v)])
+                    if module and name in pv and pv[name] is v:
+                        origins[name] = "prefix"
             elif module and name in self.injected:
                 state.append([name, self.injected[name]])
-        self.entries.append({"kind": "line", "line": line, "frame": frame.f_code.co_qualname,
-                             "state": state})
+                if not self.injected[name].startswith("<"):
+                    origins[name] = "injected"
+        entry = {"kind": "line", "line": line - self.offset, "frame": frame.f_code.co_qualname,
+                 "state": state}
+        if origins:
+            entry["origins"] = origins
+        self.entries.append(entry)
         self.steps += 1
         if self.steps >= self.max_steps:
             self.truncated = True
@@ -311,6 +356,10 @@ class _Tracer:
 
 
 def _trace_child(text: str, filename: str, opts: dict, in_child: bool) -> dict:
+    prefix = opts.get("prefix") or ""
+    offset = prefix.count("\n")
+    if prefix:
+        text = prefix + text
     from .._core import Runtime
     from ..engine import run as api
     from ..engine.instrument import instrument
@@ -328,7 +377,8 @@ def _trace_child(text: str, filename: str, opts: dict, in_child: bool) -> dict:
     env = {"__name__": "__main__", "__builtins__": builtins, "__file__": filename}
     env.update(rt.loaders())
     capture = _Capture()
-    tracer = _Tracer(filename, code, rt, statement_starts(text), opts["max_steps"], capture)
+    tracer = _Tracer(filename, code, rt, statement_starts(text), opts["max_steps"], capture,
+                     offset, frozenset(opts.get("prefix_names") or ()))
     status, exception, exit_code = "ok", None, None
     saved_out = sys.stdout
     sys.stdout = capture
@@ -347,8 +397,10 @@ def _trace_child(text: str, filename: str, opts: dict, in_child: bool) -> dict:
         status = "timeout"
     except BaseException as e:
         status = "exception"
+        line = api._exception_line(e, filename)
         exception = {"type": api._type_name(type(e)), "message": api._safe_str(e),
-                     "line": api._exception_line(e, filename)}
+                     "line": None if line is None or line <= offset else line - offset,
+                     "in_prefix": line is not None and line <= offset}
     finally:
         sys.stdout = saved_out
         if in_child:
@@ -356,9 +408,11 @@ def _trace_child(text: str, filename: str, opts: dict, in_child: bool) -> dict:
     # lines still pending (a frame left by an exception has had its return event)
     tracer.flush_output()
     if exception is not None:
-        tracer.entries.append({"kind": "exception", **exception})
+        tracer.entries.append({"kind": "exception", **{k: v for k, v in exception.items()
+                                                       if k != "in_prefix"}})
     injections = [{"iid": int(i), "kind": str(k), "name": None if n is None else str(n),
-                   "line": None if ln is None else int(ln), "cls": str(c), "value": str(v)}
+                   "line": None if ln is None else int(ln) - offset, "cls": str(c),
+                   "value": str(v)}
                   for (i, k, n, ln, c, v) in rt.injections]
     env.clear()
     return {"kind": "done", "status": status, "exception": exception,
@@ -366,25 +420,100 @@ def _trace_child(text: str, filename: str, opts: dict, in_child: bool) -> dict:
             "truncated": tracer.truncated, "exit_code": exit_code}
 
 
+def prefix_names(prefix: str) -> list:
+    """Names a prefix binds at its top level (not its imports), in order."""
+    try:
+        tree = ast.parse(prefix)
+    except (SyntaxError, ValueError):
+        return []
+    out: dict = {}
+
+    def visit(node):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            out[node.name] = None
+            return
+        if isinstance(node, (ast.Import, ast.ImportFrom, ast.Lambda)):
+            return
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            out[node.id] = None
+        for child in ast.iter_child_nodes(node):
+            visit(child)
+    visit(tree)
+    return list(out)
+
+
+def _progress(r: TraceResult) -> tuple:
+    """How far a trace got: no exception first, then more line entries."""
+    lines = sum(1 for e in r.entries if e["kind"] == "line")
+    return (r.status in ("ok", "exit"), lines)
+
+
 def trace(source_or_path, *, stdin=None, predictor: str = "naive", abstraction: str = "fine",
           seed: Optional[int] = None,
           randomize: bool = False, timeout: Optional[float] = 10.0, isolate: bool = True,
           filename: Optional[str] = None, max_steps: int = MAX_STEPS,
-          allow_missing=()) -> TraceResult:
-    """Trace a file or snippet (see the module docstring).  Raises like
+          allow_missing=(), prefix: Optional[str] = None, treefix: bool = False,
+          treefix_budget: float = 10.0) -> TraceResult:
+    """Trace a file or snippet (see the module docstring).  ``prefix``: code
+    to run before it (not traced); ``treefix=True``: when the code alone
+    injects values or raises, run it after the best Treefix prefix instead
+    (``treefix_budget`` seconds for the search).  Raises like
     ``lexecutor_c.run`` for unreadable, undecodable or unparsable input."""
     from ..engine import run as api
     if predictor not in api.PREDICTORS:
         raise ValueError(f"unknown predictor {predictor!r}")
     if not isinstance(max_steps, int) or max_steps < 1:
         raise ValueError("max_steps must be a positive int")
+    if prefix is not None and not isinstance(prefix, str):
+        raise TypeError("prefix must be a str or None")
+    if prefix is not None and treefix:
+        raise ValueError("give either prefix or treefix=True, not both")
     text, filename = api.load_source(source_or_path, filename)
     if isinstance(stdin, str):
         stdin = stdin.encode()
     if abstraction not in api.ABSTRACTIONS:
         raise ValueError(f"unknown abstraction {abstraction!r}")
+    if prefix:
+        ast.parse(prefix, "<prefix>")           # SyntaxError for the caller
     opts = {"predictor": predictor, "abstraction": abstraction, "seed": seed, "randomize": bool(randomize),
             "max_steps": max_steps}
+
+    def once(pre: Optional[str]) -> TraceResult:
+        o = dict(opts)
+        if pre:
+            o["prefix"] = pre if pre.endswith("\n") else pre + "\n"
+            o["prefix_names"] = prefix_names(pre)
+        r = _trace_once(text, filename, o, stdin, timeout, isolate, allow_missing)
+        if pre:
+            r.prefix = o["prefix"]
+            r.prefix_names = [n for n in o["prefix_names"] if not n.startswith("_")]
+        return r
+
+    r = once(prefix)
+    if not treefix or not (r.injections or r.status == "exception"):
+        return r
+    from .prefixes import treefix_prefixes
+    notes: list = []
+    prefixes = treefix_prefixes(text, notes, budget=treefix_budget, seed=0 if seed is None else seed)
+    tried = 0
+    for pre in (prefixes or [])[:3]:
+        tried += 1
+        cand = once(pre)
+        if cand.exception is not None and cand.exception.get("in_prefix"):
+            continue                            # the prefix itself fails here
+        if _progress(cand) > _progress(r):
+            cand.notes = notes + [f"ran after Treefix prefix {tried} of {len(prefixes)}"]
+            return cand
+        notes.append(f"Treefix prefix {tried} got no further than the code alone")
+        break
+    if prefixes == []:
+        notes.append("Treefix found no prefix")
+    r.notes = notes
+    return r
+
+
+def _trace_once(text, filename, opts, stdin, timeout, isolate, allow_missing) -> TraceResult:
+    from ..engine import run as api
     if isolate:
         out = sandbox.call_isolated(_trace_child, text, filename, opts, True,
                                     limits=sandbox.Limits(timeout=timeout,

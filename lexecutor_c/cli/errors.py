@@ -20,6 +20,11 @@ def _errors_args(p):
                    help="wall-clock seconds per run (default: 10)")
     p.add_argument("--no-treefix", dest="treefix", action="store_false",
                    help="do not use Treefix prefixes even when lexecutor_c.treefix is there")
+    p.add_argument("--treefix-budget", type=positive_float, default=5.0, metavar="S",
+                   help="seconds for the Treefix search (default: 5)")
+    p.add_argument("--no-restore", dest="restore", action="store_false",
+                   help="do not restore the imports of names the code reads and never binds "
+                        "(from the knowledge index)")
     p.add_argument("--json", action="store_true", help="print one JSON document")
 
 
@@ -31,7 +36,8 @@ def _errors(args, ui: UI) -> int:
     stdin = read_stdin(args.stdin)
     try:
         rep = find_errors(PathArg(args.file), stdin=stdin, seeds=args.seeds,
-                          timeout=args.timeout, use_treefix=args.treefix, filename=args.file)
+                          timeout=args.timeout, use_treefix=args.treefix, filename=args.file,
+                          restore=args.restore, treefix_budget=args.treefix_budget)
     except Exception as e:
         msg = input_error(args.file, e)
         if msg is None:
@@ -42,12 +48,26 @@ def _errors(args, ui: UI) -> int:
     else:
         meaning = {"real": "the code's own error", "derived": "computed from injected values",
                    "injected": "caused by an injected value", "missing": "a value left missing"}
-        rows = [[g.line if g.line is not None else "?", g.type, g.message, g.category,
-                 meaning[g.category] + (f" ({', '.join(g.involved)})" if g.involved else ""),
-                 f"{g.runs}/{len(rep.runs)}"] for g in rep.errors]
+        why_real = {"operands": "no operand is injected",
+                    "every value": "the same crash for every injected value"}
+
+        def why(g) -> str:
+            text = why_real.get(g.why_real or "", meaning[g.category])
+            if g.category != "real" and g.involved:
+                text += f" ({', '.join(g.involved)})"
+            return text
+
+        def inputs(g) -> str:
+            text = ", ".join(f"{k}={v}" for k, v in list(g.inputs.items())[:4]) or "-"
+            if g.distinct_values > 1 and g.inputs:
+                text += f" (and {g.distinct_values - 1} other values)"
+            return text
+        rows = [[g.line if g.line is not None else "?", g.type, g.message, g.operation or "?",
+                 g.category, why(g), inputs(g), f"{g.runs}/{len(rep.runs)}"]
+                for g in rep.errors]
         if rows:
-            ui.table(f"{args.file}: exceptions", ["line", "type", "message", "verdict", "why",
-                                                  "runs"], rows)
+            ui.table(f"{args.file}: exceptions", ["line", "type", "message", "operation",
+                                                  "verdict", "why", "inputs", "runs"], rows)
         else:
             ui.line(f"{args.file}: no run ended with an exception")
         statuses: dict[str, int] = {}
@@ -55,6 +75,8 @@ def _errors(args, ui: UI) -> int:
             statuses[r.status] = statuses.get(r.status, 0) + 1
         ui.line(f"  {len(rep.runs)} runs ({rep.source_of_runs}): " +
                 ", ".join(f"{n} {st}" for st, n in sorted(statuses.items())))
+        for imp in rep.restored_imports:
+            ui.line(f"  restored: {imp}")
         for n in rep.notes:
             ui.line(f"  note: {n}")
     return EXIT_FAILED if rep.real else EXIT_OK

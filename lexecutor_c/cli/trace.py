@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from .common import (EXIT_FAILED, EXIT_OK, PathArg, UsageError, add_execution_options, command,
-                     confinement_notice, input_error, read_stdin)
+                     confinement_notice, input_error, positive_float, read_stdin)
 from .ui import UI
 
 
@@ -16,6 +16,11 @@ def _trace_args(p):
     add_execution_options(p)
     p.add_argument("--max-steps", type=int, default=10_000, metavar="N",
                    help="stop the program after N traced lines (default: 10000)")
+    p.add_argument("--no-treefix", dest="treefix", action="store_false",
+                   help="trace the code alone: no Treefix prefix when it injects values "
+                        "or raises (default: use the best prefix that gets further)")
+    p.add_argument("--treefix-budget", type=positive_float, default=10.0, metavar="S",
+                   help="seconds for the Treefix search (default: 10)")
     p.add_argument("--json", action="store_true", help="print one JSON document")
 
 
@@ -30,7 +35,8 @@ def _trace(args, ui: UI) -> int:
         r = trace(PathArg(args.file), stdin=stdin, predictor=args.predictor,
                   abstraction=args.abstraction, seed=args.seed, randomize=args.randomize,
                   timeout=args.timeout, isolate=args.isolate, filename=args.file,
-                  max_steps=args.max_steps, allow_missing=args.allow_missing)
+                  max_steps=args.max_steps, allow_missing=args.allow_missing,
+                  treefix=args.treefix, treefix_budget=args.treefix_budget)
     except Exception as e:
         msg = input_error(args.file, e)
         if msg is None:
@@ -41,6 +47,8 @@ def _trace(args, ui: UI) -> int:
         ui.stdout.write(json.dumps(doc, indent=2) + "\n")
     else:
         ui.stdout.write(r.text())
+        for note in r.notes:
+            ui.warn(f"{args.file}: {note}")
         if r.truncated:
             ui.warn(f"{args.file}: stopped after {args.max_steps} traced lines")
         if r.error:

@@ -8,11 +8,19 @@ from .ui import UI
 
 
 @command("train", help="train the neural value model on recorded events and export it "
-                       "(TorchScript + tokenizer) for predictor='neural'")
+                       "(AOTInductor package + tokenizer) for predictor='neural'")
 def _train_args(p):
-    p.add_argument("--events", nargs="+", required=True, metavar="FILE",
+    p.add_argument("--events", nargs="+", metavar="FILE",
                    help="events files written by `record` (globs allowed)")
-    p.add_argument("--out", required=True, metavar="MODEL", help="model file to write (.pt)")
+    p.add_argument("--dataset", metavar="DIR",
+                   help="a dataset directory from collect (its project-disjoint split) "
+                        "instead of --events")
+    p.add_argument("--out", required=True, metavar="MODEL",
+                   help="model package to write (.pt2)")
+    p.add_argument("--checkpoint", metavar="FILE",
+                   help="also save the trained weights here (to export them again later)")
+    p.add_argument("--from-checkpoint", metavar="FILE",
+                   help="no training: export the weights of this checkpoint to --out")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--epochs", type=float, default=4.0)
     p.add_argument("--max-steps", type=int, default=None)
@@ -20,10 +28,10 @@ def _train_args(p):
                    help="stop training after this long (the model is still exported)")
     p.add_argument("--batch-size", type=int, default=256)
     p.add_argument("--lr", type=float, default=2e-3)
-    p.add_argument("--dim", type=int, default=128)
+    p.add_argument("--dim", type=int, default=96)
     p.add_argument("--layers", type=int, default=2)
     p.add_argument("--heads", type=int, default=4)
-    p.add_argument("--ff", type=int, default=256)
+    p.add_argument("--ff", type=int, default=192)
     p.add_argument("--buckets", type=int, default=16384)
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--cap", type=int, default=300,
@@ -43,14 +51,25 @@ def _train(args, ui: UI) -> int:
             or args.batch_size < 1 or args.epochs <= 0 or args.threads < 1:
         raise UsageError("train: bad model settings (dim must be a positive multiple of heads, "
                          "buckets >= 2, batch size, epochs and threads positive)")
+    if args.from_checkpoint:
+        try:
+            from ..model.training.train import export_checkpoint
+            report = export_checkpoint(args.from_checkpoint, args.out)
+        except (FileNotFoundError, ValueError, RuntimeError) as e:
+            raise UsageError(f"train: {e}")
+        ui.stdout.write(json.dumps(report, indent=2) + "\n")
+        return EXIT_OK
+    if not args.events and not args.dataset:
+        raise UsageError("train: --events or --dataset is required (or --from-checkpoint)")
     try:
         from ..model.training.train import latency, train
-        report = train(args.events, args.out, seed=args.seed, epochs=args.epochs,
+        report = train(args.events or [], args.out, seed=args.seed, epochs=args.epochs,
                        batch_size=args.batch_size, lr=args.lr, dim=args.dim,
                        layers=args.layers, heads=args.heads, ff=args.ff, buckets=args.buckets,
                        threads=args.threads, cap=args.cap or None,
                        heldout_projects=[p for p in args.heldout_projects.split(",") if p],
                        max_steps=args.max_steps, max_minutes=args.max_minutes,
+                       checkpoint=args.checkpoint, dataset=args.dataset,
                        log=lambda m: ui.warn(f"train: {m}"))
     except (FileNotFoundError, ValueError, RuntimeError) as e:
         raise UsageError(f"train: {e}")
@@ -58,8 +77,12 @@ def _train(args, ui: UI) -> int:
         from ..model.neural import NeuralUnavailable
         from ..model.training import dataset as ds
         try:
-            exs = ds.examples_from_events(
-                [f for e in args.events for f in (__import__("glob").glob(e) or [e])])
+            if args.dataset:
+                from ..model.training.train import read_dataset
+                exs = read_dataset(args.dataset)[2]
+            else:
+                exs = ds.examples_from_events(
+                    [f for e in args.events for f in (__import__("glob").glob(e) or [e])])
             report["latency"] = latency(args.out, exs)
         except NeuralUnavailable as e:
             ui.warn(f"train: no latency measurement: {e}")

@@ -205,7 +205,8 @@ def _execute(text: str, filename: str, opts: dict, in_child: bool, shared=None) 
         extra["frequency_table"] = opts["frequency_table"]
     elif opts["predictor"] == "frequency":      # the table shipped in the package
         extra["frequency_table"] = _shipped_frequency_table()
-    rt = Runtime(sites=inst.iids, predictor=opts["predictor"], abstraction=opts["abstraction"],
+    rt = Runtime(sites=inst.iids, predictor=_predictor_for_run(opts["predictor"], text, inst),
+                 abstraction=opts["abstraction"],
                  seed=opts["seed"], randomize=opts["randomize"], record=False, filename=filename,
                  **extra)
     if shared is not None:
@@ -303,6 +304,50 @@ class _BoundedText(io.TextIOBase):
         return "".join(self.parts)
 
 
+#: named predictors that the C runtime resolves to a Python object
+#: (csrc/runtime/predict.c); run() prepares them before the sandbox forks
+_NAMED_PREDICTOR_MODULES = {"neural": "lexecutor_c.model.neural"}
+
+
+def _named_predictor(predictor):
+    """The object behind a named predictor that the C runtime resolves in
+    Python ("neural"), else ``predictor`` itself."""
+    if isinstance(predictor, str):
+        mod = _NAMED_PREDICTOR_MODULES.get(predictor)
+        if mod is None:
+            return predictor
+        # resolved by name like the C runtime does: the engine layer does not
+        # import the model layer (pyproject.toml [tool.importlinter])
+        return importlib.import_module(mod).runtime_predictor()
+    return predictor
+
+
+def _predictor_for_run(predictor, text: str, inst):
+    """A predictor with ``for_run(source, sites)`` gets to see the whole
+    snippet: the run uses what that returns (docs/RUNTIME.md)."""
+    obj = _named_predictor(predictor)
+    bind = getattr(obj, "for_run", None)
+    if callable(bind) and not isinstance(obj, str):
+        return bind(text, inst.iids)
+    return predictor
+
+
+def prepare_predictor(predictor) -> None:
+    """Load what a predictor needs once, in this process, so that every
+    sandbox child forked afterwards inherits it instead of loading it again:
+    for ``"neural"`` the LibTorch shim and the model (a second or more per
+    child otherwise).  A callable predictor with a ``prepare()`` method gets
+    it called.  A predictor that cannot prepare (no torch, no model file) is
+    left alone: the run reports the error from the child as before."""
+    predictor = _named_predictor(predictor)
+    prepare = getattr(predictor, "prepare", None)
+    if callable(prepare):
+        try:
+            prepare()
+        except Exception:         # reported by the run itself, with its context
+            pass
+
+
 def _load_frequency_table(path=None) -> dict:
     """The frequency predictor's table: from ``path``, else the shipped one."""
     from .runtime import load_frequency_table
@@ -381,6 +426,7 @@ def run(source_or_path: Union[str, bytes, os.PathLike],
                 randomize=bool(randomize), isolated=bool(isolate))
     t0 = time.monotonic()
     if isolate:
+        prepare_predictor(predictor)
         lim = limits if limits is not None else sandbox.Limits(
             timeout=timeout, stdout_max=output_max, stderr_max=output_max,
             allow_missing=allow_missing)

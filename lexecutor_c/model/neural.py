@@ -3,7 +3,7 @@ lazily loaded LibTorch shim (``lexecutor_c._torch_shim``, csrc/torch_shim.cpp).
 
 Importing this module imports neither torch nor the shim.  The shim (which
 links LibTorch) is loaded on the first prediction; the model file is
-``lexecutor_c/model/neural.pt`` unless ``LEXECUTOR_C_MODEL`` or an explicit
+``lexecutor_c/model/neural.pt2`` unless ``LEXECUTOR_C_MODEL`` or an explicit
 path names another.  See docs/MODEL.md.
 
 Tokenizer (version 1).  A query is laid out as positions
@@ -36,7 +36,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 TOKENIZER_VERSION = 1
 KINDS = ("name", "attribute", "call")
-MODEL_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "neural.pt")
+MODEL_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "neural.pt2")
 ENV_MODEL = "LEXECUTOR_C_MODEL"
 
 
@@ -189,10 +189,11 @@ def _has_torch() -> bool:
 
 
 def _no_torch_message() -> str:
-    return (f"the neural predictor needs PyTorch's LibTorch, and torch is not installed for "
-            f"this Python ({sys.version_info[0]}.{sys.version_info[1]}): pip install "
-            "torch==2.13.0 where a build exists for it, then rebuild (python setup.py "
-            "build_ext --inplace) to get lexecutor_c._torch_shim")
+    return (f"the neural predictor needs PyTorch, and torch is not installed for this Python "
+            f"({sys.version_info[0]}.{sys.version_info[1]}): pip install "
+            "'lexecutor_c[neural]' (torch==2.13.0, the version the shim is built against) "
+            "where torch has a build for this Python; a source checkout is then rebuilt "
+            "(python setup.py build_ext --inplace) to get lexecutor_c._torch_shim")
 
 
 def load_shim():
@@ -209,13 +210,19 @@ def load_shim():
 
 
 def check_available() -> None:
-    """Raise NeuralUnavailable now when the shim was never built (no torch
-    for this interpreter at build time: e.g. Python 3.12/3.13 here), without
-    loading LibTorch; a built shim is loaded on the first query only."""
+    """Raise NeuralUnavailable now when torch is missing (a wheel's shim links
+    the build machine's LibTorch, so it must not be loaded without torch) or
+    the shim was never built (no torch for this interpreter at build time:
+    e.g. Python 3.12/3.13 here), without loading either; a built shim is
+    loaded on the first query only."""
     import importlib.util
-    if importlib.util.find_spec("lexecutor_c._torch_shim") is None:
-        if not _has_torch():
-            raise NeuralUnavailable(_no_torch_message())
+    if not _has_torch():
+        raise NeuralUnavailable(_no_torch_message())
+    try:
+        has_shim = importlib.util.find_spec("lexecutor_c._torch_shim") is not None
+    except (ImportError, ValueError):
+        has_shim = False
+    if not has_shim:
         raise NeuralUnavailable("lexecutor_c._torch_shim is not built; rebuild with torch "
                                 "installed: python setup.py build_ext --inplace")
 
@@ -243,13 +250,96 @@ class NeuralModel:
         return self._shim.tokenize(self._handle, name, kind, before or "", after or "")
 
 
+#: the injected values that are Dummies (survive nearly every use)
+DUMMY_CLASSES = frozenset({"object", "callable", "resource"})
+#: a concrete class is injected instead of a Dummy only when the model gives
+#: it at least this probability (or when no Dummy survives the uses)
+CONFIDENCE = 0.5
+#: classes below this probability are not considered at all
+FLOOR = 0.02
+#: a value that decides an if/assert: the candidates (besides object)
+GUARD_FLOOR = 0.05
+#: at most this many of the model's classes are probed per query
+MAX_PROBED = 8
+
+
+def choose(ranked, probe=None, confidence: float = CONFIDENCE, floor: float = FLOOR,
+           max_probed: int = MAX_PROBED, guard_floor: float = GUARD_FLOOR) -> str:
+    """The class to inject from the model's ``ranked`` [(class, p), ...].
+
+    ``probe(cls) -> Probe`` (lexecutor_c.model.uses) says whether a value
+    of the class survives the snippet's uses of it and which guards it
+    decides.  The rule:
+
+    1. candidates: the model's classes with p >= ``floor`` (at most
+       ``max_probed``), in its order, then ``object``; without a probe, all
+       survive;
+    2. none survives: ``object`` (a Dummy, as naive injection);
+    3. the value decides an ``if``/``assert``: among the survivors with p >=
+       ``guard_floor`` (and ``object``), the one under which the most line
+       markers are expected to run (``Uses.branch_score``: an entered block
+       counts its header, a branch that raises or returns ends the count)
+       -- the model's order among equals;
+    4. otherwise the first survivor if it is a Dummy class or the model
+       gives it at least ``confidence``; else ``object`` when a Dummy
+       survives (it survives what the snippet does next, a doubtful
+       concrete value may not), else the first survivor.
+    """
+    cands, seen = [], set()
+    for cls, p in ranked:
+        if (p >= floor or not cands) and cls not in seen and len(cands) < max_probed:
+            cands.append((cls, p))
+            seen.add(cls)
+    if "object" not in seen:
+        cands.append(("object", 0.0))
+    memo: dict = {}
+
+    def tried(cls):
+        if cls not in memo:
+            memo[cls] = probe(cls) if probe is not None else None
+        return memo[cls]
+
+    def survives(cls):
+        r = tried(cls)
+        return r is None or r.ok
+
+    # the first survivor, probing lazily (most queries end here)
+    first = next(((c, p) for c, p in cands if survives(c)), None)
+    if first is None:
+        return "object"
+    r = tried(first[0])
+    if r is not None and r.decided:
+        # the value decides if/assert tests: the plausible survivor that
+        # keeps most of the snippet running; the model's order among equals
+        best = None
+        for cls, p in cands:
+            if (p >= guard_floor or cls == "object") and survives(cls):
+                rc = tried(cls)
+                sc = rc.score if rc is not None else float("-inf")
+                if best is None or sc > best[0]:
+                    best = (sc, cls)
+        if best is not None:
+            return best[1]
+    cls, p = first
+    if cls in DUMMY_CLASSES or p >= confidence:
+        return cls
+    if survives("object"):
+        return "object"
+    return cls
+
+
 class NeuralPredictor:
     """Callable predictor (docs/RUNTIME.md) backed by the shim.  Loads the
-    shim and the model on the first query, not before."""
+    shim and the model on the first query, not before.  ``for_run(source,
+    sites)`` gives the predictor of one run, which also knows what the
+    snippet does with each value (``uses``); the predictor itself sees
+    only the query's context tokens."""
 
-    def __init__(self, path: Optional[str] = None, k: int = 3):
+    def __init__(self, path: Optional[str] = None, k: int = 3,
+                 confidence: float = CONFIDENCE):
         self.path = path
         self.k = k
+        self.confidence = confidence
         self._model: Optional[NeuralModel] = None
         self._lock = threading.Lock()
 
@@ -261,13 +351,74 @@ class NeuralPredictor:
                     self._model = NeuralModel(self.path)
         return self._model
 
+    def prepare(self) -> None:
+        """Load the shim and the model now, and the use analysis (run() calls
+        this before forking its sandbox children, which then share them)."""
+        self.model
+        from . import uses   # noqa: F401  (and the knowledge's constraint table)
+
+    def ranked(self, query) -> List[Tuple[str, float]]:
+        """The model's classes for a query, most probable first (all of them)."""
+        coarse = query.abstraction == "coarse"
+        return self.model.predict(query.name or "", query.kind, query.before or "",
+                                  query.after or "", 22 if not coarse else 12, coarse)
+
     def __call__(self, query):
         if not query.name:              # e.g. calling an unnamed Dummy: nothing to go on
             return "object"
-        ranked = self.model.predict(query.name or "", query.kind, query.before or "",
-                                    query.after or "", max(self.k, 5),
-                                    query.abstraction == "coarse")
-        return fit_next_use(ranked, query.kind, query.after or "", query.before or "")[:self.k]
+        ranked = fit_next_use(self.ranked(query), query.kind, query.after or "",
+                              query.before or "")
+        ranked = [r if isinstance(r, tuple) else (r, 1.0) for r in ranked]
+        return choose(ranked, None, self.confidence)
+
+    def for_run(self, source: str, sites) -> "RunPredictor":
+        """The predictor of one run of ``source`` (instrumented into ``sites``)."""
+        return RunPredictor(self, source, sites)
+
+    def __repr__(self):
+        return "neural"
+
+
+class RunPredictor:
+    """``NeuralPredictor`` for one run: the model ranks, the snippet's uses of
+    the value (lexecutor_c.model.uses, built on the first query) filter, and
+    :func:`choose` decides.  Answers are remembered per site and query."""
+
+    def __init__(self, base: NeuralPredictor, source: str, sites):
+        self.base = base
+        self._source = source
+        self._sites = list(sites or ())
+        self._uses = None
+        self._memo: Dict[tuple, str] = {}
+
+    @property
+    def uses(self):
+        if self._uses is None:
+            from .uses import Uses
+            self._uses = Uses(self._source, self._sites)
+        return self._uses
+
+    def __call__(self, query):
+        key = (query.iid, query.kind, query.name, query.abstraction)
+        got = self._memo.get(key)
+        if got is not None:
+            return got
+        uses = self.uses if query.iid else None
+        if not query.name:
+            got = "object"
+        elif uses is None or not uses.known(query.iid):
+            # no site to look at (a read inside library code, a snippet that
+            # does not parse): only a Dummy is safe whatever comes next
+            got = next((c for c, _ in self.base.ranked(query) if c in DUMMY_CLASSES),
+                       "object")
+        else:
+            ranked = self.base.ranked(query)
+            try:
+                got = choose(ranked, lambda c: uses.probe(c, query.iid), self.base.confidence)
+            except Exception:        # a flaw of the use analysis must not end the run
+                got = next((c for c, _ in ranked if c in DUMMY_CLASSES), "object")
+        self._memo[key] = got
+        return got
 
     def __repr__(self):
         return "neural"

@@ -99,6 +99,16 @@ def name_heuristic(name: str, kind: str = "name", context: Optional[dict] = None
     return []
 
 
+def _model_context(node: Node, facts: Optional[SnippetFacts]) -> dict:
+    """What a value model is told besides the name and kind: the node's path
+    and uses, the snippet's source and the lines that use the value (a model
+    of the source context, such as the neural one, finds the site there)."""
+    ctx = {"path": node.path, "uses": sorted(node.uses), "lines": sorted(node.lines)}
+    if facts is not None:
+        ctx["source"] = facts.source
+    return ctx
+
+
 def _plural(n: str) -> bool:
     return n.endswith("s") and len(n) > 3 and not n.endswith(
         ("ss", "us", "is", "as", "os", "ics", "status", "news"))
@@ -346,7 +356,7 @@ class OfflineGenerator:
         if node.uses & {"num", "numlike"}:
             out.append(("int",))
         out.extend(specs)
-        for cls in self._model(node, leaf):
+        for cls in self._model(node, leaf, facts):
             out.append(("path",) if cls == "path" else _CLASS_VALUES.get(cls, ("obj",)))
         if not out:
             out.append(("skip",))
@@ -375,13 +385,12 @@ class OfflineGenerator:
                 uniq.append(c)
         return uniq
 
-    def _model(self, node: Node, leaf: str) -> list:
+    def _model(self, node: Node, leaf: str, facts: Optional[SnippetFacts] = None) -> list:
         kind = "name" if "." not in node.path else "attribute"
         if node.path.endswith("()"):
             kind = "call"
         try:
-            ranked = self.value_model(leaf, kind, {"path": node.path,
-                                                   "uses": sorted(node.uses)})
+            ranked = self.value_model(leaf, kind, _model_context(node, facts))
         except Exception:        # a broken value model costs only its advice
             return []
         out = []

@@ -12,9 +12,13 @@ heads over [name position ; mean of positions]: the fine classes
 the loss is the sum of both cross-entropies.
 
 Reproducible: the same events, arguments, seed and thread count give the
-same model.  The export is TorchScript with the tokenizer description as
-the extra file ``tokenizer.txt`` and the training report as
-``report.json``; ``lexecutor_c._torch_shim`` loads it.
+same model.  The export is an AOTInductor package (``torch.export`` of the
+model compiled ahead of time into a shared library, with the weights; the
+tokenizer description and the training report travel in its metadata as
+``tokenizer.txt`` and ``report.json``); ``lexecutor_c._torch_shim`` loads
+it with ``AOTIModelPackageLoader``.  ``checkpoint`` keeps the weights
+(``torch.save``) so that ``export_checkpoint`` can compile them again, e.g.
+for another CPU.
 """
 from __future__ import annotations
 
@@ -22,6 +26,7 @@ import glob
 import json
 import math
 import os
+import platform
 import random
 import statistics
 import time
@@ -105,7 +110,9 @@ def build_model(torch, buckets: int, max_len: int, dim: int, layers: int, heads:
 
 def encode_all(tok: Tokenizer, examples: Sequence[ds.Example], torch):
     n, L, F = len(examples), tok.cfg.max_len, tok.cfg.max_feats
-    ids = torch.zeros((n, L, F), dtype=torch.int32)
+    # feature ids fit 16 bits with the usual bucket counts: half the memory
+    dtype = torch.int16 if tok.cfg.buckets <= 32767 else torch.int32
+    ids = torch.zeros((n, L, F), dtype=dtype)
     view = ids.numpy() if hasattr(ids, "numpy") else None
     for i, ex in enumerate(examples):
         rows = tok.encode(ex.name, ex.kind, ex.before, ex.after)
@@ -143,23 +150,117 @@ def evaluate(model, torch, ids, y_fine, y_coarse, kinds: List[str], batch: int =
     return res
 
 
+#: what the exported package is compiled for on x86-64: the x86-64-v3 level
+#: (AVX2 and FMA: Intel since Haswell, AMD since Excavator) with 256-bit
+#: vectors, not the building machine's own CPU (AOTInductor's default,
+#: -march=native); the shim refuses a package the CPU cannot run
+EXPORT_MARCH = "x86-64-v3"
+EXPORT_SIMDLEN = 256
+#: bumped when the package's inputs, outputs or metadata change
+EXPORT_FORMAT = "1"
+CHECKPOINT_FORMAT = "lexecutor_c.checkpoint"
+
+
 def export(model, torch, path: str, cfg: TokenizerConfig, report: dict) -> None:
+    """Compile the model into an AOTInductor package at ``path`` (one
+    LibTorch intra-op thread: the shim answers one query at a time)."""
     model.eval()
-    scripted = torch.jit.script(model)
-    extra = {"tokenizer.txt": cfg.to_text(FINE, COARSE),
-             "report.json": json.dumps(report, indent=1, sort_keys=True)}
-    torch.jit.save(scripted, path, _extra_files=extra)
+    example = torch.zeros((1, cfg.max_len, cfg.max_feats), dtype=torch.long)
+    example[0, 0, 0] = 1
+    configs = {
+        "aot_inductor.metadata": {
+            "lexecutor_c.format": EXPORT_FORMAT,
+            "tokenizer.txt": cfg.to_text(FINE, COARSE),
+            "report.json": json.dumps(report, indent=1, sort_keys=True),
+        },
+        "cpp.threads": 1,
+    }
+    if platform.machine().lower() in ("x86_64", "amd64"):
+        configs["cpp.march"] = EXPORT_MARCH
+        configs["cpp.simdlen"] = EXPORT_SIMDLEN
+    tmp = path + ".part.pt2"          # AOTInductor wants the .pt2 suffix
+    try:
+        with torch.no_grad():
+            ep = torch.export.export(model, (example,))
+            torch._inductor.aoti_compile_and_package(ep, package_path=tmp,
+                                                     inductor_configs=configs)
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.remove(tmp)
+
+
+def save_checkpoint(model, torch, path: str, cfg: TokenizerConfig, model_config: dict,
+                    report: dict) -> None:
+    torch.save({"format": CHECKPOINT_FORMAT, "version": 1,
+                "state_dict": model.state_dict(), "model_config": dict(model_config),
+                "tokenizer": cfg.to_text(FINE, COARSE),
+                "report": json.dumps(report, sort_keys=True)}, path)
+
+
+def load_checkpoint(path: str):
+    """(model, tokenizer config, report) of a checkpoint ``save_checkpoint`` wrote."""
+    torch = _torch()
+    try:
+        ck = torch.load(path, map_location="cpu", weights_only=True)
+    except FileNotFoundError:
+        raise
+    except Exception as e:
+        raise ValueError(f"{path}: not a checkpoint ({e})") from None
+    if not isinstance(ck, dict) or ck.get("format") != CHECKPOINT_FORMAT:
+        raise ValueError(f"{path}: not a {CHECKPOINT_FORMAT} file")
+    mc = ck["model_config"]
+    cfg, fine, coarse = TokenizerConfig.from_text(ck["tokenizer"])
+    if fine != FINE or coarse != COARSE:
+        raise ValueError(f"{path}: trained for other value classes")
+    model = build_model(torch, cfg.buckets, cfg.max_len, mc["dim"], mc["layers"], mc["heads"],
+                        mc["ff"], mc["dropout"])
+    model.load_state_dict(ck["state_dict"])
+    return model, cfg, json.loads(ck["report"])
+
+
+def export_checkpoint(checkpoint: str, out: str) -> dict:
+    """Compile a checkpoint into a package again (another CPU, a new torch)."""
+    model, cfg, report = load_checkpoint(checkpoint)
+    export(model, _torch(), out, cfg, report)
+    report["model_bytes"] = os.path.getsize(out)
+    return report
+
+
+DATASET_FORMAT = ("lexecutor_c.dataset", 1)
+
+
+def read_dataset(path: str):
+    """(info, train, test) of a dataset directory written by
+    ``collect`` (``dataset.json`` and ``train``/``test.jsonl.gz``)."""
+    try:
+        with open(os.path.join(path, "dataset.json")) as f:
+            info = json.load(f)
+    except FileNotFoundError:
+        raise FileNotFoundError(f"{path}: no dataset.json (not a dataset directory)") from None
+    if (info.get("format"), info.get("version")) != DATASET_FORMAT:
+        raise ValueError(f"{path}: not a {DATASET_FORMAT[0]} version {DATASET_FORMAT[1]} "
+                         "dataset")
+    return (info, ds.read_examples(os.path.join(path, "train.jsonl.gz")),
+            ds.read_examples(os.path.join(path, "test.jsonl.gz")))
 
 
 def train(events: Sequence[str], out: str, *, seed: int = 0, epochs: float = 4.0,
-          batch_size: int = 256, lr: float = 2e-3, dim: int = 128, layers: int = 2,
-          heads: int = 4, ff: int = 256, dropout: float = 0.1, buckets: int = 16384,
+          batch_size: int = 256, lr: float = 2e-3, dim: int = 96, layers: int = 2,
+          heads: int = 4, ff: int = 192, dropout: float = 0.1, buckets: int = 16384,
           max_len: int = 36, max_feats: int = 12, test_fraction: float = 0.05,
           heldout_projects: Sequence[str] = (), cap: Optional[int] = 300,
           threads: int = 2, max_steps: Optional[int] = None,
-          max_minutes: Optional[float] = None, log=print) -> dict:
-    """Train and export; returns the report (also stored in the export)."""
+          max_minutes: Optional[float] = None, checkpoint: Optional[str] = None,
+          do_export: bool = True, dataset: Optional[str] = None, log=print) -> dict:
+    """Train and export (unless ``do_export`` is false); write the weights to
+    ``checkpoint`` when given.  Returns the report (also in the export).
+    ``dataset``: a dataset directory (docs/MODEL.md, format
+    ``lexecutor_c.dataset`` 1: its project-disjoint train/test split) instead
+    of ``events``."""
     torch = _torch()
+    if dataset is not None:
+        events = []
     paths = []
     for e in events:
         found = sorted(glob.glob(e)) if any(c in e for c in "*?[") else [e]
@@ -169,15 +270,25 @@ def train(events: Sequence[str], out: str, *, seed: int = 0, epochs: float = 4.0
     for p in paths:
         if not os.path.isfile(p):
             raise FileNotFoundError(f"events file {p!r} does not exist")
-    out_dir = os.path.dirname(os.path.abspath(out))
-    if not os.path.isdir(out_dir):
-        raise FileNotFoundError(f"the directory of --out ({out_dir}) does not exist")
+    for target in ([out] if do_export else []) + ([checkpoint] if checkpoint else []):
+        out_dir = os.path.dirname(os.path.abspath(target))
+        if not os.path.isdir(out_dir):
+            raise FileNotFoundError(f"the directory of {target} ({out_dir}) does not exist")
     torch.manual_seed(seed)
     random.seed(seed)
     torch.set_num_threads(threads)
     stats: dict = {}
-    examples = ds.examples_from_events(paths, cap=cap, stats=stats)
-    if heldout_projects:
+    if dataset is not None:
+        info, train_ex, test_ex = read_dataset(dataset)
+        examples = train_ex + test_ex
+        stats["events"] = info.get("events")
+        split = {"kind": "project", "heldout": list(info.get("heldout_projects", [])),
+                 "dataset": os.path.abspath(dataset)}
+    else:
+        examples = ds.examples_from_events(paths, cap=cap, stats=stats)
+    if dataset is not None:
+        pass                                 # the dataset's own split
+    elif heldout_projects:
         train_ex, test_ex = ds.project_split(examples, heldout_projects)
         split = {"kind": "project", "heldout": list(heldout_projects)}
     else:
@@ -253,20 +364,33 @@ def train(events: Sequence[str], out: str, *, seed: int = 0, epochs: float = 4.0
         table = ds.class_counts(train_ex)
         report["frequency_baseline"] = {"fine": topk_frequency(table, test_ex),
                                         "coarse": topk_frequency(table, test_ex, coarse=True)}
-    export(model, torch, out, cfg, report)
-    report["model_bytes"] = os.path.getsize(out)
+    model_config = {"dim": dim, "layers": layers, "heads": heads, "ff": ff,
+                    "dropout": dropout}
+    if checkpoint:
+        save_checkpoint(model, torch, checkpoint, cfg, model_config, report)
+    if do_export:
+        t0 = time.monotonic()
+        export(model, torch, out, cfg, report)
+        report["export_seconds"] = round(time.monotonic() - t0, 1)
+        report["model_bytes"] = os.path.getsize(out)
     return report
 
 
 def latency(model_path: str, examples: Sequence[ds.Example], n: int = 500) -> dict:
-    """Median and p99 milliseconds per query through the shim, in-process."""
+    """Milliseconds per query through the shim, in-process, one LibTorch
+    thread: median and p99 of the wall time and of this thread's CPU time
+    (the CPU time is what a busy machine changes least)."""
     from lexecutor_c.model.neural import NeuralModel
     m = NeuralModel(model_path)
-    times = []
+    wall, cpu = [], []
     for ex in list(examples)[:n]:
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.thread_time()
         m.predict(ex.name, ex.kind, ex.before, ex.after, 5)
-        times.append((time.perf_counter() - t) * 1000)
-    times.sort()
-    return {"queries": len(times), "median_ms": round(statistics.median(times), 4),
-            "p99_ms": round(times[min(len(times) - 1, int(len(times) * 0.99))], 4)}
+        cpu.append((time.thread_time() - c) * 1000)
+        wall.append((time.perf_counter() - t) * 1000)
+
+    def p99(v):
+        return round(sorted(v)[min(len(v) - 1, int(len(v) * 0.99))], 4)
+    return {"queries": len(wall), "median_ms": round(statistics.median(wall), 4),
+            "p99_ms": p99(wall), "cpu_median_ms": round(statistics.median(cpu), 4),
+            "cpu_p99_ms": p99(cpu)}
