@@ -20,6 +20,22 @@
 #define PyUnstable_Eval_RequestCodeExtraIndex _PyEval_RequestCodeExtraIndex
 #endif
 
+#if PY_VERSION_HEX < 0x030C0000
+/* 3.12's unstable API for ints of one digit (Include/cpython/longintrepr.h
+ * there); 3.11 keeps the sign and the digit count in ob_size. */
+static inline int
+PyUnstable_Long_IsCompact(const PyLongObject *op)
+{
+    return Py_SIZE(op) >= -1 && Py_SIZE(op) <= 1;
+}
+
+static inline Py_ssize_t
+PyUnstable_Long_CompactValue(const PyLongObject *op)
+{
+    return Py_SIZE(op) * (Py_ssize_t)op->ob_digit[0];
+}
+#endif
+
 #if PY_VERSION_HEX < 0x030D0000
 /* 3.13 made these public (Include/object.h, Include/cpython/pyhash.h);
  * _PyObject_LookupAttr is gone from its headers. */

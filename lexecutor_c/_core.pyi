@@ -106,6 +106,7 @@ class Runtime:
     predictor_errors: list[Any]
     randomize: bool
     record: bool
+    unique: bool
     seed: int
     _n_: Callable[..., Any]
     _a_: Callable[..., Any]
@@ -116,7 +117,9 @@ class Runtime:
                  predictor: Union[str, Callable[..., Any]] = "naive",
                  abstraction: str = "fine", seed: Optional[int] = None,
                  randomize: bool = False, record: bool = False, filename: str = "<snippet>",
-                 frequency_table: Optional[dict[str, dict[str, int]]] = None) -> None: ...
+                 frequency_table: Optional[dict[str, dict[str, int]]] = None, *,
+                 constraints: Union[bool, Callable[..., Any]] = True, loop_bound: int = 3,
+                 unique: bool = False) -> None: ...
     def loaders(self) -> dict[str, Callable[..., Any]]: ...
     def reached(self) -> list[int]: ...
     def reset(self) -> None: ...

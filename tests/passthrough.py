@@ -24,9 +24,12 @@ operator module that augmented assignments to maybe-unbound names use).
 # No `from __future__ import annotations` here: exec(), eval() and compile()
 # called from _c_ inherit the future flags of this file.
 import builtins
+import itertools
 import operator
 import sys
 import warnings
+
+_FOREVER = object()     # _w_(m) without a condition: the guard of `while True`
 
 
 class _Missing:
@@ -151,7 +154,9 @@ class Loaders:
                 counts["l"] += 1
             return value
 
-        def _w_(iid, cond, /):                    # loop guards: nothing injected, so
+        def _w_(iid, cond=_FOREVER, /):           # loop guards: nothing injected, so
+            if cond is _FOREVER:                  # `for [] in _w_(m)` (while True)
+                return itertools.repeat(())
             return bool(cond)                     # a while condition as written
 
         def _f_(iid, iterable, /):

@@ -350,6 +350,29 @@ def loop_guards(_state={}):
         ld["_f_"](6, 3)
     except TypeError:
         pass
+    rt.reset()
+    for _ in ld["_w_"](7):                     # while True, quiet: stopped by break
+        break
+    ld["_n_"](3, "missing", lambda: missing)  # noqa: F821
+    for _ in ld["_w_"](8):                     # while True, busy: bounded
+        d.z
+
+
+@entry_point("recording with unique=True (events kept, repeats dropped, reset)",
+             needs="_core.Runtime", calls=500)
+def record_unique(_state={}):
+    core = _core()
+    if "rt" not in _state:
+        _state["rt"] = core.Runtime(predictor="as-is", record=True, unique=True)
+        _state["ld"] = _state["rt"].loaders()
+    rt, ld = _state["rt"], _state["ld"]
+    rt.reset()
+    for v in (1, -1, 1, "s", [1]):
+        ld["_n_"](1, "v", lambda: v)
+        ld["_a_"](2, v, "__class__")
+        ld["_c_"](3, len, [v])
+        ld["_c_"](4000, abs, 1)                # a site past the table: no name
+    assert len(rt.events) >= 4
 
 
 @entry_point("use-site constraints (hook, factory, cache, errors); Runtime.concretize",

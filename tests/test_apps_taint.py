@@ -82,3 +82,13 @@ def test_prefix_bindings():
     generated, imported = prefix_bindings("import os\nfrom math import pi\nn = 3\n"
                                           "def f():\n    pass\n")
     assert generated == {"n", "f"} and imported == {"os", "pi"}
+
+
+def test_strip_shows_a_while_true_guard_as_written():
+    """`while True:` is instrumented as `for [] in _w_(m):`; the failing
+    operation's text shows the guard as the `True` it stands for."""
+    from lexecutor_c.apps.taint import strip
+    node = ast.parse("_w_(3)", mode="eval").body
+    assert ast.unparse(strip(node)) == "True"
+    node = ast.parse("_w_(3, (x > _n_(1, 'y')))", mode="eval").body
+    assert ast.unparse(strip(node)) == "x > y"

@@ -102,7 +102,8 @@ def test_reset_clears_the_loop_state():
 
 
 @pytest.mark.parametrize("loader, args, exc", [
-    ("_w_", (), TypeError), ("_w_", (1,), TypeError), ("_w_", (1, 2, 3), TypeError),
+    ("_w_", (), TypeError), ("_w_", (1, 2, 3), TypeError), ("_w_", ("1",), TypeError),
+    ("_w_", (-1,), ValueError),
     ("_w_", ("1", True), TypeError), ("_w_", (-1, True), ValueError),
     ("_w_", (1 << 40, True), ValueError),
     ("_f_", (), TypeError), ("_f_", (1,), TypeError), ("_f_", ("1", []), TypeError),
@@ -150,3 +151,33 @@ def test_timeouts_become_coverage(tmp_path):
     r = lexecutor_c.run(src, timeout=10)
     assert r.status == "exit" and r.coverage > 0.5
     assert time.monotonic() - t0 < 5
+
+
+def test_while_true_becomes_a_guarded_for_loop():
+    """`while True:` / `while 1:` are emitted as `for [] in _w_(m):` (a for
+    loop jumps back with JUMP_BACKWARD, which lets CPython 3.11 specialize a
+    function that spends its time in the loop); break, continue, else and
+    the enclosing block's folded marker behave as in the while loop."""
+    src = ("def f(n):\n    i = 0\n    while True:\n        i += 1\n        if i > n:\n"
+           "            break\n    while 1:\n        if i > 100:\n            continue\n"
+           "        break\n    else:\n        i = -1\n    return i\n"
+           "if f(2) == 3:\n    while True:\n        r = f(4)\n        break\n")
+    inst = lexecutor_c.instrument(src)
+    assert inst.source.count("for [] in _w_(") == 2
+    assert inst.source.count("for [] in _l_(") == 1    # the if block's marker, folded
+    assert "while" not in inst.source
+    rt, g = _run(src)
+    assert g["r"] == 5 and not rt.bounded_loops
+    marker_lines = {m.line for m in inst.lines if m.iid in set(rt.reached())}
+    assert {3, 4, 7, 10, 13, 14, 15, 16} <= marker_lines
+    assert 12 not in marker_lines                      # the else clause did not run
+
+
+def test_while_true_guard_ends_a_loop_injected_values_keep_alive():
+    src = ("cur = node\nn = 0\nwhile True:\n    cur = cur.parent\n    n += 1\n"
+           "    if cur is None:\n        break\nelse:\n    done = n\n")
+    rt, g = _run(src, loop_bound=2)
+    assert g["done"] == 2 and list(rt.bounded_loops.values()) == [1]
+    ld = _core.Runtime().loaders()
+    it = ld["_w_"](5)
+    assert iter(it) is it and [next(it) for _ in range(3)] == [(), (), ()]

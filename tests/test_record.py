@@ -282,3 +282,24 @@ def test_truncated_part_keeps_complete_members(tmp_path):
     assert complete and events[1].before == "x"
     with gzip.open(part, "rt") as f:               # an ordinary multi-member gzip file
         assert len(f.readlines()) == 2
+
+
+def test_recorder_runtimes_drop_repeats_in_c(tmp_path):
+    """The recorder's Runtimes deduplicate in C when it writes unique events
+    (and keep every event for --all-events); the flushed rows are the same."""
+    from lexecutor_c.engine import _recorder
+    import lexecutor_c as lx
+    src = "t = 0\nfor i in range(50):\n    t += abs(i - 3)\n"
+    inst = lx.instrument(src)
+    flushed = {}
+    for unique in (True, False):
+        rec = _recorder.Recorder(str(tmp_path / str(unique)), lambda n, o: True,
+                                 unique=unique, flush_interval=0)
+        (tmp_path / str(unique)).mkdir()
+        rt = rec.new_runtime("m", "m.py", inst.iids)
+        assert rt.unique is unique
+        g = dict(rt.loaders())
+        exec(inst.compile(), g)
+        assert len(rt.events) == (3 if unique else 51)   # range once; abs int_pos/int_zero
+        flushed[unique] = rec.flush()
+    assert flushed[True] == 3 and flushed[False] == 51

@@ -557,6 +557,40 @@ def test_record_events():
         "upper": {"str_nonempty": 1}}
 
 
+def test_record_unique_keeps_one_event_per_site_and_class():
+    """unique=True drops repeats of (iid, class) in C; the kept events are the
+    first of each key, in order; reset() starts counting again."""
+    sites = [Site(1, "name", "n", 1, "", ""), Site(2, "attribute", "real", 2, "", ""),
+             Site(3, "call", "abs", 3, "", ""), Site(4, "call", "", 4, "", "")]
+    src = """
+        for n in (3, 4, -1, 5, 0):
+            a = _n_(1, 'n', lambda: n)
+            b = _a_(2, n, 'real')
+            c = _c_(3, abs, n)
+        for f in (str.upper, str.lower, str.upper):
+            d = _c_(4, f, 'x')
+    """
+    every = _core.Runtime(sites=sites, record=True)
+    run(src, every)
+    once = _core.Runtime(sites=sites, record=True, unique=True)
+    assert once.unique and not every.unique
+    run(src, once)
+    assert len(every.events) == 18
+    first = []
+    for e in every.events:
+        key = (e[5], e[0], e[1])
+        if key not in {(f[5], f[0], f[1]) for f in first}:
+            first.append(e)
+    assert [e for e in once.events if e[5] != 4] == [e for e in first if e[5] != 4]
+    # a call site without a name: the event's name comes from the callee, so
+    # the Runtime keeps every event there (the recorder deduplicates by name)
+    assert [(e[0], e[1]) for e in once.events if e[5] == 4] == [
+        ("upper", "str_nonempty"), ("lower", "str_nonempty"), ("upper", "str_nonempty")]
+    once.reset()
+    run("a = _n_(1, 'n', lambda: n)", once, n=7)
+    assert [(e[0], e[1]) for e in once.events] == [("n", "int_pos")]
+
+
 def test_events_file_round_trip(tmp_path):
     rt = _core.Runtime(record=True, filename="héllo.py")
     run("a = _n_(1, 'n', lambda: n)\nb = _n_(2, 'n', lambda: n)\nc = _n_(3, 's', lambda: s)",

@@ -301,3 +301,34 @@ def test_dummy_cycle_with_runtime_is_collected():
     del rt, g
     gc.collect()
     assert wr() is None and wd() is None
+
+
+def test_abstract_of_functions_and_methods_follows_hasattr():
+    """Functions, bound methods and builtins are classified without the
+    generic hasattr() where the answer is known; a function whose __dict__
+    holds __enter__/__exit__ (and a method bound to it) still counts as a
+    resource, as hasattr() says."""
+    class C:
+        def m(self):
+            pass
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            return False
+
+    def plain():
+        pass
+
+    def cm():
+        pass
+    cm.__enter__ = cm.__exit__ = plain
+    bound = cm.__get__(C())
+    for v in (C().m, [].append, len, plain, C().__enter__, bound, cm):
+        expected = ("resource" if hasattr(v, "__enter__") and hasattr(v, "__exit__")
+                    else "callable")
+        assert _core.abstract(v) == expected
+    assert _core.abstract(bound) == "resource" and _core.abstract(plain) == "callable"
+    plain.__dict__                       # an empty __dict__ changes nothing
+    assert _core.abstract(plain) == "callable"

@@ -208,13 +208,36 @@ is_async_for(Ctx *c, uint32_t n)
  * `for x in _f_(m, (iterable)):`, m being the iid of the loop body's line
  * marker (docs/LOADERS.md; the runtime bounds loops that injected values
  * keep alive, docs/RUNTIME.md). */
+enum { K_WHILE_TRUE = -1 };   /* put_loop_guard: the `for [] in _w_(m)` form */
+
 static int
 put_loop_guard(Ctx *c, int kind, size_t gstart, size_t gend, uint32_t m)
 {
+    if (kind == K_WHILE_TRUE) {
+        return lxi_insertf(c, gstart, "_w_(%lu)", m);
+    }
     if (buf_insert(&c->out, gend, "))", 2) < 0) {
         return -1;
     }
     return lxi_insertf(c, gstart, kind == K_WHILE ? "_w_(%lu, (" : "_f_(%lu, (", m);
+}
+
+/* `while True:` (or `while 1:`) becomes `for [] in _w_(m):`, the guard
+ * being an iterator of empty tuples (each unpacked into no target) that
+ * ends when the guard ends the loop; an else clause runs then, as it would
+ * after `while _w_(m, (True)):`.  Why not the condition form: CPython 3.11
+ * quickens (specializes) a code object only after 8 calls or 8 backward
+ * JUMP_BACKWARDs, and a loop whose condition is a call jumps back with
+ * POP_JUMP_BACKWARD_IF_TRUE, which does not count: a function called a few
+ * times that spends its time in `while True:` ran unspecialized, every
+ * global read a dict lookup.  A for loop jumps back with JUMP_BACKWARD, as
+ * the plain `while True:` does. */
+static int
+is_while_true(Ctx *c, uint32_t n)
+{
+    const lx_fields *f = &c->st->field;
+    uint32_t cond = field_child(c, n, f->condition);
+    return cond != NONE_IDX && (text_is(c, cond, "True") || text_is(c, cond, "1"));
 }
 
 /* if/elif/else, for, while, try/except/finally, with, match/case: headers
@@ -229,6 +252,7 @@ emit_compound(Ctx *c, uint32_t n, const uint32_t *marks, int nmarks)
     int used = nmarks == 0;
     uint32_t pos = N(n).start;
     int guarded = (kind == K_WHILE || (kind == K_FOR && !is_async_for(c, n)));
+    int while_true = kind == K_WHILE && is_while_true(c, n);
     size_t gstart = 0, gend = 0;
     int have_guard = 0;
     CHILDREN(n, ch) {
@@ -243,7 +267,20 @@ emit_compound(Ctx *c, uint32_t n, const uint32_t *marks, int nmarks)
         if (guard_here) {
             gstart = c->out.len;
         }
-        if (ck == K_BLOCK) {
+        if (while_true && !N(ch).named && text_is(c, ch, "while")) {
+            r = buf_puts(&c->out, "for [] in");
+        }
+        else if (while_true && guard_here) {
+            /* the marks of the enclosing block, then the guard (put in
+             * once the body's marker is known): `_l_(k) or _w_(m)` */
+            r = 0;
+            if (!used && nmarks > 0) {
+                r = lxi_put_marks(c, marks, nmarks, " or ");
+            }
+            used = 1;
+            gstart = c->out.len;
+        }
+        else if (ck == K_BLOCK) {
             uint32_t bm[LX_MAX_PENDING + 1];
             int nb = 0;
             if (!used) {
@@ -258,7 +295,8 @@ emit_compound(Ctx *c, uint32_t n, const uint32_t *marks, int nmarks)
                 }
                 bm[nb++] = m;
                 if (have_guard == 1) {
-                    if (put_loop_guard(c, kind, gstart, gend, m) < 0) {
+                    if (put_loop_guard(c, while_true ? K_WHILE_TRUE : kind, gstart, gend,
+                                       m) < 0) {
                         return -1;
                     }
                     have_guard = 2;

@@ -105,16 +105,21 @@ loop_state(lx_runtime_obj *rt, Py_ssize_t iid)
  *     s.seen, s.last = True, activity
  *     if s.busy >= loop_bound: s.seen = s.busy = 0; bounded_loops[iid] += 1; return False
  *     return True */
+static PyObject *new_forever_guard(lx_runtime_obj *rt, Py_ssize_t iid);
+
 PyObject *
 lx_loader_w(lx_runtime_obj *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (nargs != 2) {
-        PyErr_Format(PyExc_TypeError, "_w_() takes 2 arguments (%zd given)", nargs);
+    if (nargs != 1 && nargs != 2) {
+        PyErr_Format(PyExc_TypeError, "_w_() takes 1 or 2 arguments (%zd given)", nargs);
         return NULL;
     }
     Py_ssize_t iid = get_iid("_w_", args[0]);
     if (iid < 0) {
         return NULL;
+    }
+    if (nargs == 1) {
+        return new_forever_guard(self, iid);
     }
     int t = PyObject_IsTrue(args[1]);
     if (t < 0) {
@@ -150,12 +155,14 @@ lx_loader_w(lx_runtime_obj *self, PyObject *const *args, Py_ssize_t nargs)
 
 typedef struct {
     PyObject_HEAD
-    PyObject *it;      /* the guarded iterator; NULL once the guard ended the loop */
+    PyObject *it;      /* the guarded iterator; NULL once the guard ended the loop
+                          (for `while True`: an empty tuple, the item yielded) */
     PyObject *rt;      /* the Runtime (strong) */
     Py_ssize_t iid;
     uint64_t last;     /* rt activity after the previous item */
     uint32_t busy, bound;
     int seen;
+    int forever;       /* 1: the guard of `while True` (_w_(m)), 0: of a for loop */
 } lx_loopiter_obj;
 
 static int
@@ -203,6 +210,23 @@ loopiter_next(PyObject *self)
         return NULL;
     }
     lx_runtime_obj *rt = (lx_runtime_obj *)li->rt;
+    if (li->forever) {
+        /* _w_(m, (True)) for every iteration, its state kept here */
+        if (rt->activity == 0 || rt->loop_bound <= 0) {
+            return Py_NewRef(li->it);                     /* the fast path */
+        }
+        if (li->seen && li->last != rt->activity) {
+            li->busy++;
+        }
+        li->seen = 1;
+        li->last = rt->activity;
+        if (li->busy >= (uint32_t)rt->loop_bound) {
+            Py_CLEAR(li->it);
+            (void)note_bounded(rt, li->iid);   /* on failure its exception propagates */
+            return NULL;
+        }
+        return Py_NewRef(li->it);
+    }
     if (li->seen && rt->activity != li->last) {
         li->busy++;
     }
@@ -274,6 +298,30 @@ lx_loader_f(lx_runtime_obj *self, PyObject *const *args, Py_ssize_t nargs)
     li->busy = 0;
     li->bound = (uint32_t)self->loop_bound * LX_FOR_BOUND_FACTOR;
     li->seen = 0;
+    li->forever = 0;
+    return (PyObject *)li;
+}
+
+/* _w_(iid) -- the guard of `while True:`, emitted as `for [] in _w_(m):`:
+ * an iterator yielding () until the loop is bounded, deciding each
+ * iteration as _w_(m, (True)) does (a fresh state per entry to the loop). */
+static PyObject *
+new_forever_guard(lx_runtime_obj *rt, Py_ssize_t iid)
+{
+    PyTypeObject *tp = (PyTypeObject *)RS(rt)->loopiter_type;
+    PyObject *item = PyTuple_New(0);
+    if (item == NULL) {
+        return NULL;
+    }
+    lx_loopiter_obj *li = (lx_loopiter_obj *)tp->tp_alloc(tp, 0);
+    if (li == NULL) {
+        Py_DECREF(item);
+        return NULL;
+    }
+    li->it = item;
+    li->rt = Py_NewRef((PyObject *)rt);
+    li->iid = iid;
+    li->forever = 1;
     return (PyObject *)li;
 }
 

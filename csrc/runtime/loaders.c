@@ -42,17 +42,61 @@ check_str(const char *fname, const char *what, PyObject *o)
 
 /* ---- recording ------------------------------------------------------------- */
 
+/* unique=True: the word of per-iid flags (bit c: an event of class c was
+ * recorded this run; SEEN_CHECKED / SEEN_DYNAMIC: the call site's name was
+ * looked up / is empty, so a call's event name comes from the callee and
+ * the site cannot be deduplicated by class alone), or NULL with
+ * MemoryError.  Grown like the marker bits. */
+#define SEEN_CHECKED (1u << 30)
+#define SEEN_DYNAMIC (1u << 31)
+_Static_assert(LX_N_FINE <= 30, "fine classes must fit below SEEN_CHECKED");
+
+static uint32_t *
+seen_word(lx_runtime_obj *rt, Py_ssize_t iid)
+{
+    if (iid >= rt->nseen) {
+        Py_ssize_t n = rt->nseen ? rt->nseen * 2 : 256;
+        if (n <= iid) {
+            n = iid + 1;
+        }
+        uint32_t *p = PyMem_Realloc(rt->seen, (size_t)n * sizeof(uint32_t));
+        if (p == NULL) {
+            PyErr_NoMemory();
+            return NULL;
+        }
+        memset(p + rt->nseen, 0, (size_t)(n - rt->nseen) * sizeof(uint32_t));
+        rt->seen = p;
+        rt->nseen = n;
+    }
+    return &rt->seen[iid];
+}
+
 /* Append the event (name, cls, kind, file, line, iid, before, after) for a
- * value seen in a real run.  Injected Dummies and MISSING are not events. */
+ * value seen in a real run.  Injected Dummies and MISSING are not events.
+ * With unique=True an event whose (iid, class) was recorded before in this
+ * run is dropped here, before any object is built: *dedup* is 1 when the
+ * event's name is fixed by its site (reads, attribute reads, calls whose
+ * site names the callee), which makes (iid, class) the whole key that
+ * the recorder deduplicates by (file, iid, kind, name, class). */
 static int
 record_event(lx_runtime_obj *rt, PyObject *kind, PyObject *name, Py_ssize_t iid,
-             PyObject *value)
+             PyObject *value, int dedup)
 {
     lx_state *st = rt->st;
     if (value == RS(rt)->missing || lx_is_dummy(st, value)) {
         return 0;
     }
     int c = lx_abstract(st, value, 1);
+    if (dedup && rt->unique) {
+        uint32_t *w = seen_word(rt, iid);
+        if (w == NULL) {
+            return -1;
+        }
+        if (*w & (1u << c)) {
+            return 0;                                      /* recorded before */
+        }
+        *w |= 1u << c;
+    }
     PyObject *line = lx_site_field(rt, iid, 2);
     PyObject *before = lx_site_field(rt, iid, 3);
     PyObject *after = lx_site_field(rt, iid, 4);
@@ -279,7 +323,7 @@ have_value:
     if (v != NULL && v != RS(self)->missing) {
         if (self->record) {
             Py_ssize_t iid = get_iid("_n_", args[0]);
-            if (iid < 0 || record_event(self, RS(self)->s_name, name, iid, v) < 0) {
+            if (iid < 0 || record_event(self, RS(self)->s_name, name, iid, v, 1) < 0) {
                 Py_DECREF(v);
                 return NULL;
             }
@@ -341,7 +385,7 @@ lx_loader_a(lx_runtime_obj *self, PyObject *const *args, Py_ssize_t nargs)
     if (v != NULL) {
         if (self->record) {
             Py_ssize_t iid = get_iid("_a_", args[0]);
-            if (iid < 0 || record_event(self, RS(self)->s_attribute, name, iid, v) < 0) {
+            if (iid < 0 || record_event(self, RS(self)->s_attribute, name, iid, v, 1) < 0) {
                 Py_DECREF(v);
                 return NULL;
             }
@@ -400,8 +444,26 @@ lx_loader_c(lx_runtime_obj *self, PyObject *const *args, Py_ssize_t nargs, PyObj
     PyObject *v = PyObject_Vectorcall(fn, args + 2, (size_t)(nargs - 2), kwnames);
     if (v != NULL && self->record) {
         Py_ssize_t iid = get_iid("_c_", args[0]);
+        int dedup = 0;
+        if (iid >= 0 && self->unique) {
+            uint32_t *w = seen_word(self, iid);
+            if (w == NULL) {
+                Py_DECREF(v);
+                return NULL;
+            }
+            if (!(*w & SEEN_CHECKED)) {
+                PyObject *sn = lx_site_field(self, iid, 1);   /* borrowed */
+                int named = sn != NULL && PyUnicode_Check(sn) && PyUnicode_GET_LENGTH(sn) > 0;
+                *w |= SEEN_CHECKED | (named ? 0u : SEEN_DYNAMIC);
+            }
+            dedup = !(*w & SEEN_DYNAMIC);
+            if (dedup && (*w & (1u << lx_abstract(self->st, v, 1)))
+                && v != RS(self)->missing && !lx_is_dummy(self->st, v)) {
+                return v;                                  /* recorded before */
+            }
+        }
         PyObject *n = iid < 0 ? NULL : call_name(self, iid, fn);
-        if (n == NULL || record_event(self, RS(self)->s_call, n, iid, v) < 0) {
+        if (n == NULL || record_event(self, RS(self)->s_call, n, iid, v, dedup) < 0) {
             Py_XDECREF(n);
             Py_DECREF(v);
             return NULL;

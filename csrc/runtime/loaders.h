@@ -23,9 +23,15 @@ get_iid(const char *fname, PyObject *o)
                      Py_TYPE(o)->tp_name);
         return -1;
     }
-    Py_ssize_t iid = PyLong_AsSsize_t(o);
-    if (iid == -1 && PyErr_Occurred()) {
-        return -1;
+    Py_ssize_t iid;
+    if (PyLong_CheckExact(o) && PyUnstable_Long_IsCompact((PyLongObject *)o)) {
+        iid = PyUnstable_Long_CompactValue((PyLongObject *)o);   /* the usual case */
+    }
+    else {
+        iid = PyLong_AsSsize_t(o);
+        if (iid == -1 && PyErr_Occurred()) {
+            return -1;
+        }
     }
     if (iid < 0 || iid >= LX_MAX_IID) {
         PyErr_Format(PyExc_ValueError, "%s(): iid %zd out of range [0, %zd)", fname, iid,

@@ -63,6 +63,9 @@ struct lx_runtime_obj {
     int fine;                 /* 1: fine-grained abstraction, 0: coarse */
     int randomize;
     int record;
+    int unique;               /* record each (iid, class) once per run (record=True) */
+    uint32_t *seen;           /* unique: per iid, bit c = class c recorded (PyMem) */
+    Py_ssize_t nseen;         /* entries of seen */
     uint64_t seed;
     PyObject *predictor_fn;   /* callable predictor or NULL */
     PyObject *freq_best;      /* dict name -> class index (int), or NULL */

@@ -109,6 +109,9 @@ new_run_state(lx_runtime_obj *rt)
     if (rt->bits != NULL) {
         memset(rt->bits, 0, (size_t)rt->nbits_bytes);
     }
+    if (rt->seen != NULL) {
+        memset(rt->seen, 0, (size_t)rt->nseen * sizeof(uint32_t));
+    }
     lx_journal_reset(rt);
     rt->activity = 0;
     PyMem_Free(rt->loops);
@@ -142,19 +145,19 @@ set_constraints(lx_runtime_obj *rt, PyObject *arg)
 
 /* Runtime(sites=None, predictor="naive", abstraction="fine", seed=None,
  *         randomize=False, record=False, filename="<snippet>",
- *         frequency_table=None, *, constraints=True, loop_bound=3) */
+ *         frequency_table=None, *, constraints=True, loop_bound=3, unique=False) */
 static PyObject *
 runtime_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
 {
     static char *kwlist[] = {"sites", "predictor", "abstraction", "seed", "randomize",
                              "record", "filename", "frequency_table", "constraints",
-                             "loop_bound", NULL};
+                             "loop_bound", "unique", NULL};
     PyObject *sites = Py_None, *predictor = NULL, *abstraction = NULL, *seed = Py_None;
     PyObject *filename = NULL, *freq = Py_None, *constraints = NULL;
-    int randomize = 0, record = 0, loop_bound = LX_LOOP_BOUND_DEFAULT;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|OOUOppUO$Oi:Runtime", kwlist, &sites,
+    int randomize = 0, record = 0, unique = 0, loop_bound = LX_LOOP_BOUND_DEFAULT;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|OOUOppUO$Oip:Runtime", kwlist, &sites,
                                      &predictor, &abstraction, &seed, &randomize, &record,
-                                     &filename, &freq, &constraints, &loop_bound)) {
+                                     &filename, &freq, &constraints, &loop_bound, &unique)) {
         return NULL;
     }
     if (loop_bound < 0 || loop_bound > 1000000) {
@@ -172,6 +175,7 @@ runtime_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
     rt->st = st;
     rt->randomize = randomize;
     rt->record = record;
+    rt->unique = unique;
     rt->fine = 1;
     rt->loop_bound = loop_bound;
     if (set_constraints(rt, constraints) < 0) {
@@ -290,6 +294,8 @@ runtime_dealloc(PyObject *self)
     }
     PyMem_Free(rt->loops);
     rt->loops = NULL;
+    PyMem_Free(rt->seen);
+    rt->seen = NULL;
     tp->tp_free(self);
     Py_DECREF(tp);
 }
@@ -533,6 +539,13 @@ get_randomize(PyObject *self, void *closure)
 }
 
 static PyObject *
+get_unique(PyObject *self, void *closure)
+{
+    (void)closure;
+    return PyBool_FromLong(((lx_runtime_obj *)self)->unique);
+}
+
+static PyObject *
 get_record(PyObject *self, void *closure)
 {
     (void)closure;
@@ -579,6 +592,8 @@ static PyGetSetDef runtime_getset[] = {
     {"seed", get_seed, NULL, "seed as an unsigned 64-bit int", NULL},
     {"randomize", get_randomize, NULL, "randomized concretization", NULL},
     {"record", get_record, NULL, "value-use events are recorded", NULL},
+    {"unique", get_unique, NULL,
+     "record=True keeps one event per (site, value class) and run", NULL},
     {"filename", get_filename, NULL, "file name put into events", NULL},
     {"predictor", get_predictor, NULL, "predictor name, or the callable", NULL},
     {NULL, NULL, NULL, NULL, NULL},
@@ -600,7 +615,7 @@ static PyType_Slot runtime_slots[] = {
     {Py_tp_doc,
      "Runtime(sites=None, predictor='naive', abstraction='fine', seed=None,\n"
      "        randomize=False, record=False, filename='<snippet>', frequency_table=None,\n"
-     "        *, constraints=True, loop_bound=3)\n\n"
+     "        *, constraints=True, loop_bound=3, unique=False)\n\n"
      "Loaders, predictor and per-run state for executing instrumented code."},
     {0, NULL},
 };

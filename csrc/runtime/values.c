@@ -94,6 +94,33 @@ lx_class_from_str(lx_state *st, PyObject *name)
     return (int)PyLong_AsLong(idx);
 }
 
+/* 1 when hasattr(v, "__enter__") is certainly false without asking: a
+ * builtin function has no instance attributes, a Python function only
+ * those of its __dict__ (none while it has no __dict__), a bound method
+ * those of its function (the types themselves define no __enter__).  The
+ * recorder abstracts every value it sees, and the generic hasattr() of a
+ * bound method raises and clears an AttributeError each time. */
+static int
+enter_known_absent(PyObject *v)
+{
+    for (int depth = 0; depth < 4; depth++) {
+        PyTypeObject *t = Py_TYPE(v);
+        if (t == &PyMethod_Type) {
+            v = PyMethod_GET_FUNCTION(v);
+            continue;
+        }
+        if (t == &PyCFunction_Type) {
+            return 1;
+        }
+        if (t == &PyFunction_Type) {
+            PyObject *d = ((PyFunctionObject *)v)->func_dict;
+            return d == NULL || (PyDict_Check(d) && PyDict_GET_SIZE(d) == 0);
+        }
+        return 0;
+    }
+    return 0;
+}
+
 static int
 abstract_fine(lx_state *st, PyObject *v)
 {
@@ -141,7 +168,8 @@ abstract_fine(lx_state *st, PyObject *v)
     if (PyCallable_Check(v)) {
         /* hasattr() semantics; errors raised by odd __getattr__s are dropped
          * so that recording can never disturb the program it observes. */
-        if (PyObject_HasAttrString(v, "__enter__") && PyObject_HasAttrString(v, "__exit__")) {
+        if (!enter_known_absent(v) && PyObject_HasAttrString(v, "__enter__")
+            && PyObject_HasAttrString(v, "__exit__")) {
             return LX_C_RESOURCE;
         }
         return LX_C_CALLABLE;

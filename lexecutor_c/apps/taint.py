@@ -202,6 +202,8 @@ class _Strip(ast.NodeTransformer):
             args = [self.visit(a) for a in node.args[2:]]
             kws = [self.visit(k) for k in node.keywords]
             return ast.copy_location(ast.Call(fn, args, kws), node)
+        if kind == "_w_" and len(node.args) == 1:       # `for [] in _w_(m)`: while True
+            return ast.copy_location(ast.Constant(True), node)
         if kind in ("_l_", "_w_", "_f_"):
             return self.visit(node.args[1]) if len(node.args) > 1 else \
                 ast.copy_location(ast.Constant(None), node)

@@ -218,8 +218,10 @@ class Recorder:
         return filename
 
     def new_runtime(self, module, filename, sites):
+        # unique: the Runtime drops repeats of a (site, class) itself, so a
+        # hot loop costs a bit test per value instead of an event tuple
         rt = _core.Runtime(sites=list(sites), predictor="as-is", record=True,
-                           filename=self.display_name(filename))
+                           filename=self.display_name(filename), unique=self.unique)
         with self._lock:
             self.runtimes.append(rt)
         self.note("instrumented" if sites else "plain", module, filename)
