@@ -9,7 +9,7 @@ names each body (project==version, sdist file and its sha256, source path,
 function qualname and line, library/test, sha256 of the body file), and
 ``build`` downloads the pinned sdists from PyPI with pip (``pip download
 --no-deps --no-binary NAME NAME==VERSION``; cached in
-``/work/data/devset-cache`` or ``--cache``), extracts the bodies with
+``~/.cache/lexecutor_c/devset``, ``$LEXECUTOR_DEVSET_CACHE`` or ``--cache``), extracts the bodies with
 ``benchmarks.extract_bodies`` and writes exactly the manifest's files into
 ``bench-data/devset/`` (git-ignored), each checked against its hash.
 ``make`` is how the manifest was made: it samples the bodies afresh from the
@@ -51,7 +51,8 @@ DEFAULT_OUT = os.path.join(REPO, "bench-data", "devset")
 MANIFEST_B = os.path.join(REPO, "benchmarks", "devset", "manifest-b.json")
 DEFAULT_OUT_B = os.path.join(REPO, "bench-data", "devset-b")
 KNOWLEDGE_PROJECTS = os.path.join(REPO, "lexecutor_c", "knowledge", "projects.txt")
-DEFAULT_CACHE = "/work/data/devset-cache"
+DEFAULT_CACHE = os.environ.get(
+    "LEXECUTOR_DEVSET_CACHE", os.path.join(os.path.expanduser("~"), ".cache", "lexecutor_c", "devset"))
 FORMAT = "lexecutor_c.devset/1"
 
 #: the dev-set projects (the project's rules) and the releases pinned here
