@@ -248,3 +248,39 @@ def test_search_keeps_going_after_k_rounds_while_the_budget_lasts():
            "    r3 = 1\nelif m == 's':\n    r4 = 1\nelse:\n    r5 = 1\n")
     r = _tf(src, n=1, k=1)
     assert r.coverage == 1.0 and len(r.prefixes) == 5 and len(r.tree) > 3
+
+
+# ---------------------------------------------------------------- use-site fits (cov2)
+
+
+def test_a_mapping_passed_with_double_star_is_empty_first():
+    # f(**kw) into a real callable: any made-up key is an unexpected keyword
+    src = "import textwrap\nout = textwrap.dedent('  a', **options)\ndone = out\n"
+    cands = _cands(src, "options")
+    assert cands[0] == ("const", {})
+    r = _tf(src, budget=10)
+    assert r.coverage == 1.0 and r.best_coverage == 1.0
+
+
+def test_isinstance_target_is_never_a_non_type():
+    # a guard (isinstance(x, T) else-branch exit) must not make T None/False:
+    # isinstance() would raise instead of choosing a branch
+    src = ("if isinstance(expr, Widget):\n    exit(1)\nelif isinstance(expr, Gadget):\n"
+           "    exit(2)\nelse:\n    raise ValueError(expr)\n")
+    for name in ("Widget", "Gadget"):
+        cands = _cands(src, name)
+        assert cands and all(c[0] not in ("none", "int", "str", "list", "dict") for c in cands)
+        assert not any(c[0] == "const" and not isinstance(c[1], type) for c in cands)
+    r = _tf(src, budget=10)
+    assert r.coverage == 1.0
+    assert not any(nd.error and "isinstance() arg 2" in nd.error.get("message", "")
+                   for nd in r.tree)
+
+
+def test_items_of_a_joined_tuple_literal_are_strings():
+    src = "line = ''.join((span, part.text, end))\nexit(line)\n"
+    facts = analyze(src)
+    for path in ("span", "part.text", "end"):
+        assert "str" in facts.node(path).uses
+    r = _tf(src, budget=10)
+    assert r.best_coverage == 1.0

@@ -811,7 +811,15 @@ class _Miner(ast.NodeVisitor):
                     c = None
                 if isinstance(c, (str, bytes, tuple)) and (e.func.attr, c) not in base.str_args:
                     base.str_args.append((e.func.attr, c))
+        joining = fname == "str.join" or (isinstance(e.func, ast.Attribute) and
+                                          e.func.attr == "join" and fname not in PATH_FUNCS)
         for i, a in enumerate(e.args):
+            if joining and isinstance(a, (ast.Tuple, ast.List)):
+                # "".join((a, b.c, d())): each item must be a str
+                for elt in a.elts:
+                    m = self.resolve(elt, e.lineno)
+                    if m is not None:
+                        m.uses.add("str")
             n = self.resolve(a, e.lineno)
             if n is None:
                 continue

@@ -277,6 +277,10 @@ class OfflineGenerator:
             out.append(("class",))
         if "strkey" in node.uses:
             out.append(("anykey",))       # any computed key is there
+        if "kwargs" in node.uses and not node.keys:
+            # f(**kw) into a real callable: an empty mapping is the one that
+            # fits every signature (a made-up key is an unexpected keyword)
+            out.append(("const", {}))
         if node.keys or "kwargs" in node.uses or (node.sub_links and not node.int_keys) or \
                 "strkey" in node.uses:
             out.append(("dict",))
@@ -377,6 +381,13 @@ class OfflineGenerator:
             out.append(("const", False))
         if node.uses & {"iter", "len"} and ("const", []) not in out:
             out.append(("const", []))
+        if "type" in node.uses and not (attrs0 or node.arities or node.uses & {
+                "none", "bool", "iter", "str", "num", "numlike", "kwargs"}):
+            # only an isinstance()/issubclass() target: a value that is no type
+            # (None, False, a constant) makes the call raise, never a branch
+            out = [c for c in out if (c[0] not in _NOT_TYPES or (
+                c[0] == "spec" and str(c[1]).startswith("type"))) and not (
+                c[0] == "const" and not isinstance(c[1], type))] or [("class",)]
         seen, uniq = set(), []
         for c in _promote(out, node):
             k = repr(c)
@@ -821,6 +832,42 @@ class OfflineGenerator:
         return self._propose(facts, self._guide_plans(facts, bases, paths, handler, n), n,
                              "coverage")
 
+    def consolidate(self, facts: SnippetFacts, best, others: list, n: int) -> list:
+        """Prefixes doing what several prefixes of P do: the best prefix's
+        plan with the decisions of each other member of P added where it has
+        none, all of them at once, and the other way round (the member's
+        decisions first); the values of the best plan that guard lines only
+        the others reached take the others' candidates.  ``best`` and
+        ``others`` are tree nodes."""
+        bp = getattr(best, "plan", None)
+        plans = [getattr(o, "plan", None) for o in others]
+        plans = [p for p in plans if p is not None]
+        if bp is None or not plans:
+            return []
+
+        def gen():
+            acc = bp
+            for q in plans:
+                yield bp.merged(q)
+                acc = acc.merged(q)
+            yield acc
+            for q in plans:
+                yield q.merged(bp)
+            # values guarding what only the others covered: theirs, on top of
+            # the best plan
+            mine = set(best.covered)
+            for o, q in zip(others, plans):
+                extra = [ln for ln in o.covered if ln not in mine]
+                for path in self._guard_nodes(facts, extra):
+                    if path in q.choice and q.choice[path] != bp.choice.get(path):
+                        p = bp.copy()
+                        p.choice[path] = q.choice[path]
+                        p.kinds.pop(path, None)
+                        if path in q.kinds:
+                            p.kinds[path] = q.kinds[path]
+                        yield p
+        return self._propose(facts, gen(), n, "consolidate")
+
     def _guide_plans(self, facts, bases, paths, handler, n):
         # 1. one prefix with the decisions of several
         if len(bases) > 1:
@@ -876,6 +923,11 @@ def _roundrobin(*iterables):
                 continue
             nxt.append(it)
         its = nxt
+
+
+#: candidate kinds that are never a type (isinstance's second argument)
+_NOT_TYPES = ("none", "int", "str", "list", "dict", "tuple", "obj", "path", "resource",
+              "len", "spec", "anykey", "func")
 
 
 _CONTAINER_SPECS = ("iter", "seq", "sized", "nonempty", "list", "tuple", "pair")
