@@ -284,3 +284,30 @@ def test_items_of_a_joined_tuple_literal_are_strings():
         assert "str" in facts.node(path).uses
     r = _tf(src, budget=10)
     assert r.best_coverage == 1.0
+
+
+def test_a_list_copy_passes_the_element_shape_to_its_source():
+    # triples = list(self.find()); for a, b, c in triples: the call's result
+    # holds 3-tuples
+    src = ("triples = list(self.find(domain))\nif not triples:\n    raise Missing(domain)\n"
+           "for loc, po, mo in triples:\n    out = (loc, po, mo)\nexit(out)\n")
+    facts = analyze(src)
+    ret = facts.node("self.find()")
+    assert ret is not None and "iter" in ret.uses
+    assert facts.node("self.find()[]").width == 3
+    r = _tf(src, budget=10)
+    assert 5 in r.covered and 6 in r.covered
+
+
+def test_sparse_plans_define_raised_names_as_exception_classes():
+    src = "if flag:\n    raise Missing('x')\ndone = 1\n"
+    facts = analyze(src)
+    gen = OfflineGenerator()
+    plan = Plan(sparse=True)
+    plan.choice["flag"] = 0
+    text = gen.render(facts, plan)
+    assert "Missing" in text and "Exception" in text
+    r = _tf(src, budget=10)
+    assert r.coverage == 1.0
+    assert not any(nd.error and "derive from BaseException" in nd.error.get("message", "")
+                   for nd in r.tree if nd.plan is not None and nd.plan.sparse and nd.prefix)

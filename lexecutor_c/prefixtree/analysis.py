@@ -31,6 +31,8 @@ LIST_METHODS = {"append", "extend", "pop", "sort", "insert", "remove", "reverse"
                 "copy", "index", "count"}
 DICT_METHODS = {"items", "keys", "values", "get", "setdefault", "update", "pop", "popitem",
                 "clear", "copy"}
+#: builtins whose result holds the elements of their one argument
+COPYING_CALLS = ("list", "tuple", "sorted", "reversed")
 PATH_FUNCS = {"open", "os.path.exists", "os.path.isfile", "os.path.isdir", "os.listdir",
               "os.path.join", "os.path.basename", "os.path.dirname", "os.path.splitext",
               "os.stat", "os.remove", "Path", "pathlib.Path", "pd.read_csv", "np.load",
@@ -443,6 +445,15 @@ class _Miner(ast.NodeVisitor):
         self._stmt_line(s)
         self.visit(s.value)
         n = self.resolve(s.value, s.lineno)
+        v = s.value
+        if n is None and isinstance(v, ast.Call) and isinstance(v.func, ast.Name) and \
+                v.func.id in COPYING_CALLS and v.func.id not in self.names and \
+                len(v.args) == 1 and not v.keywords and not isinstance(v.args[0], ast.Starred):
+            # x = list(E): x holds E's elements, so what the code does with
+            # x's elements (for a, b, c in x) shapes E's
+            n = self.resolve(v.args[0], s.lineno)
+            if n is not None:
+                n.uses.add("iter")
         for t in s.targets:
             if isinstance(t, ast.Attribute):
                 base = self.resolve(t.value, s.lineno)
@@ -829,6 +840,8 @@ class _Miner(ast.NodeVisitor):
                 n.uses.add("iter" if fname != "len" else "len")
             elif fname in ("int", "float", "range", "abs", "round"):
                 n.uses.add("numlike")
+            elif fname == "vars" and i == 0:
+                n.uses.add("namespace")           # an object with a __dict__
             elif fname in ("isinstance", "issubclass") and len(e.args) == 2 and i == 1:
                 n.uses.add("type")
             elif fname == "isinstance" and len(e.args) == 2:

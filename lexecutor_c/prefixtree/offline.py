@@ -277,6 +277,8 @@ class OfflineGenerator:
             out.append(("class",))
         if "strkey" in node.uses:
             out.append(("anykey",))       # any computed key is there
+        if "namespace" in node.uses:
+            out.append(("obj",))              # vars(x): an instance has a __dict__
         if "kwargs" in node.uses and not node.keys:
             # f(**kw) into a real callable: an empty mapping is the one that
             # fits every signature (a made-up key is an unexpected keyword)
@@ -1020,13 +1022,15 @@ class _Renderer:
         if plan.sparse:
             self.wanted = set()
             decided = plan.decided()
-            # names the code catches or tests with isinstance() are classes in
-            # every plan: a Dummy there only raises a TypeError
+            # names the code catches, raises or tests with isinstance() are
+            # classes in every plan, vars() arguments objects: a Dummy there
+            # only raises a TypeError ("exceptions must derive from
+            # BaseException", "vars() argument must have __dict__")
             handled = {e for names in facts.handler_lines.values() for e in names}
             for r in facts.roots.values():
                 for x in r.walk():
-                    if x.path in handled or ("type" in x.uses and not x.arities
-                                             and not x.attrs):
+                    if x.path in handled or x.uses & {"raised", "namespace"} or (
+                            "type" in x.uses and not x.arities and not x.attrs):
                         decided.add(x.path)
             for p in list(decided):
                 # a stand-in raising yaml.YAMLError needs yaml.YAMLError defined
