@@ -311,3 +311,13 @@ def test_sparse_plans_define_raised_names_as_exception_classes():
     assert r.coverage == 1.0
     assert not any(nd.error and "derive from BaseException" in nd.error.get("message", "")
                    for nd in r.tree if nd.plan is not None and nd.plan.sparse and nd.prefix)
+
+
+def test_items_of_a_local_list_given_to_join_are_strings():
+    # parts = [fmt(x) for x in xs]; parts.insert(-1, sep); " ".join(parts)
+    src = ("parts = [fmt(t) for t in frames]\nif sep:\n    parts.insert(-1, sep)\n"
+           "text = ' '.join(parts)\nexit(text)\n")
+    facts = analyze(src)
+    assert "str" in facts.node("fmt()").uses and "str" in facts.node("sep").uses
+    r = _tf(src, budget=10)
+    assert r.best_coverage == 1.0

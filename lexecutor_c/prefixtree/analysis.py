@@ -176,6 +176,10 @@ class _Miner(ast.NodeVisitor):
         self.names = names
         self.roots: dict[str, Node] = {}
         self.alias: dict[str, Node] = {}
+        #: local lists the snippet builds: name -> nodes of their items
+        #: (parts = [f(x) for x in xs]; parts.append(g())), so that what the
+        #: code does with the list (", ".join(parts)) reaches the items
+        self.local_items: dict[str, list] = {}
         self.guard_stack: list[list[str]] = []
         self.try_stack: list[list[str]] = []
         self.guards: dict[int, list[str]] = {}
@@ -455,6 +459,14 @@ class _Miner(ast.NodeVisitor):
             if n is not None:
                 n.uses.add("iter")
         for t in s.targets:
+            if isinstance(t, ast.Name) and t.id not in self.names:
+                if isinstance(v, (ast.List, ast.Tuple, ast.ListComp)):
+                    elts = [v.elt] if isinstance(v, ast.ListComp) else v.elts
+                    items = [self.resolve(x, s.lineno) for x in elts
+                             if not isinstance(x, ast.Starred)]
+                    self.local_items[t.id] = [x for x in items if x is not None]
+                else:
+                    self.local_items.pop(t.id, None)
             if isinstance(t, ast.Attribute):
                 base = self.resolve(t.value, s.lineno)
                 if base is not None:
@@ -824,6 +836,12 @@ class _Miner(ast.NodeVisitor):
                     base.str_args.append((e.func.attr, c))
         joining = fname == "str.join" or (isinstance(e.func, ast.Attribute) and
                                           e.func.attr == "join" and fname not in PATH_FUNCS)
+        if isinstance(e.func, ast.Attribute) and isinstance(e.func.value, ast.Name) and \
+                e.func.value.id in self.local_items and e.func.attr in ("append", "insert") \
+                and e.args:
+            m = self.resolve(e.args[-1], e.lineno)        # parts.append(x), insert(i, x)
+            if m is not None and m not in self.local_items[e.func.value.id]:
+                self.local_items[e.func.value.id].append(m)
         for i, a in enumerate(e.args):
             if joining and isinstance(a, (ast.Tuple, ast.List)):
                 # "".join((a, b.c, d())): each item must be a str
@@ -831,6 +849,9 @@ class _Miner(ast.NodeVisitor):
                     m = self.resolve(elt, e.lineno)
                     if m is not None:
                         m.uses.add("str")
+            if joining and isinstance(a, ast.Name) and a.id in self.local_items:
+                for m in self.local_items[a.id]:           # " ".join(parts)
+                    m.uses.add("str")
             n = self.resolve(a, e.lineno)
             if n is None:
                 continue
