@@ -321,3 +321,19 @@ def test_items_of_a_local_list_given_to_join_are_strings():
     assert "str" in facts.node("fmt()").uses and "str" in facts.node("sep").uses
     r = _tf(src, budget=10)
     assert r.best_coverage == 1.0
+
+
+def test_a_value_only_tested_for_truth_is_true_or_false():
+    src = ("if self.seekable:\n    pos = 0\nelse:\n    while self.read_length <= self.start:\n"
+           "        self.read_length += 1\nexit(pos)\n")
+    assert _cands(src, "self.seekable") == [("const", True), ("const", False), ("none",)]
+
+
+def test_next_gets_an_iterator_and_str_with_an_encoding_gets_bytes():
+    src = ("if value is None:\n    exit()\nvalue = str(value, 'utf-8')\n"
+           "if next(PATTERN.finditer(value), None):\n    raise Bad(value)\nexit(value)\n")
+    assert ("const", b"abc") in _cands(src, "value")
+    cands = _cands(src, "PATTERN.finditer()")
+    assert ("iterator",) in cands and ("iterator", "empty") in cands
+    r = _tf(src, budget=10)
+    assert r.coverage == 1.0

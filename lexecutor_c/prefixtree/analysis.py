@@ -855,7 +855,13 @@ class _Miner(ast.NodeVisitor):
             n = self.resolve(a, e.lineno)
             if n is None:
                 continue
-            if fname in PATH_FUNCS and i == 0:
+            if fname == "next" and i == 0:
+                n.uses.add("iterator")            # next(x): x has __next__
+            elif fname in ("str", "bytes.decode") and i == 0 and (
+                    len(e.args) > 1 or any(k.arg == "encoding" for k in e.keywords)):
+                if b"abc" not in n.fits:          # str(value, encoding): bytes
+                    n.fits.append(b"abc")
+            elif fname in PATH_FUNCS and i == 0:
                 n.uses.add("path")
             elif fname in ITER_FUNCS or fname == "len":
                 n.uses.add("iter" if fname != "len" else "len")

@@ -277,6 +277,10 @@ class OfflineGenerator:
             out.append(("class",))
         if "strkey" in node.uses:
             out.append(("anykey",))       # any computed key is there
+        if "iterator" in node.uses:
+            # next(x): a list is iterable but no iterator; an exhausted one
+            # takes next()'s default
+            out.extend([("iterator",), ("iterator", "empty")])
         if "namespace" in node.uses:
             out.append(("obj",))              # vars(x): an instance has a __dict__
         if "kwargs" in node.uses and not node.keys:
@@ -364,6 +368,11 @@ class OfflineGenerator:
         out.extend(specs)
         for cls in self._model(node, leaf, facts):
             out.append(("path",) if cls == "path" else _CLASS_VALUES.get(cls, ("obj",)))
+        if not out and node.uses == {"bool"} and not (node.attrs or node.arities or
+                                                      node.item is not None):
+            # only its truth is tested (if x:, x and y): one truthy and the
+            # falsy values, not six truthy kinds that all take the same branch
+            out.extend([("const", True), ("const", False), ("none",)])
         if not out:
             out.append(("skip",))
             out.extend([("obj",), ("str",), ("int",), ("list",), ("dict",), ("none",)])
@@ -929,7 +938,7 @@ def _roundrobin(*iterables):
 
 #: candidate kinds that are never a type (isinstance's second argument)
 _NOT_TYPES = ("none", "int", "str", "list", "dict", "tuple", "obj", "path", "resource",
-              "len", "spec", "anykey", "func")
+              "len", "spec", "anykey", "func", "iterator")
 
 
 _CONTAINER_SPECS = ("iter", "seq", "sized", "nonempty", "list", "tuple", "pair")
@@ -1205,6 +1214,9 @@ class _Renderer:
             return repr(fname)
         if kind == "list":
             return "[" + ", ".join(self._elements(node)) + "]"
+        if kind == "iterator":
+            return "iter([])" if cand[1:] == ("empty",) else \
+                "iter([" + ", ".join(self._elements(node)) + "])"
         if kind == "anykey":
             val = self.expr(node.item) if node.item is not None else None
             self._import("import collections")
