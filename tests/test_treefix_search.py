@@ -337,3 +337,9 @@ def test_next_gets_an_iterator_and_str_with_an_encoding_gets_bytes():
     assert ("iterator",) in cands and ("iterator", "empty") in cands
     r = _tf(src, budget=10)
     assert r.coverage == 1.0
+
+
+def test_generated_exception_classes_take_keywords():
+    src = "try:\n    raise Warn('m', fp=1)\nexcept Warn as e:\n    got = e.args\nexit(got)\n"
+    r = _tf(src, budget=10)
+    assert r.best_coverage == 1.0

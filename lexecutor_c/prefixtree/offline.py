@@ -936,6 +936,9 @@ def _roundrobin(*iterables):
         its = nxt
 
 
+#: the constructor of a generated exception class: any arguments
+_EXC_INIT = "def __init__(self, *args, **kwargs):\n        Exception.__init__(self, *args)"
+
 #: candidate kinds that are never a type (isinstance's second argument)
 _NOT_TYPES = ("none", "int", "str", "list", "dict", "tuple", "obj", "path", "resource",
               "len", "spec", "anykey", "func", "iterator")
@@ -1268,9 +1271,12 @@ class _Renderer:
         if kind == "exc_class":
             if node.path.isidentifier():
                 cname = node.path
-                self.emit(f"class {cname}(Exception):\n    pass")
+                # raised as the code's own class is: with keywords too
+                # (TqdmDeprecationWarning(msg, fp_write=...))
+                self.emit(f"class {cname}(Exception):\n    {_EXC_INIT}")
                 return cname
-            return f"type({_leaf(node.path)!r}, (Exception,), {{}})"
+            return (f"type({_leaf(node.path)!r}, (Exception,), {{'__init__': lambda self, "
+                    f"*args, **kwargs: Exception.__init__(self, *args)}})")
         if kind == "raise":
             fname = "_f_" + _ident(node.path)
             exc = cand[1]
