@@ -343,3 +343,15 @@ def test_generated_exception_classes_take_keywords():
     src = "try:\n    raise Warn('m', fp=1)\nexcept Warn as e:\n    got = e.args\nexit(got)\n"
     r = _tf(src, budget=10)
     assert r.best_coverage == 1.0
+
+
+def test_module_checks_import_nothing():
+    # from IPython.display import HTML: whether HTML is a module was decided by
+    # importlib.util.find_spec, which imports the package (a second and more)
+    import subprocess
+    import sys
+    code = ("import sys\nfrom lexecutor_c.prefixtree.offline import _module_exists\n"
+            "assert _module_exists('xml.dom.minidom') and _module_exists('os.path')\n"
+            "assert not _module_exists('xml.nosuch') and not _module_exists('nosuch.x')\n"
+            "assert 'xml.dom' not in sys.modules and 'xml.dom.minidom' not in sys.modules\n")
+    subprocess.run([sys.executable, "-c", code], check=True)

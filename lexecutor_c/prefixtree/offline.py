@@ -1634,12 +1634,33 @@ def _binds_module(stmt: str, target: str) -> bool:
         return True
     ok = _MODULE_CACHE.get(target)
     if ok is None:
-        try:
-            ok = importlib.util.find_spec(target) is not None
-        except (ImportError, ValueError, AttributeError):
-            ok = False
-        _MODULE_CACHE[target] = ok
+        ok = _MODULE_CACHE[target] = _module_exists(target)
     return ok
+
+
+def _module_exists(name: str) -> bool:
+    """Whether ``name`` names an importable module, found on the path without
+    importing anything (importlib.util.find_spec('a.b') imports the package
+    ``a``: a second or more for IPython, in the searching process)."""
+    import importlib.machinery
+    import sys
+    if name in sys.modules:
+        return True
+    parts = name.split(".")
+    try:
+        spec = importlib.util.find_spec(parts[0])
+        for i in range(1, len(parts)):
+            if spec is None or spec.submodule_search_locations is None:
+                return False
+            full = ".".join(parts[:i + 1])
+            if full in sys.modules:
+                spec = getattr(sys.modules[full], "__spec__", None) or spec
+                continue
+            spec = importlib.machinery.PathFinder.find_spec(
+                full, list(spec.submodule_search_locations))
+    except (ImportError, ValueError, AttributeError):
+        return False
+    return spec is not None
 
 
 def _in_loop_guard(facts: SnippetFacts, node: Node) -> bool:
