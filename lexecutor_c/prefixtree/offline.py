@@ -399,6 +399,13 @@ class OfflineGenerator:
             out = [c for c in out if (c[0] not in _NOT_TYPES or (
                 c[0] == "spec" and str(c[1]).startswith("type"))) and not (
                 c[0] == "const" and not isinstance(c[1], type))] or [("class",)]
+            # a generated class before `object`: instances of it (the "inst"
+            # candidates) make the test true, anything else false; `object`
+            # makes it true whatever the value
+            if ("class",) in out:
+                out.remove(("class",))
+                at = next((i for i, c in enumerate(out) if c[0] == "spec"), len(out))
+                out.insert(at, ("class",))
         seen, uniq = set(), []
         for c in _promote(out, node):
             k = repr(c)
