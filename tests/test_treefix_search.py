@@ -355,3 +355,8 @@ def test_module_checks_import_nothing():
             "assert not _module_exists('xml.nosuch') and not _module_exists('nosuch.x')\n"
             "assert 'xml.dom' not in sys.modules and 'xml.dom.minidom' not in sys.modules\n")
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_a_raised_name_is_only_ever_an_exception_class():
+    src = "if size > limit:\n    raise TooBig('x')\ndone = 1\n"
+    assert _cands(src, "TooBig") == [("exc_class",)]

@@ -406,6 +406,10 @@ class OfflineGenerator:
                 out.remove(("class",))
                 at = next((i for i, c in enumerate(out) if c[0] == "spec"), len(out))
                 out.insert(at, ("class",))
+        if "raised" in node.uses and ("exc_class",) in out and not node.attrs:
+            # raise X(...): a generated function or plain class there only
+            # raises "exceptions must derive from BaseException"
+            out = [c for c in out if c[0] not in ("func", "class", "obj", "skip")]
         seen, uniq = set(), []
         for c in _promote(out, node):
             k = repr(c)
