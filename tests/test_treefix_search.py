@@ -360,3 +360,10 @@ def test_module_checks_import_nothing():
 def test_a_raised_name_is_only_ever_an_exception_class():
     src = "if size > limit:\n    raise TooBig('x')\ndone = 1\n"
     assert _cands(src, "TooBig") == [("exc_class",)]
+
+
+def test_digits_reach_through_strip_to_the_receiver():
+    src = ("h = h.lstrip('#')\nr = int(h[:2], 16)\ng = int(h[2:4], 16)\n"
+           "b = int(h[4:], 16)\nexit((r, g, b))\n")
+    assert _cands(src, "h")[0] == ("const", "123456")
+    assert _tf(src, budget=10).best_coverage == 1.0

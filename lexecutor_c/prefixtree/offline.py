@@ -254,6 +254,14 @@ class OfflineGenerator:
                 if mod:
                     out.append(("import", mod))
         attrs0 = {a for a in node.attrs if not _pseudo(a)}
+        for m in _SAME_TEXT & set(node.attrs):
+            # x.strip() keeps x's characters: int(x.lstrip('#')[:2], 16)
+            # needs digits in x itself
+            r = node.attrs[m].ret
+            if r is not None and ("numlike" in r.uses or any(
+                    t.startswith("numstr") for t in r.arg_specs)):
+                out.append(("const", "123456") if "sliced" in r.uses else ("spec", "numstr"))
+                break
         # use-site constraints (range(n): an int; open(p): an existing file):
         # first for a plain value, after the structural ones for an object
         specs = [_spec_candidate(t, node) for t in node.arg_specs]
@@ -946,6 +954,9 @@ def _roundrobin(*iterables):
             nxt.append(it)
         its = nxt
 
+
+#: str methods whose result holds the receiver's characters
+_SAME_TEXT = {"strip", "lstrip", "rstrip", "lower", "upper", "casefold"}
 
 #: the constructor of a generated exception class: any arguments
 _EXC_INIT = "def __init__(self, *args, **kwargs):\n        Exception.__init__(self, *args)"
