@@ -171,7 +171,7 @@ def test_neural_predictor_without_torch_is_a_usage_error(capsys, workdir, monkey
         code, out, err = call(capsys, *argv, "--predictor", "neural", "--json")
         assert code == 2, argv
         assert out == ""
-        assert "PyTorch is not installed in this environment" in err
+        assert "torch is not installed for this Python" in err
         assert "pip install 'lexecutor_c[neural]'" in err and "Traceback" not in err
 
 

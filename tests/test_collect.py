@@ -31,7 +31,7 @@ OTHER = {
         "from otherproj import total\n\ndef test_total():\n    assert total([1, 2]) == 1.5\n",
 }
 SLOW = {
-    "slowproj-0.1/slowproj.py": "import time\n\ndef nap():\n    time.sleep(120)\n",
+    "slowproj-0.1/slowproj.py": "import time\n\ndef nap():\n    time.sleep(600)\n",
     "slowproj-0.1/tests/test_slow.py":
         "from slowproj import nap\n\ndef test_nap():\n    nap()\n",
 }
@@ -71,7 +71,7 @@ def cli(argv):
 def test_collect_offline_dask_end_to_end(data, tmp_path, capsys):
     table = tmp_path / "freq.json.gz"
     argv = ["--data", str(data), "--projects", "tinyproj,otherproj,slowproj,notests",
-            "--stdlib", "", "--offline", "--workers", "2", "--timeout", "8",
+            "--stdlib", "", "--offline", "--workers", "2", "--timeout", "25",
             "--table", str(table)]
     rc, out = cli(argv)
     assert rc == 0, out

@@ -226,7 +226,7 @@ def test_neural_predictor_says_torch_is_missing(installed):
     (installed.work / "n.py").write_text("x = foo()\n")
     p = installed.run(installed.cli, "run", "--predictor", "neural", "n.py")
     assert p.returncode == 2
-    assert "PyTorch is not installed in this environment" in p.stderr
+    assert "torch is not installed for this Python" in p.stderr
     assert "pip install 'lexecutor_c[neural]'" in p.stderr and "Traceback" not in p.stderr
 
 

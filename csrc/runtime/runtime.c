@@ -37,7 +37,7 @@ load_sites(lx_runtime_obj *rt, PyObject *sites)
                 goto fail;
             }
         }
-        if (_PyObject_LookupAttr(rec, RS(rt)->s_use, &vals[6]) < 0) {
+        if (PyObject_GetOptionalAttr(rec, RS(rt)->s_use, &vals[6]) < 0) {
             goto fail;
         }
         if (vals[6] == NULL) {

@@ -129,28 +129,16 @@ def confinement_notice(args, ui) -> None:
     ui.warn("warning: " + line)
 
 
-NEURAL_NEEDS_TORCH = ("--predictor neural: PyTorch is not installed in this environment; "
-                      "pip install 'lexecutor_c[neural]' (torch==2.13.0, the version the "
-                      "neural shim is built against)")
-
-
 def predictor_problem(predictor: Optional[str]) -> Optional[str]:
     """Why this environment cannot run *predictor*, found without loading torch or the
-    shim (a wheel's shim links the build machine's LibTorch, so an environment without
-    torch must not use it); None when it can."""
+    shim (model.neural.check_available); None when it can."""
     if predictor != "neural":
         return None
-    import importlib.util
+    from ..model.neural import NeuralUnavailable, check_available
     try:
-        has_torch = importlib.util.find_spec("torch") is not None
-        has_shim = importlib.util.find_spec("lexecutor_c._torch_shim") is not None
-    except (ImportError, ValueError):
-        has_torch = has_shim = False
-    if not has_torch:
-        return NEURAL_NEEDS_TORCH
-    if not has_shim:
-        return ("--predictor neural: lexecutor_c was built without torch (no "
-                "lexecutor_c._torch_shim); rebuild it with torch installed")
+        check_available()
+    except NeuralUnavailable as e:
+        return f"--predictor neural: {e}"
     return None
 
 

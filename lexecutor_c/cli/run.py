@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from .common import (EXIT_FAILED, EXIT_OK, EXIT_USAGE, PathArg, UsageError,
+from .common import (EXIT_FAILED, EXIT_OK, EXIT_USAGE, PathArg,
                      add_execution_options, command, confinement_notice, input_error)
 from .ui import UI, coverage_text, ranges, status_text
 
@@ -22,12 +22,6 @@ def _run_args(p):
 def _run(args, ui: UI) -> int:
     from ..engine import run as api
     from ..engine.sandbox import ConfinementError
-    if args.predictor == "neural":
-        from ..model.neural import NeuralUnavailable, check_available
-        try:
-            check_available()     # no torch for this interpreter: say so once, exit 2
-        except NeuralUnavailable as e:
-            raise UsageError(str(e)) from None
     confinement_notice(args, ui)
     entries = []
     progress = None

@@ -189,10 +189,11 @@ def _has_torch() -> bool:
 
 
 def _no_torch_message() -> str:
-    return (f"the neural predictor needs PyTorch's LibTorch, and torch is not installed for "
-            f"this Python ({sys.version_info[0]}.{sys.version_info[1]}): pip install "
-            "torch==2.13.0 where a build exists for it, then rebuild (python setup.py "
-            "build_ext --inplace) to get lexecutor_c._torch_shim")
+    return (f"the neural predictor needs PyTorch, and torch is not installed for this Python "
+            f"({sys.version_info[0]}.{sys.version_info[1]}): pip install "
+            "'lexecutor_c[neural]' (torch==2.13.0, the version the shim is built against) "
+            "where torch has a build for this Python; a source checkout is then rebuilt "
+            "(python setup.py build_ext --inplace) to get lexecutor_c._torch_shim")
 
 
 def load_shim():
@@ -209,13 +210,19 @@ def load_shim():
 
 
 def check_available() -> None:
-    """Raise NeuralUnavailable now when the shim was never built (no torch
-    for this interpreter at build time: e.g. Python 3.12/3.13 here), without
-    loading LibTorch; a built shim is loaded on the first query only."""
+    """Raise NeuralUnavailable now when torch is missing (a wheel's shim links
+    the build machine's LibTorch, so it must not be loaded without torch) or
+    the shim was never built (no torch for this interpreter at build time:
+    e.g. Python 3.12/3.13 here), without loading either; a built shim is
+    loaded on the first query only."""
     import importlib.util
-    if importlib.util.find_spec("lexecutor_c._torch_shim") is None:
-        if not _has_torch():
-            raise NeuralUnavailable(_no_torch_message())
+    if not _has_torch():
+        raise NeuralUnavailable(_no_torch_message())
+    try:
+        has_shim = importlib.util.find_spec("lexecutor_c._torch_shim") is not None
+    except (ImportError, ValueError):
+        has_shim = False
+    if not has_shim:
         raise NeuralUnavailable("lexecutor_c._torch_shim is not built; rebuild with torch "
                                 "installed: python setup.py build_ext --inplace")
 
