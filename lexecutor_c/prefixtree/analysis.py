@@ -180,6 +180,7 @@ class _Miner(ast.NodeVisitor):
         #: (parts = [f(x) for x in xs]; parts.append(g())), so that what the
         #: code does with the list (", ".join(parts)) reaches the items
         self.local_items: dict[str, list] = {}
+        self.joined: set = set()          # names given to str.join (analyze())
         self.guard_stack: list[list[str]] = []
         self.try_stack: list[list[str]] = []
         self.guards: dict[int, list[str]] = {}
@@ -459,7 +460,7 @@ class _Miner(ast.NodeVisitor):
             if n is not None:
                 n.uses.add("iter")
         for t in s.targets:
-            if isinstance(t, ast.Name) and t.id not in self.names:
+            if isinstance(t, ast.Name) and t.id not in self.names and t.id in self.joined:
                 if isinstance(v, (ast.List, ast.Tuple, ast.ListComp)):
                     elts = [v.elt] if isinstance(v, ast.ListComp) else v.elts
                     items = [self.resolve(x, s.lineno) for x in elts
@@ -955,6 +956,12 @@ def analyze(source: str, analyzer=None) -> SnippetFacts:
     m = _Miner(names)
     m.functions = {d.name for d in ast.walk(tree)
                    if isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    # local lists given to str.join somewhere: only their items are followed
+    # (resolving the items of every list literal adds lines and uses to the
+    # values they name)
+    m.joined = {a.id for c in ast.walk(tree) if isinstance(c, ast.Call) and
+                isinstance(c.func, ast.Attribute) and c.func.attr == "join"
+                for a in c.args if isinstance(a, ast.Name)}
     for s in tree.body:
         m.visit(s)
     # roots in the instrumenter's order, then any the miner found besides
