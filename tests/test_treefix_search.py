@@ -248,3 +248,122 @@ def test_search_keeps_going_after_k_rounds_while_the_budget_lasts():
            "    r3 = 1\nelif m == 's':\n    r4 = 1\nelse:\n    r5 = 1\n")
     r = _tf(src, n=1, k=1)
     assert r.coverage == 1.0 and len(r.prefixes) == 5 and len(r.tree) > 3
+
+
+# ---------------------------------------------------------------- use-site fits (cov2)
+
+
+def test_a_mapping_passed_with_double_star_is_empty_first():
+    # f(**kw) into a real callable: any made-up key is an unexpected keyword
+    src = "import textwrap\nout = textwrap.dedent('  a', **options)\ndone = out\n"
+    cands = _cands(src, "options")
+    assert cands[0] == ("const", {})
+    r = _tf(src, budget=10)
+    assert r.coverage == 1.0 and r.best_coverage == 1.0
+
+
+def test_isinstance_target_is_never_a_non_type():
+    # a guard (isinstance(x, T) else-branch exit) must not make T None/False:
+    # isinstance() would raise instead of choosing a branch
+    src = ("if isinstance(expr, Widget):\n    exit(1)\nelif isinstance(expr, Gadget):\n"
+           "    exit(2)\nelse:\n    raise ValueError(expr)\n")
+    for name in ("Widget", "Gadget"):
+        cands = _cands(src, name)
+        assert cands and all(c[0] not in ("none", "int", "str", "list", "dict") for c in cands)
+        assert not any(c[0] == "const" and not isinstance(c[1], type) for c in cands)
+    r = _tf(src, budget=10)
+    assert r.coverage == 1.0
+    assert not any(nd.error and "isinstance() arg 2" in nd.error.get("message", "")
+                   for nd in r.tree)
+
+
+def test_items_of_a_joined_tuple_literal_are_strings():
+    src = "line = ''.join((span, part.text, end))\nexit(line)\n"
+    facts = analyze(src)
+    for path in ("span", "part.text", "end"):
+        assert "str" in facts.node(path).uses
+    r = _tf(src, budget=10)
+    assert r.best_coverage == 1.0
+
+
+def test_a_list_copy_passes_the_element_shape_to_its_source():
+    # triples = list(self.find()); for a, b, c in triples: the call's result
+    # holds 3-tuples
+    src = ("triples = list(self.find(domain))\nif not triples:\n    raise Missing(domain)\n"
+           "for loc, po, mo in triples:\n    out = (loc, po, mo)\nexit(out)\n")
+    facts = analyze(src)
+    ret = facts.node("self.find()")
+    assert ret is not None and "iter" in ret.uses
+    assert facts.node("self.find()[]").width == 3
+    r = _tf(src, budget=10)
+    assert 5 in r.covered and 6 in r.covered
+
+
+def test_sparse_plans_define_raised_names_as_exception_classes():
+    src = "if flag:\n    raise Missing('x')\ndone = 1\n"
+    facts = analyze(src)
+    gen = OfflineGenerator()
+    plan = Plan(sparse=True)
+    plan.choice["flag"] = 0
+    text = gen.render(facts, plan)
+    assert "Missing" in text and "Exception" in text
+    r = _tf(src, budget=10)
+    assert r.coverage == 1.0
+    assert not any(nd.error and "derive from BaseException" in nd.error.get("message", "")
+                   for nd in r.tree if nd.plan is not None and nd.plan.sparse and nd.prefix)
+
+
+def test_items_of_a_local_list_given_to_join_are_strings():
+    # parts = [fmt(x) for x in xs]; parts.insert(-1, sep); " ".join(parts)
+    src = ("parts = [fmt(t) for t in frames]\nif sep:\n    parts.insert(-1, sep)\n"
+           "text = ' '.join(parts)\nexit(text)\n")
+    facts = analyze(src)
+    assert "str" in facts.node("fmt()").uses and "str" in facts.node("sep").uses
+    r = _tf(src, budget=10)
+    assert r.best_coverage == 1.0
+
+
+def test_a_value_only_tested_for_truth_is_true_or_false():
+    src = ("if self.seekable:\n    pos = 0\nelse:\n    while self.read_length <= self.start:\n"
+           "        self.read_length += 1\nexit(pos)\n")
+    assert _cands(src, "self.seekable") == [("const", True), ("const", False), ("none",)]
+
+
+def test_next_gets_an_iterator_and_str_with_an_encoding_gets_bytes():
+    src = ("if value is None:\n    exit()\nvalue = str(value, 'utf-8')\n"
+           "if next(PATTERN.finditer(value), None):\n    raise Bad(value)\nexit(value)\n")
+    assert ("const", b"abc") in _cands(src, "value")
+    cands = _cands(src, "PATTERN.finditer()")
+    assert ("iterator",) in cands and ("iterator", "empty") in cands
+    r = _tf(src, budget=10)
+    assert r.coverage == 1.0
+
+
+def test_generated_exception_classes_take_keywords():
+    src = "try:\n    raise Warn('m', fp=1)\nexcept Warn as e:\n    got = e.args\nexit(got)\n"
+    r = _tf(src, budget=10)
+    assert r.best_coverage == 1.0
+
+
+def test_module_checks_import_nothing():
+    # from IPython.display import HTML: whether HTML is a module was decided by
+    # importlib.util.find_spec, which imports the package (a second and more)
+    import subprocess
+    import sys
+    code = ("import sys\nfrom lexecutor_c.prefixtree.offline import _module_exists\n"
+            "assert _module_exists('xml.dom.minidom') and _module_exists('os.path')\n"
+            "assert not _module_exists('xml.nosuch') and not _module_exists('nosuch.x')\n"
+            "assert 'xml.dom' not in sys.modules and 'xml.dom.minidom' not in sys.modules\n")
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_a_raised_name_is_only_ever_an_exception_class():
+    src = "if size > limit:\n    raise TooBig('x')\ndone = 1\n"
+    assert _cands(src, "TooBig") == [("exc_class",)]
+
+
+def test_digits_reach_through_strip_to_the_receiver():
+    src = ("h = h.lstrip('#')\nr = int(h[:2], 16)\ng = int(h[2:4], 16)\n"
+           "b = int(h[4:], 16)\nexit((r, g, b))\n")
+    assert _cands(src, "h")[0] == ("const", "123456")
+    assert _tf(src, budget=10).best_coverage == 1.0

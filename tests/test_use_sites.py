@@ -280,3 +280,16 @@ def test_files_are_not_overwritten(tmp_path, monkeypatch):
     (tmp_path / "data.txt").write_text("mine\n")
     p = _make(_hook(("arg", "open", 0)))
     assert open(p).read() == "mine\n" and os.path.dirname(p) == str(tmp_path)
+
+
+def test_double_star_values_are_mappings_with_str_keys():
+    u = uses("f(a, **kw)\nd = {**base, 'x': 1}\n")
+    assert u[("name", "kw")] == ("kwargs",)
+    assert u[("name", "base")] == ("kwargs",)
+    assert _make(_hook(("kwargs",))) == {}
+    assert _hook(("kwargs",), value={"a": 1}) is None
+    # a Dummy unpacked into a real callable's keywords raised "keywords must
+    # be strings" and ended the run at that line
+    r = lexecutor_c.run("import textwrap\nout = textwrap.dedent('  a', **opts)\ndone = out\n",
+                        predictor="naive")
+    assert r.status == "ok" and r.covered == [1, 2, 3]

@@ -38,6 +38,8 @@
  *                                  string literal (its source text) follows
  *   ("except",)                    what an except clause catches (or an
  *                                  item of its tuple)
+ *   ("kwargs",)                    unpacked with ** in a call or a dict
+ *                                  display: f(**value), {**value}
  *
  * Everything else is None.  Literal and key texts longer than
  * USE_TEXT_MAX bytes are not carried (no use).
@@ -384,6 +386,8 @@ lxi_site_use(Ctx *c, uint32_t n)
     }
     case K_LIST_SPLAT:
         return Py_BuildValue("(siO)", "iter", 0, Py_False);
+    case K_DICT_SPLAT:
+        return Py_BuildValue("(s)", "kwargs");
     case K_FOR: case K_FOR_IN_CLAUSE: {
         uint32_t left = field_child(c, p, f->left);
         if (N(m).field != f->right || left == NONE_IDX || is_async(c, p)) {

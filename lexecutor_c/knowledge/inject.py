@@ -386,7 +386,15 @@ def _except(use, value, name):
     return lambda rt: Exception        # catches what the code around it raises
 
 
-_HANDLERS = {"arg": _arg, "iter": _iter, "unpack": _unpack, "percent": _percent,
+def _kwargs(use, value, name):
+    if isinstance(value, dict) and all(isinstance(k, str) for k in value):
+        return None
+    # f(**value): an empty mapping fits every signature (a Dummy's keys are no
+    # str: "keywords must be strings")
+    return lambda rt: {}
+
+
+_HANDLERS = {"kwargs": _kwargs, "arg": _arg, "iter": _iter, "unpack": _unpack, "percent": _percent,
              "format": _format, "subscript": _subscript, "call": _call, "with": _with,
              "contains": _contains, "in": _in, "except": _except}
 

@@ -31,6 +31,8 @@ LIST_METHODS = {"append", "extend", "pop", "sort", "insert", "remove", "reverse"
                 "copy", "index", "count"}
 DICT_METHODS = {"items", "keys", "values", "get", "setdefault", "update", "pop", "popitem",
                 "clear", "copy"}
+#: builtins whose result holds the elements of their one argument
+COPYING_CALLS = ("list", "tuple", "sorted", "reversed")
 PATH_FUNCS = {"open", "os.path.exists", "os.path.isfile", "os.path.isdir", "os.listdir",
               "os.path.join", "os.path.basename", "os.path.dirname", "os.path.splitext",
               "os.stat", "os.remove", "Path", "pathlib.Path", "pd.read_csv", "np.load",
@@ -174,6 +176,11 @@ class _Miner(ast.NodeVisitor):
         self.names = names
         self.roots: dict[str, Node] = {}
         self.alias: dict[str, Node] = {}
+        #: local lists the snippet builds: name -> nodes of their items
+        #: (parts = [f(x) for x in xs]; parts.append(g())), so that what the
+        #: code does with the list (", ".join(parts)) reaches the items
+        self.local_items: dict[str, list] = {}
+        self.joined: set = set()          # names given to str.join (analyze())
         self.guard_stack: list[list[str]] = []
         self.try_stack: list[list[str]] = []
         self.guards: dict[int, list[str]] = {}
@@ -443,7 +450,24 @@ class _Miner(ast.NodeVisitor):
         self._stmt_line(s)
         self.visit(s.value)
         n = self.resolve(s.value, s.lineno)
+        v = s.value
+        if n is None and isinstance(v, ast.Call) and isinstance(v.func, ast.Name) and \
+                v.func.id in COPYING_CALLS and v.func.id not in self.names and \
+                len(v.args) == 1 and not v.keywords and not isinstance(v.args[0], ast.Starred):
+            # x = list(E): x holds E's elements, so what the code does with
+            # x's elements (for a, b, c in x) shapes E's
+            n = self.resolve(v.args[0], s.lineno)
+            if n is not None:
+                n.uses.add("iter")
         for t in s.targets:
+            if isinstance(t, ast.Name) and t.id not in self.names and t.id in self.joined:
+                if isinstance(v, (ast.List, ast.Tuple, ast.ListComp)):
+                    elts = [v.elt] if isinstance(v, ast.ListComp) else v.elts
+                    items = [self.resolve(x, s.lineno) for x in elts
+                             if not isinstance(x, ast.Starred)]
+                    self.local_items[t.id] = [x for x in items if x is not None]
+                else:
+                    self.local_items.pop(t.id, None)
             if isinstance(t, ast.Attribute):
                 base = self.resolve(t.value, s.lineno)
                 if base is not None:
@@ -811,16 +835,41 @@ class _Miner(ast.NodeVisitor):
                     c = None
                 if isinstance(c, (str, bytes, tuple)) and (e.func.attr, c) not in base.str_args:
                     base.str_args.append((e.func.attr, c))
+        joining = fname == "str.join" or (isinstance(e.func, ast.Attribute) and
+                                          e.func.attr == "join" and fname not in PATH_FUNCS)
+        if isinstance(e.func, ast.Attribute) and isinstance(e.func.value, ast.Name) and \
+                e.func.value.id in self.local_items and e.func.attr in ("append", "insert") \
+                and e.args:
+            m = self.resolve(e.args[-1], e.lineno)        # parts.append(x), insert(i, x)
+            if m is not None and m not in self.local_items[e.func.value.id]:
+                self.local_items[e.func.value.id].append(m)
         for i, a in enumerate(e.args):
+            if joining and isinstance(a, (ast.Tuple, ast.List)):
+                # "".join((a, b.c, d())): each item must be a str
+                for elt in a.elts:
+                    m = self.resolve(elt, e.lineno)
+                    if m is not None:
+                        m.uses.add("str")
+            if joining and isinstance(a, ast.Name) and a.id in self.local_items:
+                for m in self.local_items[a.id]:           # " ".join(parts)
+                    m.uses.add("str")
             n = self.resolve(a, e.lineno)
             if n is None:
                 continue
-            if fname in PATH_FUNCS and i == 0:
+            if fname == "next" and i == 0:
+                n.uses.add("iterator")            # next(x): x has __next__
+            elif fname in ("str", "bytes.decode") and i == 0 and (
+                    len(e.args) > 1 or any(k.arg == "encoding" for k in e.keywords)):
+                if b"abc" not in n.fits:          # str(value, encoding): bytes
+                    n.fits.append(b"abc")
+            elif fname in PATH_FUNCS and i == 0:
                 n.uses.add("path")
             elif fname in ITER_FUNCS or fname == "len":
                 n.uses.add("iter" if fname != "len" else "len")
             elif fname in ("int", "float", "range", "abs", "round"):
                 n.uses.add("numlike")
+            elif fname == "vars" and i == 0:
+                n.uses.add("namespace")           # an object with a __dict__
             elif fname in ("isinstance", "issubclass") and len(e.args) == 2 and i == 1:
                 n.uses.add("type")
             elif fname == "isinstance" and len(e.args) == 2:
@@ -907,6 +956,12 @@ def analyze(source: str, analyzer=None) -> SnippetFacts:
     m = _Miner(names)
     m.functions = {d.name for d in ast.walk(tree)
                    if isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    # local lists given to str.join somewhere: only their items are followed
+    # (resolving the items of every list literal adds lines and uses to the
+    # values they name)
+    m.joined = {a.id for c in ast.walk(tree) if isinstance(c, ast.Call) and
+                isinstance(c.func, ast.Attribute) and c.func.attr == "join"
+                for a in c.args if isinstance(a, ast.Name)}
     for s in tree.body:
         m.visit(s)
     # roots in the instrumenter's order, then any the miner found besides

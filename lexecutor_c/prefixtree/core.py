@@ -37,6 +37,8 @@ MAX_DROP_ROUNDS = 10
 MAX_ROUNDS = 1000
 #: repairs in a row on a prefix whose error keeps moving
 REPAIR_DEPTH = 4
+#: consolidation batches at most once the search is over (each must gain)
+CONSOLIDATE_ROUNDS = 2
 
 
 class TreefixError(ValueError):
@@ -385,9 +387,11 @@ def treefix(source_or_path, generator: Union[str, object] = "offline", n: int = 
     seen_prefixes: set = set()
     gains: list = []            # (seconds, lines added) per batch that added lines
 
-    def evaluate(props, step, parent):
+    def evaluate(props, step, parent, whole=False):
         """Run the proposals not tried yet, as one batch (one sandbox child,
-        a grandchild per prefix), within the budget; a tree node each."""
+        a grandchild per prefix), within the budget; a tree node each.
+        ``whole``: also once P covers every line, and every prefix of the
+        batch runs to its end (consolidation: one prefix doing what P does)."""
         new = []
         batch = []
         for p in props:
@@ -397,11 +401,12 @@ def treefix(source_or_path, generator: Union[str, object] = "offline", n: int = 
             batch.append(p)
         if max_runs is not None:
             batch = batch[:max(0, max_runs - len(tree))]
-        if not batch or out_of_budget() or full():
+        if not batch or out_of_budget() or (full() and not whole):
             return new
         left = None if deadline is None else max(0.05, deadline - time.monotonic())
         ts = time.monotonic()
-        evs = sr.evaluate_batch([p.prefix for p in batch], budget=left, have=union_cov())
+        evs = sr.evaluate_batch([p.prefix for p in batch], budget=left,
+                                have=() if whole else union_cov())
         spent = time.monotonic() - ts
         timings["run"] += spent
         before = len(union_cov())
@@ -501,6 +506,23 @@ def treefix(source_or_path, generator: Union[str, object] = "offline", n: int = 
             else:
                 rounds = max(rounds, k) if deadline is None else MAX_ROUNDS
         if not progressed:
+            break
+    # Consolidation: P covers more than its best prefix: one prefix with the
+    # decisions of several (the best one's first, then each other member's
+    # where the best has none), while that raises the best single prefix.
+    for _ in range(CONSOLIDATE_ROUNDS):
+        if out_of_budget() or not hasattr(gen, "consolidate") or len(tree) < 2:
+            break
+        best_nd = max(tree, key=lambda x: (x.covered_markers, -x.id))
+        cov_markers = sum(sr.markers[ln] for ln in union_cov())
+        if best_nd.covered_markers >= cov_markers:
+            break
+        chosen = [tree[i] for i in greedy_cover([x.covered for x in tree])]
+        others = sorted((x for x in chosen if x is not best_nd),
+                        key=lambda x: -len(set(x.covered) - set(best_nd.covered)))
+        props = gen_call(gen.consolidate, facts, best_nd, others, n)
+        new = evaluate(props, "consolidate", best_nd.id, whole=True)
+        if not new or max(x.covered_markers for x in new) <= best_nd.covered_markers:
             break
     for m in getattr(gen, "unresolved_imports", []):
         if m not in unresolved:

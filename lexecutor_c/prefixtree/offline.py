@@ -254,6 +254,14 @@ class OfflineGenerator:
                 if mod:
                     out.append(("import", mod))
         attrs0 = {a for a in node.attrs if not _pseudo(a)}
+        for m in _SAME_TEXT & set(node.attrs):
+            # x.strip() keeps x's characters: int(x.lstrip('#')[:2], 16)
+            # needs digits in x itself
+            r = node.attrs[m].ret
+            if r is not None and ("numlike" in r.uses or any(
+                    t.startswith("numstr") for t in r.arg_specs)):
+                out.append(("const", "123456") if "sliced" in r.uses else ("spec", "numstr"))
+                break
         # use-site constraints (range(n): an int; open(p): an existing file):
         # first for a plain value, after the structural ones for an object
         specs = [_spec_candidate(t, node) for t in node.arg_specs]
@@ -277,6 +285,16 @@ class OfflineGenerator:
             out.append(("class",))
         if "strkey" in node.uses:
             out.append(("anykey",))       # any computed key is there
+        if "iterator" in node.uses:
+            # next(x): a list is iterable but no iterator; an exhausted one
+            # takes next()'s default
+            out.extend([("iterator",), ("iterator", "empty")])
+        if "namespace" in node.uses:
+            out.append(("obj",))              # vars(x): an instance has a __dict__
+        if "kwargs" in node.uses and not node.keys:
+            # f(**kw) into a real callable: an empty mapping is the one that
+            # fits every signature (a made-up key is an unexpected keyword)
+            out.append(("const", {}))
         if node.keys or "kwargs" in node.uses or (node.sub_links and not node.int_keys) or \
                 "strkey" in node.uses:
             out.append(("dict",))
@@ -358,6 +376,11 @@ class OfflineGenerator:
         out.extend(specs)
         for cls in self._model(node, leaf, facts):
             out.append(("path",) if cls == "path" else _CLASS_VALUES.get(cls, ("obj",)))
+        if not out and node.uses == {"bool"} and not (node.attrs or node.arities or
+                                                      node.item is not None):
+            # only its truth is tested (if x:, x and y): one truthy and the
+            # falsy values, not six truthy kinds that all take the same branch
+            out.extend([("const", True), ("const", False), ("none",)])
         if not out:
             out.append(("skip",))
             out.extend([("obj",), ("str",), ("int",), ("list",), ("dict",), ("none",)])
@@ -377,6 +400,24 @@ class OfflineGenerator:
             out.append(("const", False))
         if node.uses & {"iter", "len"} and ("const", []) not in out:
             out.append(("const", []))
+        if "type" in node.uses and not (attrs0 or node.arities or node.uses & {
+                "none", "bool", "iter", "str", "num", "numlike", "kwargs"}):
+            # only an isinstance()/issubclass() target: a value that is no type
+            # (None, False, a constant) makes the call raise, never a branch
+            out = [c for c in out if (c[0] not in _NOT_TYPES or (
+                c[0] == "spec" and str(c[1]).startswith("type"))) and not (
+                c[0] == "const" and not isinstance(c[1], type))] or [("class",)]
+            # a generated class before `object`: instances of it (the "inst"
+            # candidates) make the test true, anything else false; `object`
+            # makes it true whatever the value
+            if ("class",) in out:
+                out.remove(("class",))
+                at = next((i for i, c in enumerate(out) if c[0] == "spec"), len(out))
+                out.insert(at, ("class",))
+        if "raised" in node.uses and ("exc_class",) in out and not node.attrs:
+            # raise X(...): a generated function or plain class there only
+            # raises "exceptions must derive from BaseException"
+            out = [c for c in out if c[0] not in ("func", "class", "obj", "skip")]
         seen, uniq = set(), []
         for c in _promote(out, node):
             k = repr(c)
@@ -821,6 +862,42 @@ class OfflineGenerator:
         return self._propose(facts, self._guide_plans(facts, bases, paths, handler, n), n,
                              "coverage")
 
+    def consolidate(self, facts: SnippetFacts, best, others: list, n: int) -> list:
+        """Prefixes doing what several prefixes of P do: the best prefix's
+        plan with the decisions of each other member of P added where it has
+        none, all of them at once, and the other way round (the member's
+        decisions first); the values of the best plan that guard lines only
+        the others reached take the others' candidates.  ``best`` and
+        ``others`` are tree nodes."""
+        bp = getattr(best, "plan", None)
+        plans = [getattr(o, "plan", None) for o in others]
+        plans = [p for p in plans if p is not None]
+        if bp is None or not plans:
+            return []
+
+        def gen():
+            acc = bp
+            for q in plans:
+                yield bp.merged(q)
+                acc = acc.merged(q)
+            yield acc
+            for q in plans:
+                yield q.merged(bp)
+            # values guarding what only the others covered: theirs, on top of
+            # the best plan
+            mine = set(best.covered)
+            for o, q in zip(others, plans):
+                extra = [ln for ln in o.covered if ln not in mine]
+                for path in self._guard_nodes(facts, extra):
+                    if path in q.choice and q.choice[path] != bp.choice.get(path):
+                        p = bp.copy()
+                        p.choice[path] = q.choice[path]
+                        p.kinds.pop(path, None)
+                        if path in q.kinds:
+                            p.kinds[path] = q.kinds[path]
+                        yield p
+        return self._propose(facts, gen(), n, "consolidate")
+
     def _guide_plans(self, facts, bases, paths, handler, n):
         # 1. one prefix with the decisions of several
         if len(bases) > 1:
@@ -876,6 +953,17 @@ def _roundrobin(*iterables):
                 continue
             nxt.append(it)
         its = nxt
+
+
+#: str methods whose result holds the receiver's characters
+_SAME_TEXT = {"strip", "lstrip", "rstrip", "lower", "upper", "casefold"}
+
+#: the constructor of a generated exception class: any arguments
+_EXC_INIT = "def __init__(self, *args, **kwargs):\n        Exception.__init__(self, *args)"
+
+#: candidate kinds that are never a type (isinstance's second argument)
+_NOT_TYPES = ("none", "int", "str", "list", "dict", "tuple", "obj", "path", "resource",
+              "len", "spec", "anykey", "func", "iterator")
 
 
 _CONTAINER_SPECS = ("iter", "seq", "sized", "nonempty", "list", "tuple", "pair")
@@ -968,13 +1056,15 @@ class _Renderer:
         if plan.sparse:
             self.wanted = set()
             decided = plan.decided()
-            # names the code catches or tests with isinstance() are classes in
-            # every plan: a Dummy there only raises a TypeError
+            # names the code catches, raises or tests with isinstance() are
+            # classes in every plan, vars() arguments objects: a Dummy there
+            # only raises a TypeError ("exceptions must derive from
+            # BaseException", "vars() argument must have __dict__")
             handled = {e for names in facts.handler_lines.values() for e in names}
             for r in facts.roots.values():
                 for x in r.walk():
-                    if x.path in handled or ("type" in x.uses and not x.arities
-                                             and not x.attrs):
+                    if x.path in handled or x.uses & {"raised", "namespace"} or (
+                            "type" in x.uses and not x.arities and not x.attrs):
                         decided.add(x.path)
             for p in list(decided):
                 # a stand-in raising yaml.YAMLError needs yaml.YAMLError defined
@@ -1149,6 +1239,9 @@ class _Renderer:
             return repr(fname)
         if kind == "list":
             return "[" + ", ".join(self._elements(node)) + "]"
+        if kind == "iterator":
+            return "iter([])" if cand[1:] == ("empty",) else \
+                "iter([" + ", ".join(self._elements(node)) + "])"
         if kind == "anykey":
             val = self.expr(node.item) if node.item is not None else None
             self._import("import collections")
@@ -1200,9 +1293,12 @@ class _Renderer:
         if kind == "exc_class":
             if node.path.isidentifier():
                 cname = node.path
-                self.emit(f"class {cname}(Exception):\n    pass")
+                # raised as the code's own class is: with keywords too
+                # (TqdmDeprecationWarning(msg, fp_write=...))
+                self.emit(f"class {cname}(Exception):\n    {_EXC_INIT}")
                 return cname
-            return f"type({_leaf(node.path)!r}, (Exception,), {{}})"
+            return (f"type({_leaf(node.path)!r}, (Exception,), {{'__init__': lambda self, "
+                    f"*args, **kwargs: Exception.__init__(self, *args)}})")
         if kind == "raise":
             fname = "_f_" + _ident(node.path)
             exc = cand[1]
@@ -1560,12 +1656,33 @@ def _binds_module(stmt: str, target: str) -> bool:
         return True
     ok = _MODULE_CACHE.get(target)
     if ok is None:
-        try:
-            ok = importlib.util.find_spec(target) is not None
-        except (ImportError, ValueError, AttributeError):
-            ok = False
-        _MODULE_CACHE[target] = ok
+        ok = _MODULE_CACHE[target] = _module_exists(target)
     return ok
+
+
+def _module_exists(name: str) -> bool:
+    """Whether ``name`` names an importable module, found on the path without
+    importing anything (importlib.util.find_spec('a.b') imports the package
+    ``a``: a second or more for IPython, in the searching process)."""
+    import importlib.machinery
+    import sys
+    if name in sys.modules:
+        return True
+    parts = name.split(".")
+    try:
+        spec = importlib.util.find_spec(parts[0])
+        for i in range(1, len(parts)):
+            if spec is None or spec.submodule_search_locations is None:
+                return False
+            full = ".".join(parts[:i + 1])
+            if full in sys.modules:
+                spec = getattr(sys.modules[full], "__spec__", None) or spec
+                continue
+            spec = importlib.machinery.PathFinder.find_spec(
+                full, list(spec.submodule_search_locations))
+    except (ImportError, ValueError, AttributeError):
+        return False
+    return spec is not None
 
 
 def _in_loop_guard(facts: SnippetFacts, node: Node) -> bool:
