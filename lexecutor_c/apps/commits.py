@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import ast
 import os
-import re
 import subprocess
 import time
 from dataclasses import dataclass, field
@@ -349,7 +348,7 @@ def _call_input(tf: _TestFile, v: Version, e: ast.AST) -> Optional[Input]:
     return Input("", call, 0, f"test call {tf.path}:{e.lineno}")
 
 
-def test_calls(repo: str, rev: Optional[str], v: Version, touched_tests=(),
+def inputs_from_tests(repo: str, rev: Optional[str], v: Version, touched_tests=(),
                seed: int = 0) -> list:
     """Inputs from calls of ``v``'s function in the repository's test files
     at ``rev`` (None: the index), those in test functions the commit touched
@@ -549,7 +548,8 @@ def _commit_verdict(c: CommitCheck) -> None:
 def check_commits(repo: str = ".", rev_range: Optional[str] = None, *, staged: bool = False,
                   seeds=DEFAULT_SEEDS, predictor="naive", timeout: float = 5.0,
                   max_inputs: int = 12, budget: float = 30.0, max_functions: int = 20,
-                  use_tests: bool = True, module: bool = True, progress=None) -> list:
+                  use_tests: bool = True, module: bool = True, compare_messages: bool = False,
+                  progress=None) -> list:
     """Check each commit of ``rev_range`` (default ``HEAD``: the last commit)
     or, with ``staged``, the staged changes against ``HEAD``.  ``seeds``:
     seeds of the injected values and of the prefix generator; ``predictor``:
@@ -558,7 +558,8 @@ def check_commits(repo: str = ".", rev_range: Optional[str] = None, *, staged: b
     ``max_functions``: functions checked per commit (the rest are reported
     as not checked); ``use_tests``: inputs from calls in the project's
     tests; ``module``: run each version inside its module, loaded from a
-    checkout of its revision (else the function with its context alone).
+    checkout of its revision (else the function with its context alone);
+    ``compare_messages``: a different exception message is a change too.
     Raises GitError for a path that is no repository, a bad
     range, or git failing."""
     root = repo_root(repo)
@@ -574,7 +575,7 @@ def check_commits(repo: str = ".", rev_range: Optional[str] = None, *, staged: b
     else:
         todo = _commits(root, rev_range or "HEAD")
     opts = Options(predictor=predictor, seeds=tuple(seeds) or (0,), timeout=timeout,
-                   max_inputs=max_inputs, budget=budget)
+                   max_inputs=max_inputs, budget=budget, compare_messages=compare_messages)
     trees = _Trees(root) if module else None
     results = []
     try:
@@ -616,7 +617,7 @@ def _check_commit(root, sha, parents, subject, opts, trees, max_functions, use_t
                                              "functions in the commit"))
             continue
         n_checked += 1
-        tests = test_calls(root, new_rev, t.new, touched_tests, opts.seeds[0]) \
+        tests = inputs_from_tests(root, new_rev, t.new, touched_tests, opts.seeds[0]) \
             if use_tests else []
         old_tree = new_tree = None
         if trees is not None:

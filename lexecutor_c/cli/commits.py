@@ -30,6 +30,9 @@ def _commits_args(p):
                    help="seconds per function at most (default: 30)")
     p.add_argument("--no-test-inputs", dest="use_tests", action="store_false",
                    help="do not take inputs from calls in the project's tests")
+    p.add_argument("--compare-messages", action="store_true",
+                   help="count a different exception message (same type) as a change "
+                        "(default: only noted)")
     p.add_argument("--fail-on-change", action="store_true",
                    help="exit with status 1 when a commit changes behaviour")
     p.add_argument("--json", action="store_true", help="print one JSON document")
@@ -47,7 +50,8 @@ def _commits(args, ui: UI) -> int:
         checks = cm.check_commits(args.repo, args.rev_range, staged=args.staged, seeds=seeds,
                                   predictor=args.predictor, timeout=args.timeout,
                                   max_inputs=args.max_inputs, budget=args.budget,
-                                  use_tests=args.use_tests)
+                                  use_tests=args.use_tests,
+                                  compare_messages=args.compare_messages)
     except cm.GitError as e:
         raise UsageError(str(e))
     summ = cm.summary(checks)
