@@ -413,3 +413,26 @@ def test_bad_input(capsys, repo, tmp_path, argv, needle):
     out, err = capsys.readouterr()
     assert code == 2 and out == ""
     assert len(err.splitlines()) == 1 and needle in err
+
+
+def test_changes_inside_a_returned_closure_are_reached():
+    src = textwrap.dedent('''\
+        from functools import wraps
+
+
+        def memoize(func):
+            cache = {}
+
+            @wraps(func)
+            def wrapper(*args):
+                if args not in cache:
+                    cache[args] = func(*args)
+                return cache[args]
+            return wrapper
+    ''')
+    old = bh.function_versions(src)["memoize"]
+    new = bh.function_versions(src.replace("return cache[args]",
+                                           "return [cache[args]]"))["memoize"]
+    f = bh.check_function(old, new, **OPTS)
+    assert f.verdict == CHANGED and f.reached
+    assert "<calls>" in f.old["ret"]
