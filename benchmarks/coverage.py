@@ -3,10 +3,14 @@
     python -m benchmarks.coverage                       # every available approach
     python -m benchmarks.coverage --approach as-is naive --markdown
     python -m benchmarks.coverage --executor dask       # a local dask cluster
+    python -m benchmarks.coverage --data bench-data/devset --data ../shared/bench/treefix_sample
 
-Reads the Treefix sample (``<repo>/../shared/bench/treefix_sample``, or
-``--data``) in place: ``so/`` and ``functions/`` snippets, ``treefix_gpt4o.csv``
-(Treefix+GPT-4o per snippet) and ``lines.json`` (the lines the papers count).
+Reads the Treefix sample (``<repo>/../shared/bench/treefix_sample``) or any
+``--data`` folder in place: ``DIR/*.py`` (one dataset named after DIR) or
+``DIR/<dataset>/*.py`` (the sample: ``so/`` and ``functions/``), with
+Treefix's results per snippet where there are some (``--reference CSV``,
+default ``DIR/treefix_gpt4o.csv``) and ``lines.json`` (the lines the papers
+count) where present.
 Every (snippet, approach, seed) is one task: ``lexecutor_c.run(...,
 isolate=True)`` in a worker of an executor (a local process pool by default),
 so a snippet that hangs or crashes costs its timeout, not the run.  Finished
@@ -61,12 +65,13 @@ _NEVER_COMPLETE = (ast.Raise, ast.Break, ast.Continue)
 @dataclass
 class Snippet:
     dataset: str
-    file: str                      # relative to the data folder: "so/snippet_3.py"
+    file: str                      # "<dataset>/<name>.py": "so/snippet_3.py"
     path: str                      # absolute
     paper_total_lines: Optional[int] = None
     coverage_P: Optional[float] = None
     coverage_pbest: Optional[float] = None
     paper_lines: Optional[list] = None   # lines.json
+    total_lines: Optional[int] = None    # our instrumenter's count (line_agreement)
 
     @property
     def key(self) -> tuple:
@@ -81,42 +86,131 @@ def _float(s) -> Optional[float]:
     return None if math.isnan(v) else v
 
 
-def load_dataset(data_dir: str, datasets: Iterable[str] = DATASETS,
-                 files: Optional[Iterable[str]] = None) -> list[Snippet]:
-    """The snippets of ``data_dir/<dataset>/*.py``, with Treefix's numbers
-    from ``treefix_gpt4o.csv`` and the papers' lines from ``lines.json`` where
-    present.  ``files``: only these (relative names or basenames, or globs)."""
+REFERENCE_CSV = "treefix_gpt4o.csv"
+
+
+def read_reference(csv_path: str) -> dict[str, dict]:
+    """Treefix's results per snippet (``file`` -> row: total_lines,
+    coverage_P, coverage_pbest, ...); ValueError without a ``file`` column."""
+    with open(csv_path, newline="", encoding="utf-8") as f:
+        reader = csv.DictReader(f)
+        if not reader.fieldnames or "file" not in reader.fieldnames:
+            raise ValueError(f"{csv_path}: a reference CSV needs a 'file' column "
+                             "(and total_lines, coverage_P, coverage_pbest)")
+        return {row["file"]: row for row in reader}
+
+
+def _py_files(folder: str) -> list[str]:
+    return sorted(glob.glob(os.path.join(folder, "*.py")), key=_natural)
+
+
+def find_datasets(data_dir: str, meta: Optional[dict] = None) -> list[tuple[str, str]]:
+    """(dataset name, folder) of a data folder: the folder itself when it holds
+    ``.py`` files (named after it), else its subfolders that do; with a
+    reference CSV only the datasets it names (the shared sample's
+    ``so_invalid/`` is not one).  The sample's order first (functions, so)."""
+    data_dir = os.path.abspath(data_dir)
+    if _py_files(data_dir):
+        return [(os.path.basename(data_dir.rstrip(os.sep)), data_dir)]
+    subs = [d for d in sorted(os.listdir(data_dir))
+            if os.path.isdir(os.path.join(data_dir, d)) and _py_files(os.path.join(data_dir, d))]
+    if meta:
+        named = {r.get("dataset") or r["file"].split("/", 1)[0] for r in meta.values()}
+        subs = [d for d in subs if d in named] or subs
+    subs.sort(key=lambda d: (DATASETS.index(d) if d in DATASETS else len(DATASETS), d))
+    return [(d, os.path.join(data_dir, d)) for d in subs]
+
+
+def load_dataset(data_dir: str, datasets: Optional[Iterable[str]] = None,
+                 files: Optional[Iterable[str]] = None, reference: Optional[str] = None,
+                 rename: Optional[dict] = None) -> list[Snippet]:
+    """The snippets of a data folder: ``data_dir/*.py`` (one dataset named
+    after the folder) or ``data_dir/<dataset>/*.py``; with Treefix's numbers
+    from ``reference`` (default ``data_dir/treefix_gpt4o.csv`` when present)
+    and the papers' lines from ``data_dir/lines.json`` where present.
+    ``datasets``: only these (by default all: see find_datasets); ``files``:
+    only these (relative names or basenames, or globs); ``rename``: dataset
+    -> name to use (two data folders with the same dataset names)."""
     data_dir = os.path.abspath(data_dir)
     if not os.path.isdir(data_dir):
         raise FileNotFoundError(f"no benchmark data at {data_dir} (use --data)")
-    csv_path = os.path.join(data_dir, "treefix_gpt4o.csv")
-    meta: dict[str, dict] = {}
-    if os.path.exists(csv_path):
-        with open(csv_path, newline="", encoding="utf-8") as f:
-            for row in csv.DictReader(f):
-                meta[row["file"]] = row
+    if reference is None and os.path.exists(os.path.join(data_dir, REFERENCE_CSV)):
+        reference = os.path.join(data_dir, REFERENCE_CSV)
+    meta = read_reference(reference) if reference else {}
     lines_path = os.path.join(data_dir, "lines.json")
     lines = {}
     if os.path.exists(lines_path):
         with open(lines_path, encoding="utf-8") as f:
             lines = json.load(f)
+    found = find_datasets(data_dir, meta)
+    if datasets is not None:
+        datasets = list(datasets)
+        have = dict(found)
+        for ds in datasets:
+            if ds not in have and os.path.isdir(os.path.join(data_dir, ds)):
+                have[ds] = os.path.join(data_dir, ds)        # named explicitly: so_invalid
+        missing = [ds for ds in datasets if ds not in have]
+        if missing:
+            raise FileNotFoundError(f"no dataset folder {os.path.join(data_dir, missing[0])}")
+        found = [(ds, have[ds]) for ds in datasets]
     wanted = list(files) if files else None
     out = []
-    for ds in datasets:
-        folder = os.path.join(data_dir, ds)
-        if not os.path.isdir(folder):
-            raise FileNotFoundError(f"no dataset folder {folder}")
-        for path in sorted(glob.glob(os.path.join(folder, "*.py")), key=_natural):
-            rel = f"{ds}/{os.path.basename(path)}"
+    for ds, folder in found:
+        name = (rename or {}).get(ds, ds)
+        for path in _py_files(folder):
+            base = os.path.basename(path)
+            rel = f"{ds}/{base}"
             if wanted and not any(_matches(rel, w) for w in wanted):
                 continue
-            m = meta.get(rel, {})
+            m = meta.get(rel) or meta.get(base) or {}
             tl = m.get("total_lines")
-            out.append(Snippet(ds, rel, path,
+            out.append(Snippet(name, f"{name}/{base}", path,
                                paper_total_lines=int(tl) if tl not in (None, "") else None,
                                coverage_P=_float(m.get("coverage_P")),
                                coverage_pbest=_float(m.get("coverage_pbest")),
                                paper_lines=lines.get(rel)))
+    return out
+
+
+def load_datasets(data_dirs: list[str], datasets: Optional[Iterable[str]] = None,
+                  files: Optional[Iterable[str]] = None,
+                  reference: Optional[str] = None) -> list[Snippet]:
+    """The snippets of several data folders (``--data`` given more than once).
+    ``datasets`` filters by name across them (FileNotFoundError when one is in
+    none); a dataset name that two folders share is prefixed with the later
+    folder's name (``devset2-functions``)."""
+    datasets = list(datasets) if datasets is not None else None
+    out: list[Snippet] = []
+    taken: set = set()
+    seen_ds: set = set()
+    for d in data_dirs:
+        d = os.path.abspath(d)
+        if not os.path.isdir(d):
+            raise FileNotFoundError(f"no benchmark data at {d} (use --data)")
+        ref = reference
+        if ref is None and os.path.exists(os.path.join(d, REFERENCE_CSV)):
+            ref = os.path.join(d, REFERENCE_CSV)
+        names = [n for n, _ in find_datasets(d, read_reference(ref) if ref else None)]
+        if datasets is not None:
+            pick = [n for n in datasets if n in names or
+                    (os.path.isdir(os.path.join(d, n)) and _py_files(os.path.join(d, n)))]
+            if not pick:
+                continue
+        else:
+            pick = None
+        base = os.path.basename(d.rstrip(os.sep))
+        rename = {}
+        for n in (pick or names):
+            if n in taken:
+                rename[n] = f"{base}-{n}"
+            taken.add(rename.get(n, n))
+            seen_ds.add(n)
+        out += load_dataset(d, pick, files, ref, rename)
+    if datasets is not None:
+        missing = [n for n in datasets if n not in seen_ds]
+        if missing:
+            raise FileNotFoundError(f"no dataset {missing[0]!r} in "
+                                    f"{', '.join(map(str, data_dirs))}")
     return out
 
 
@@ -297,13 +391,18 @@ def _frequency(path, seed, opts):
 # ================================================================ one task
 
 def code_version() -> str:
-    """Content hash of the engine (lexecutor_c's Python files and the built
-    extension) plus ROW_VERSION: checkpoint rows of another build are redone."""
+    """Content hash of the engine (lexecutor_c's Python files and built
+    extensions, subpackages included) plus ROW_VERSION: checkpoint rows of
+    another build are redone."""
     import lexecutor_c
     pkg = os.path.dirname(lexecutor_c.__file__)
     h = hashlib.sha256()
-    for p in sorted(glob.glob(os.path.join(pkg, "*.py")) + glob.glob(os.path.join(pkg, "*.so"))):
-        h.update(os.path.basename(p).encode())
+    files = []
+    for dirpath, dirnames, filenames in os.walk(pkg):     # subpackages too (prefixtree/, knowledge/, ...)
+        dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
+        files += [os.path.join(dirpath, f) for f in filenames if f.endswith((".py", ".so"))]
+    for p in sorted(files):
+        h.update(os.path.relpath(p, pkg).encode())
         with open(p, "rb") as f:
             h.update(f.read())
     return f"{h.hexdigest()[:12]}.r{ROW_VERSION}"
@@ -559,13 +658,16 @@ def run_tasks(tasks: list[Task], opts: Options, executor: cf.Executor,
 def make_tasks(snippets: list[Snippet], approaches: list[str], seeds: list[int],
                opts: Options, code: Optional[str] = None) -> list[Task]:
     code = code or code_version()
+    digests = {sn.path: _file_digest(sn.path)[:10] for sn in snippets}
     tasks = []
     for a in approaches:
         appr = APPROACHES[a]
         version = task_version(code, appr, opts)
         for s in (seeds if appr.seeded else seeds[:1]):
             for sn in snippets:
-                tasks.append(Task(sn.dataset, sn.file, sn.path, a, s, version))
+                # the snippet's content too: a rebuilt data folder reruns what changed
+                tasks.append(Task(sn.dataset, sn.file, sn.path, a, s,
+                                  f"{version}|f{digests[sn.path]}"))
     return tasks
 
 
@@ -576,6 +678,15 @@ def _mean(xs):
     return sum(xs) / len(xs) if xs else None
 
 
+def _total_lines(row: dict, by_snip: dict) -> Optional[int]:
+    """A row's line count; a run that failed before counting (``error``) takes
+    the snippet's count from the line check."""
+    if row.get("total_lines"):
+        return row["total_lines"]
+    s = by_snip.get((row["dataset"], row["file"]))
+    return s.total_lines if s is not None else None
+
+
 def summarize(rows: list[dict], snippets: list[Snippet]) -> dict:
     """Per dataset (and ``overall``) and approach: n, mean coverage (papers'
     rule), mean engine coverage, full-execution rate (coverage 1.0), mean
@@ -583,7 +694,7 @@ def summarize(rows: list[dict], snippets: list[Snippet]) -> dict:
     numbers (Treefix+GPT-4o on the same snippets, LExecutor's paper)."""
     by_snip = {s.key: s for s in snippets}
     approaches = list(dict.fromkeys(r["approach"] for r in rows))
-    groups = [d for d in DATASETS if any(s.dataset == d for s in snippets)]
+    groups = list(dict.fromkeys(s.dataset for s in snippets))
     out = {"approaches": {}, "reference": {}}
     for g in groups + ["overall"]:
         out["approaches"][g] = {}
@@ -594,7 +705,7 @@ def summarize(rows: list[dict], snippets: list[Snippet]) -> dict:
             statuses: dict[str, int] = {}
             for r in rs:
                 statuses[r["status"]] = statuses.get(r["status"], 0) + 1
-            lines = sum(r["total_lines"] or 0 for r in rs)
+            lines = sum(_total_lines(r, by_snip) or 0 for r in rs)
             secs = sum(r["wall_time"] for r in rs)
             out["approaches"][g][a] = {
                 "n": len(rs),
@@ -679,6 +790,7 @@ def line_agreement(snippets: list[Snippet], isolate: bool = True) -> dict:
             per.append(entry)
             continue
         entry["total_lines"] = len(sp)
+        s.total_lines = len(sp)
         entry["count_match"] = (s.paper_total_lines is None or
                                 len(sp) == s.paper_total_lines)
         reason = ""
@@ -700,12 +812,14 @@ def line_agreement(snippets: list[Snippet], isolate: bool = True) -> dict:
         entry["reason"] = reason
         per.append(entry)
     summary = {}
-    for g in sorted({s.dataset for s in snippets}) + ["overall"]:
-        es = [e for e in per if (g == "overall" or e["dataset"] == g)
-              and e["paper_total_lines"] is not None]
+    for g in list(dict.fromkeys(s.dataset for s in snippets)) + ["overall"]:
+        mine = [e for e in per if g == "overall" or e["dataset"] == g]
+        es = [e for e in mine if e["paper_total_lines"] is not None]
         summary[g] = {"compared": len(es),
                       "count_match": sum(1 for e in es if e["count_match"]),
-                      "lines_match": sum(1 for e in es if e.get("lines_match"))}
+                      "lines_match": sum(1 for e in es if e.get("lines_match")),
+                      "snippets": len(mine),
+                      "lines": sum(e["total_lines"] or 0 for e in mine)}
     return {"summary": summary, "snippets": per,
             "mismatches": [e for e in per if e["paper_total_lines"] is not None and
                            (not e["count_match"] or e.get("lines_match") is False)]}
@@ -852,7 +966,8 @@ def boxplot(path: str, rows: list[dict], snippets: list[Snippet]) -> str:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     approaches = list(dict.fromkeys(r["approach"] for r in rows))
-    groups = [d for d in DATASETS if any(r["dataset"] == d for r in rows)]
+    groups = [d for d in dict.fromkeys(s.dataset for s in snippets)
+              if any(r["dataset"] == d for r in rows)]
     fig, axes = plt.subplots(1, len(groups), figsize=(3.2 + 1.1 * (len(approaches) + 2)
                                                        * len(groups), 4.2),
                              sharey=True, squeeze=False)
@@ -900,8 +1015,8 @@ def boxplot(path: str, rows: list[dict], snippets: list[Snippet]) -> str:
 
 # ================================================================ main
 
-DESCRIPTION = ("Line coverage of incomplete code per approach on the Treefix sample, "
-               "as the papers measure it.")
+DESCRIPTION = ("Line coverage of incomplete code per approach on the Treefix sample "
+               "(or any folder of snippets), as the papers measure it.")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -912,10 +1027,17 @@ def build_parser() -> argparse.ArgumentParser:
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     """The options of ``python -m benchmarks.coverage``."""
-    p.add_argument("--data", default=DEFAULT_DATA,
-                   help="the treefix_sample folder (default: <repo>/../shared/bench/"
+    p.add_argument("--data", action="append", default=None, metavar="DIR",
+                   help="a folder of snippets: DIR/*.py (one dataset named after DIR) or "
+                        "DIR/<dataset>/*.py; repeatable (default: <repo>/../shared/bench/"
                         "treefix_sample)")
-    p.add_argument("--dataset", nargs="+", choices=DATASETS, default=list(DATASETS))
+    p.add_argument("--reference", default=None, metavar="CSV",
+                   help="Treefix results per snippet (file,total_lines,coverage_P,"
+                        "coverage_pbest); default DIR/treefix_gpt4o.csv where present, "
+                        "else no Treefix+GPT-4o rows")
+    p.add_argument("--dataset", nargs="+", default=None, metavar="NAME",
+                   help="only these datasets (default: all of each DIR; for the sample "
+                        "functions and so)")
     p.add_argument("--approach", nargs="+", default=None, metavar="NAME",
                    help=f"approaches ({', '.join(APPROACHES)}; default: all available)")
     p.add_argument("--files", nargs="+", default=None, metavar="GLOB",
@@ -980,10 +1102,14 @@ def run_benchmark(args: argparse.Namespace) -> int:
     if not approaches:
         err.print("no approach to run")
         return 2
+    data_dirs = args.data or [DEFAULT_DATA]
     try:
-        snippets = load_dataset(args.data, args.dataset, args.files)
-    except FileNotFoundError as e:
-        err.print(f"[red]{e}[/red]")
+        snippets = load_datasets(data_dirs, args.dataset, args.files, args.reference)
+    except (FileNotFoundError, ValueError) as e:
+        err.print(str(e), style="red", markup=False)
+        return 2
+    except OSError as e:
+        err.print(f"cannot read the data: {e}", style="red", markup=False)
         return 2
     if not snippets:
         err.print("no snippets selected")
@@ -1034,10 +1160,15 @@ def run_benchmark(args: argparse.Namespace) -> int:
         close()
     elapsed = time.monotonic() - t_start
     lines = line_agreement(snippets)
+    by_snip = {s.key: s for s in snippets}
+    for r in rows:
+        if not r.get("total_lines"):
+            r["total_lines"] = _total_lines(r, by_snip)
     summary = summarize(rows, snippets)
     meta = {"approaches": approaches, "seeds": args.seeds, "timeout": args.timeout,
             "executor": args.executor, "workers": args.workers or os.cpu_count(),
-            "code_version": code, "data": os.path.abspath(args.data),
+            "code_version": code, "data": [os.path.abspath(d) for d in data_dirs],
+            "reference": args.reference,
             "frequency_table": freq if "frequency" in approaches else None,
             "elapsed_seconds": round(elapsed, 2), "runs": len(tasks),
             "runs_from_checkpoint": cached, "python": sys.version.split()[0]}
@@ -1069,10 +1200,14 @@ def _sigterm_interrupts() -> None:
 
 def show_line_agreement(lines: dict, console) -> None:
     s = lines["summary"]
+    console.print("Lines counted: " + "; ".join(
+        f"{g}: {v['lines']} in {v['snippets']} snippets" for g, v in s.items()),
+        highlight=False)
     parts = [f"{g}: {v['count_match']}/{v['compared']} counts, {v['lines_match']}/"
-             f"{v['compared']} line sets" for g, v in s.items()]
-    console.print("Line counting vs the papers (total_lines of treefix_gpt4o.csv, "
-                  "lines.json): " + "; ".join(parts), highlight=False)
+             f"{v['compared']} line sets" for g, v in s.items() if v["compared"]]
+    if parts:
+        console.print("Line counting vs the papers (total_lines of the reference CSV, "
+                      "lines.json): " + "; ".join(parts), highlight=False)
     for e in lines["mismatches"]:
         tag = "count" if not e["count_match"] else "lines"
         console.print(f"  {e['file']}: {e['total_lines']} vs {e['paper_total_lines']} "

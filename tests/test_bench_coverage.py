@@ -203,8 +203,12 @@ def test_load_dataset(small_data):
 def test_line_agreement(small_data):
     sn = bc.load_dataset(str(small_data))
     la = bc.line_agreement(sn)
-    assert la["summary"]["so"] == {"compared": 4, "count_match": 3, "lines_match": 3}
-    assert la["summary"]["functions"] == {"compared": 2, "count_match": 2, "lines_match": 2}
+    # so: 4 + 1 + 3 + 2 markers (snippet_4's bare string is none)
+    assert la["summary"]["so"] == {"compared": 4, "count_match": 3, "lines_match": 3,
+                                   "snippets": 4, "lines": 11}
+    assert la["summary"]["functions"] == {"compared": 2, "count_match": 2, "lines_match": 2,
+                                          "snippets": 2, "lines": 5}
+    assert [s.total_lines for s in sn] == [2, 3, 4, 2, 3, 2]
     assert la["summary"]["overall"]["count_match"] == 5
     (m,) = la["mismatches"]
     assert m["file"] == "so/snippet_4.py" and (m["total_lines"], m["paper_total_lines"]) == (2, 3)
@@ -422,3 +426,137 @@ def test_cli_dask_executor_end_to_end(small_data, tmp_path):
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert "| so | naive | 4 | 70.8% |" in proc.stdout
     assert json.loads((out / "results.json").read_text())["meta"]["executor"] == "dask"
+
+
+# ---------------------------------------------------------------- any folder (--data DIR)
+
+BODIES = {
+    # for-block | total += | exit: naive injection runs all 3
+    "proj_body_1.py": "# Extracted from proj/a.py\nfor i in items:\n    total += i\nexit(total)\n",
+    # docstring (no line) | x = | if-block | exit | y =: exit ends it before y
+    "proj_body_2.py": '# Extracted from proj/b.py\n"""Doc."""\nx = 1\nif x:\n    exit(x)\ny = 2\n',
+}
+
+
+@pytest.fixture
+def flat_data(tmp_path):
+    d = tmp_path / "mydev"
+    d.mkdir()
+    for name, src in BODIES.items():
+        (d / name).write_text(src)
+    (d / "README.md").write_text("not a snippet")
+    return d
+
+
+def test_flat_folder_is_one_dataset_named_after_it(flat_data):
+    sn = bc.load_dataset(str(flat_data))
+    assert [(s.dataset, s.file) for s in sn] == [("mydev", "mydev/proj_body_1.py"),
+                                                 ("mydev", "mydev/proj_body_2.py")]
+    assert all(s.coverage_P is None and s.paper_total_lines is None for s in sn)
+    la = bc.line_agreement(sn)
+    assert la["summary"]["mydev"] == {"compared": 0, "count_match": 0, "lines_match": 0,
+                                      "snippets": 2, "lines": 7}
+    assert [s.total_lines for s in sn] == [3, 4] and la["mismatches"] == []
+
+
+def test_datasets_of_a_folder_without_reference(tmp_path, small_data):
+    # without the CSV every subfolder with .py files is a dataset; with it,
+    # only those the CSV names (the sample's so_invalid/ is not one)
+    (small_data / "so_invalid").mkdir()
+    (small_data / "so_invalid" / "x.py").write_text("print 'py2'\n")
+    assert [d for d, _ in bc.find_datasets(str(small_data),
+                                           bc.read_reference(str(small_data /
+                                                                 "treefix_gpt4o.csv")))] \
+        == ["functions", "so"]
+    os.remove(small_data / "treefix_gpt4o.csv")
+    assert [d for d, _ in bc.find_datasets(str(small_data))] == ["functions", "so",
+                                                                 "so_invalid"]
+    sn = bc.load_dataset(str(small_data), ["so_invalid"])
+    assert [s.file for s in sn] == ["so_invalid/x.py"]
+    assert all(s.coverage_P is None for s in bc.load_dataset(str(small_data)))
+
+
+def test_reference_csv_given_apart_and_a_bad_one(flat_data, tmp_path):
+    ref = tmp_path / "ref.csv"
+    ref.write_text("dataset,file,total_lines,num_covered_lines,coverage_P,coverage_pbest\n"
+                   "mydev,mydev/proj_body_1.py,3,3,1.0,0.667\n")
+    sn = bc.load_dataset(str(flat_data), reference=str(ref))
+    assert (sn[0].coverage_P, sn[0].coverage_pbest, sn[0].paper_total_lines) == (1.0, 0.667, 3)
+    assert sn[1].coverage_P is None
+    bad = tmp_path / "bad.csv"
+    bad.write_text("a,b\n1,2\n")
+    with pytest.raises(ValueError, match="'file' column"):
+        bc.load_dataset(str(flat_data), reference=str(bad))
+
+
+def test_several_data_folders_and_clashing_names(flat_data, small_data, tmp_path):
+    other = tmp_path / "other"
+    (other / "so").mkdir(parents=True)
+    (other / "so" / "s.py").write_text("a = 1\n")
+    sn = bc.load_datasets([str(small_data), str(flat_data), str(other)])
+    assert list(dict.fromkeys(s.dataset for s in sn)) == ["functions", "so", "mydev",
+                                                          "other-so"]
+    assert sn[-1].file == "other-so/s.py"
+    only = bc.load_datasets([str(small_data), str(flat_data)], ["mydev"])
+    assert {s.dataset for s in only} == {"mydev"}
+    with pytest.raises(FileNotFoundError, match="no dataset 'nope'"):
+        bc.load_datasets([str(small_data), str(flat_data)], ["nope"])
+    with pytest.raises(FileNotFoundError):
+        bc.load_datasets([str(tmp_path / "missing")])
+
+
+def test_main_on_folders_without_reference(flat_data, small_data, tmp_path, capsys):
+    out = tmp_path / "out"
+    code = bc.main(["--data", str(flat_data), "--data", str(small_data), "--approach",
+                    "naive", "--out", str(out), "--markdown", "--no-progress", "--no-plot",
+                    "--workers", "2", "--timeout", "5"])
+    assert code == 0
+    stdout = capsys.readouterr().out
+    # proj_body_1 3/3, proj_body_2 3/4 (y = 2 after exit): mean 87.5 %
+    assert "| mydev | naive | 2 | 87.5% |" in stdout
+    assert "Treefix+GPT-4o" in stdout                       # small_data has its CSV
+    md = (out / "table.md").read_text()
+    mydev = [ln for ln in md.splitlines() if ln.startswith("| mydev |")]
+    assert len(mydev) == 1                                  # no reference rows for it
+    assert "Lines counted: mydev: 7 in 2 snippets" in stdout
+    doc = json.loads((out / "results.json").read_text())
+    assert doc["meta"]["data"] == [str(flat_data), str(small_data)]
+    # a changed snippet reruns: its content is part of the checkpoint key
+    (flat_data / "proj_body_2.py").write_text("x = 1\ny = 2\n")
+    assert bc.main(["--data", str(flat_data), "--approach", "naive", "--out", str(out),
+                    "--markdown", "--no-progress", "--no-plot", "--workers", "2"]) == 0
+    assert "| mydev | naive | 2 | 100.0% |" in capsys.readouterr().out
+    assert bc.main(["--data", str(flat_data), "--dataset", "so", "--out", str(out),
+                    "--no-progress"]) == 2
+
+
+# ---------------------------------------------------------------- failures (why Treefix stops)
+
+def test_failures_guess_rules():
+    from benchmarks import failures as bf
+
+    def rec(status, etype=None, line=None, where="snippet", raises=()):
+        err = {"type": etype, "line": line, "where": where, "message": ""} if etype else None
+        return {"best_run": {"status": status, "error": err}, "raise_lines": list(raises)}
+    assert bf.guess(rec("timeout", "timeout")) == "timeout"
+    assert bf.guess(rec("exception", "ValueError", 3, raises=[3])) == "raise-by-design"
+    assert bf.guess(rec("exception", "ValueError", 4, raises=[3])) == "value"
+    assert bf.guess(rec("exception", "ModuleNotFoundError", 1)) == "import"
+    assert bf.guess(rec("exception", "AssertionError", 2)) == "assertion"
+    assert bf.guess(rec("exception", "FileNotFoundError", 2)) == "file"
+    assert bf.guess(rec("exception", "AttributeError", 2)) == "attribute"
+    assert bf.guess(rec("exception", "TypeError", 2)) == "type"
+    assert bf.guess(rec("exit")) == "exit-early"
+    assert bf.guess(rec("ok")) == "branch"
+
+
+def test_failures_records_where_the_search_stops(tmp_path):
+    from benchmarks import failures as bf
+    p = tmp_path / "lib_body_1.py"
+    # a | exit(a) | b: b follows the papers' exit() and no prefix reaches it
+    p.write_text("# Extracted from lib.py\na = 1\nexit(a)\nb = 2\n")
+    rec = bf.analyse(str(p), budget=2.0)
+    assert rec["coverage"] == pytest.approx(2 / 3) and rec["total_lines"] == 3
+    assert rec["uncovered"] == [4] and rec["first_uncovered_text"] == "b = 2"
+    assert rec["before_first_uncovered"] == "exit(a)"
+    assert rec["best_run"]["status"] == "exit" and rec["guess"] == "exit-early"

@@ -61,6 +61,7 @@ class Node:
     width: Optional[int] = None                       # unpacked into so many names
     lines: set = field(default_factory=set)
     written: set = field(default_factory=set)         # attributes the snippet assigns
+    arg_specs: list = field(default_factory=list)     # use-site constraints (knowledge specs)
 
     def attr(self, name: str) -> "Node":
         n = self.attrs.get(name)
@@ -95,6 +96,8 @@ class SnippetFacts:
     handler_lines: dict              # except-clause line -> exception names
     files: list                      # constant strings that look like file names
     kwargs_names: set = field(default_factory=set)
+    required_files: dict = field(default_factory=dict)  # constant path -> spec ('path:image')
+    imports: dict = field(default_factory=dict)         # the snippet's own: bound name -> module
 
     def node(self, path: str) -> Optional[Node]:
         for r in self.roots.values():
@@ -145,6 +148,91 @@ class _Miner(ast.NodeVisitor):
         self.handler_lines: dict[int, list[str]] = {}
         self.constants: list = []
         self.parents: dict[int, ast.AST] = {}
+        self.imports: dict[str, str] = {}
+        self.required_files: dict[str, str] = {}
+
+    # -- use-site constraints (lexecutor_c.knowledge.constraints)
+    def callee_qualname(self, func: ast.AST) -> Optional[str]:
+        """The qualified name of a callee as the constraint table spells it:
+        the snippet's imports expanded (``np.zeros`` -> ``numpy.zeros`` after
+        ``import numpy as np``), methods of literals as ``str.join``."""
+        d = _dotted(func)
+        if d is not None:
+            head, _, rest = d.partition(".")
+            if head in self.imports:
+                return self.imports[head] + ("." + rest if rest else "")
+            return d
+        if isinstance(func, ast.Attribute):
+            v = func.value
+            if isinstance(v, ast.Constant) and isinstance(v.value, (str, bytes)):
+                return f"{type(v.value).__name__}.{func.attr}"
+            if isinstance(v, (ast.List, ast.ListComp)):
+                return f"list.{func.attr}"
+            if isinstance(v, (ast.Dict, ast.DictComp)):
+                return f"dict.{func.attr}"
+            if isinstance(v, ast.JoinedStr):
+                return f"str.{func.attr}"
+        return None
+
+    def constrain(self, node: Optional[Node], spec: Optional[str]):
+        if node is not None and spec and spec not in node.arg_specs:
+            node.arg_specs.append(spec)
+
+    def call_constraints(self, e: ast.Call):
+        from ..knowledge.constraints import constraint_for, format_string_fields, \
+            known_callee
+        qual = self.callee_qualname(e.func)
+        if qual is not None and not known_callee(qual) and isinstance(e.func, ast.Attribute) \
+                and e.func.attr == "join" and len(e.args) == 1:
+            qual = "str.join"              # sep.join(xs): a str method, whatever sep is
+        if qual is None:
+            return
+        if qual == "str.format" and isinstance(e.func, ast.Attribute) and \
+                isinstance(e.func.value, ast.Constant):
+            for key, kind in format_string_fields(e.func.value.value):
+                if kind is None:
+                    continue
+                if isinstance(key, int) and key < len(e.args):
+                    self.constrain(self.resolve(e.args[key], e.lineno), kind)
+                for k in e.keywords:
+                    if k.arg == key:
+                        self.constrain(self.resolve(k.value, e.lineno), kind)
+            return
+        if not known_callee(qual):
+            return
+        writing = False
+        if qual in ("open", "builtins.open", "io.open"):
+            mode = e.args[1] if len(e.args) > 1 else next(
+                (k.value for k in e.keywords if k.arg == "mode"), None)
+            writing = isinstance(mode, ast.Constant) and isinstance(mode.value, str) and \
+                any(c in mode.value for c in "wax")
+        args = [(i, a) for i, a in enumerate(e.args)]
+        args += [(k.arg, k.value) for k in e.keywords if k.arg]
+        for key, a in args:
+            if isinstance(a, ast.Starred):
+                break
+            spec = constraint_for(qual, key)
+            if spec is None:
+                continue
+            text = str(spec)
+            if writing and text.startswith("path"):
+                text = "path:w"
+            node = self.resolve(a, e.lineno)
+            if node is not None:
+                self.constrain(node, text)
+            elif isinstance(a, ast.Constant) and isinstance(a.value, str) and \
+                    text.startswith(("path:r", "path:image", "path:npy", "path:numbers",
+                                     "path:zip", "path:gz", "path:dir")) and \
+                    0 < len(a.value) < 260 and "\n" not in a.value and "\x00" not in a.value:
+                self.required_files.setdefault(a.value, text)
+
+    def format_constraints(self, e: ast.JoinedStr):
+        from ..knowledge.constraints import format_spec_kind
+        for v in e.values:
+            if isinstance(v, ast.FormattedValue) and isinstance(v.format_spec, ast.JoinedStr) \
+                    and all(isinstance(x, ast.Constant) for x in v.format_spec.values):
+                spec = "".join(str(x.value) for x in v.format_spec.values)
+                self.constrain(self.resolve(v.value, e.lineno), format_spec_kind(spec))
 
     # -- resolution of expressions to nodes
     def resolve(self, e: ast.AST, line: int) -> Optional[Node]:
@@ -389,6 +477,22 @@ class _Miner(ast.NodeVisitor):
             self.visit(b)
         self.visit_body(s.body, [])
 
+    def visit_Import(self, s):
+        self._stmt_line(s)
+        for a in s.names:
+            if a.asname:
+                self.imports[a.asname] = a.name
+            else:
+                top = a.name.split(".")[0]
+                self.imports[top] = top
+
+    def visit_ImportFrom(self, s):
+        self._stmt_line(s)
+        if s.level == 0 and s.module:
+            for a in s.names:
+                if a.name != "*":
+                    self.imports[a.asname or a.name] = f"{s.module}.{a.name}"
+
     def visit_stmt_default(self, s):
         self._stmt_line(s)
         self.generic_visit(s)
@@ -472,6 +576,14 @@ class _Miner(ast.NodeVisitor):
 
     def visit_BinOp(self, e):
         self.generic_visit(e)
+        if isinstance(e.op, ast.Mod) and isinstance(e.left, ast.Constant) and \
+                isinstance(e.left.value, str):
+            from ..knowledge.constraints import percent_fields
+            kinds = percent_fields(e.left.value)
+            vals = e.right.elts if isinstance(e.right, ast.Tuple) else [e.right]
+            if len(kinds) == len(vals):
+                for v, kind in zip(vals, kinds):
+                    self.constrain(self.resolve(v, e.lineno), kind)
         for a, b in ((e.left, e.right), (e.right, e.left)):
             n = self.resolve(a, e.lineno)
             if n is None:
@@ -499,6 +611,7 @@ class _Miner(ast.NodeVisitor):
 
     def visit_JoinedStr(self, e):
         self.generic_visit(e)
+        self.format_constraints(e)
 
     def visit_comprehension(self, c):
         self.generic_visit(c)
@@ -507,6 +620,7 @@ class _Miner(ast.NodeVisitor):
     def visit_Call(self, e):
         # comprehension targets must be bound before the element is visited
         self.generic_visit(e)
+        self.call_constraints(e)
         fname = _dotted(e.func)
         for i, a in enumerate(e.args):
             n = self.resolve(a, e.lineno)
@@ -620,7 +734,10 @@ def analyze(source: str, analyzer=None) -> SnippetFacts:
             r.uses.add("with")
     files = [c for c in m.constants if isinstance(c, str) and c.lower().endswith(FILE_EXTS)
              and "\n" not in c and len(c) < 200]
-    return SnippetFacts(source, und, roots, m.constants, m.guards, m.handler_lines, files)
+    facts = SnippetFacts(source, und, roots, m.constants, m.guards, m.handler_lines, files)
+    facts.required_files = dict(m.required_files)
+    facts.imports = dict(m.imports)
+    return facts
 
 
 BUILTIN_NAMES = set(dir(builtins))

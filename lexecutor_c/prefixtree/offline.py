@@ -20,6 +20,7 @@ ranked class names`` (default: :func:`name_heuristic`).
 """
 from __future__ import annotations
 
+import ast
 import importlib.util
 import itertools
 import keyword
@@ -141,21 +142,23 @@ def _ident(path: str) -> str:
     return s or "v"
 
 
-def _file_content(fname: str) -> str:
-    low = fname.lower()
-    if low.endswith(".csv"):
-        return "id,name,value\n1,alpha,10\n2,beta,20\n3,gamma,30\n"
-    if low.endswith(".tsv"):
-        return "id\tname\tvalue\n1\talpha\t10\n2\tbeta\t20\n"
-    if low.endswith(".json"):
-        return '{"name": "alpha", "value": 10, "items": [1, 2, 3]}\n'
-    if low.endswith((".yaml", ".yml")):
-        return "name: alpha\nvalue: 10\n"
-    if low.endswith((".xml", ".html")):
-        return "<root><item name=\"alpha\">10</item><item name=\"beta\">20</item></root>\n"
-    if low.endswith((".ini", ".cfg")):
-        return "[DEFAULT]\nname = alpha\nvalue = 10\n"
-    return "first line\nsecond line\nthird line\n"
+def _file_content(fname: str):
+    """Content for a file the snippet reads, by its extension (text, or bytes
+    for images, pickles, archives: lexecutor_c.knowledge.constraints)."""
+    from ..knowledge.constraints import file_content
+    return file_content(fname)
+
+
+def _is_image(fname: str) -> bool:
+    from ..knowledge.constraints import IMAGE_EXTS
+    return fname.lower().endswith(IMAGE_EXTS)
+
+
+def _local_path(fname: str) -> bool:
+    """A file name the prefix may create: relative (a Windows path such as
+    ``C:\\x\\y.jpg`` is one file name on POSIX), inside the run's folder."""
+    return bool(fname) and not fname.startswith(("/", "~")) and ".." not in \
+        fname.replace("\\", "/").split("/") and "\x00" not in fname
 
 
 class OfflineGenerator:
@@ -165,13 +168,14 @@ class OfflineGenerator:
     name = "offline"
 
     def __init__(self, value_model: Optional[Callable] = None, seed: Optional[int] = None,
-                 check_module: Optional[Callable] = None):
+                 check_module: Optional[Callable] = None, knowledge=None):
         self.value_model = value_model or name_heuristic
         self.rng = random.Random(seed or 0)
         self.check_module = check_module or _importable
         self.seen: set = set()
         self._cands: dict = {}
         self.unresolved_imports: list = []
+        self.knowledge = knowledge          # a KnowledgeIndex; None: the process-wide one
 
     # ------------------------------------------------------------ candidates
     def candidates(self, facts: SnippetFacts, node: Node) -> list:
@@ -187,10 +191,33 @@ class OfflineGenerator:
         exc_names = {e for names in facts.handler_lines.values() for e in names}
         if is_root and node.path in exc_names:
             out.append(("exc_class",))
+        weak_imports: list = []
         if is_root:
-            mod = self._module_for(node.path)
-            if mod:
-                out.append(("import", mod))
+            # an isinstance() target the snippet never calls: its instances
+            # are the generator's, so a generated class (type(value)) fits
+            # where a real import would make every isinstance() false
+            type_only = "type" in node.uses and not node.arities
+            for stmt, conf in self._imports_for(node):
+                strong = conf >= 0.6 and not (type_only and not stmt.startswith("import "))
+                (out if strong else weak_imports).append(("imp", stmt))
+            if not out and not weak_imports:
+                mod = self._module_for(node.path)
+                if mod:
+                    out.append(("import", mod))
+        attrs0 = {a for a in node.attrs if not _pseudo(a)}
+        # use-site constraints (range(n): an int; open(p): an existing file):
+        # first for a plain value, after the structural ones for an object
+        specs = [_spec_candidate(t, node) for t in node.arg_specs]
+        if any(t.startswith(("int", "num")) for t in node.arg_specs):
+            # other values that still fit: past each bound the snippet tests
+            bounds = sorted({c + 1 for c in facts.constants if isinstance(c, int)
+                             and not isinstance(c, bool) and 1 < c < 1000})
+            specs += [("const", b) for b in bounds[-3:]] + [("const", 10)]
+        if specs and not attrs0 and not node.arities:
+            out.extend(specs)
+            specs = []
+        if node.width and "unpack" in node.uses and not node.uses & {"iter"}:
+            out.append(("tuple",))
         if node.arities or node.ret is not None:
             out.append(("func",))
             out.extend(("raise", e) for e in node.raises)
@@ -202,6 +229,11 @@ class OfflineGenerator:
         if node.keys or "kwargs" in node.uses:
             out.append(("dict",))
         if attrs:
+            # a distinctive method set (few classes have all of it) is that
+            # class: before the builtin containers and the generated stand-in
+            known, strong = self._known_classes(node)
+            if strong:
+                out.extend(("known", q) for q in known)
             dict_only = {"items", "keys", "values", "get", "setdefault", "update", "popitem"}
             if node.int_keys or "indexed" in node.uses or "sliced" in node.uses:
                 out.append(("list",))
@@ -212,6 +244,8 @@ class OfflineGenerator:
             elif "listmeth" in node.uses:
                 out.append(("list",))
             out.append(("obj",))
+            if not strong:
+                out.extend(("known", q) for q in known)
         if node.contains:
             if all(isinstance(x, str) for x in node.contains):
                 out.append(("const", "x" + "".join(dict.fromkeys(node.contains)) + "x"))
@@ -226,8 +260,10 @@ class OfflineGenerator:
                 out.append(("const", 2) if v < node.path else ("const", 0))
             elif op == "Link":
                 # one side of an equality between two values copies the other's
-                # string, so the first plan makes them equal; "str" breaks it
-                if v < node.path:
+                # string, so the first plan makes them equal; "str" breaks it.
+                # A constant of a really imported module (token.COLON) can only
+                # be matched by linking to it: then the link goes first.
+                if v < node.path or self._really_imported(facts, v, node):
                     out.append(("link", v))
                 out.append(("str",))
                 if v >= node.path:
@@ -264,11 +300,13 @@ class OfflineGenerator:
             out.append(("str",))
         if node.uses & {"num", "numlike"}:
             out.append(("int",))
+        out.extend(specs)
         for cls in self._model(node, leaf):
             out.append(("path",) if cls == "path" else _CLASS_VALUES.get(cls, ("obj",)))
         if not out:
             out.append(("skip",))
             out.extend([("obj",), ("str",), ("int",), ("list",), ("dict",), ("none",)])
+        out.extend(weak_imports)         # guesses: never the first choice
         # alternatives that flip truthiness / None-ness of values that guard lines
         guarding = any(node.path in g for g in facts.guards.values())
         if "none" in node.uses or guarding or "bool" in node.uses:
@@ -308,6 +346,78 @@ class OfflineGenerator:
                 out.append(cls)
         return out[:3]
 
+    def _index(self):
+        if self.knowledge is None:
+            from ..knowledge import get_index
+            try:
+                self.knowledge = get_index()
+            except Exception:            # a broken index costs only its advice
+                from ..knowledge.index import KnowledgeIndex
+                self.knowledge = KnowledgeIndex()
+        return self.knowledge
+
+    def _imports_for(self, node: Node) -> list:
+        """[(import statement, confidence)] for an undefined root name, from
+        the knowledge index (lexecutor_c.knowledge): the corpus' aliases
+        (np, plt), modules (json, re), module-level names (deque, Path).
+        Modules that cannot be imported here are reported as unresolved."""
+        from ..knowledge.resolve import candidate_imports
+        attrs = [a for a in node.attrs if not _pseudo(a)]
+        called = bool(node.arities)
+        idx = self._index()
+        try:
+            cands = candidate_imports(node.path, idx, lambda top: True, attrs, called)
+        except Exception:
+            return []
+        out = []
+        for stmt, target, conf in cands[:3]:
+            top = target.split(".")[0]
+            if self.check_module(top):
+                out.append((stmt, conf))
+            elif conf >= 0.6 and not out:
+                if target not in self.unresolved_imports and stmt.startswith("import "):
+                    self.unresolved_imports.append(target)
+        return out
+
+    def _known_classes(self, node: Node) -> list:
+        """(classes of the index having every method the snippet calls on the
+        value, whether the match is distinctive): ``.popleft()`` and
+        ``.extend()`` -> ([collections.deque], True)."""
+        methods = {a for a, sub in node.attrs.items()
+                   if not _pseudo(a) and (sub.arities or sub.ret is not None)}
+        if not methods or (len(methods) == 1 and len(next(iter(methods))) < 6):
+            return [], False
+        from ..knowledge.resolve import class_for_members
+        try:
+            idx = self._index()
+            found = class_for_members(methods, idx, self.check_module, limit=2)
+            # distinctive (few classes have all these methods): before the
+            # generated stand-in; otherwise after it
+            # a real instance's methods do real work: only the standard
+            # library's classes (deque, Counter, ...) are trusted to go first
+            strong = bool(found) and len(idx.classes_with(methods, limit=4)) <= 2 and \
+                all(idx.project_of(q.rsplit(".", 1)[0]) == "stdlib" for q, _ in found)
+        except Exception:
+            return [], False
+        self._class_infos = getattr(self, "_class_infos", {})
+        for q, info in found:
+            self._class_infos[q] = info
+        return [q for q, _ in found], strong
+
+    def _really_imported(self, facts: SnippetFacts, path: str, node: Node) -> bool:
+        root = path.split(".")[0]
+        if "." not in path or root == node.path.split(".")[0] or root not in facts.roots:
+            return False
+        busy = getattr(self, "_busy", set())
+        if root in busy:
+            return False
+        self._busy = busy | {root}
+        try:
+            first = self.candidates(facts, facts.roots[root])[0]
+        finally:
+            self._busy = busy
+        return first[0] in ("imp", "import")
+
     def _module_for(self, name: str) -> Optional[str]:
         mod = ALIASES.get(name)
         if mod is None and _looks_like_module(name):
@@ -331,9 +441,21 @@ class OfflineGenerator:
             expr = r.expr(root)
             if expr is not None and expr != name:
                 r.emit(f"{name} = {expr}")
+        for fname, spec in facts.required_files.items():
+            # files the snippet reads by a constant name: Image.open(r"C:\...\a.jpg")
+            if fname in plan.files or not _local_path(fname):
+                continue
+            if spec == "path:image" or _is_image(fname):
+                from ..knowledge.constraints import image_setup
+                r.emit(image_setup(fname))
+            elif spec == "path:dir":
+                r.emit(f"import os as _lx_os\n_lx_os.makedirs({fname!r}, exist_ok=True)")
+            else:
+                plan.files.setdefault(fname, _file_content(fname))
         body = r.imports + r.stmts
         for fname, content in plan.files.items():
-            body.append(f"with open({fname!r}, 'w') as _f:\n    _f.write({content!r})")
+            mode = "wb" if isinstance(content, bytes) else "w"
+            body.append(f"with open({fname!r}, {mode!r}) as _f:\n    _f.write({content!r})")
         body.extend(plan.stmts)
         return "\n".join(body) + ("\n" if body else "")
 
@@ -401,11 +523,21 @@ class OfflineGenerator:
         line = error.get("line")
         on_line = facts.nodes_on_line(line) if line else []
         plans = []
-        m = re.search(r"No such file or directory: '([^']+)'", msg)
+        m = re.search(r"No such file or directory: ('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\")",
+                      msg)
         if etype in ("FileNotFoundError", "IsADirectoryError") and m:
-            p = base.copy()
-            p.files[m.group(1)] = _file_content(m.group(1))
-            plans.append(p)
+            try:
+                fname = ast.literal_eval(m.group(1))     # the message quotes the repr
+            except (ValueError, SyntaxError):
+                fname = m.group(1)[1:-1]
+            if isinstance(fname, str) and _local_path(fname):
+                p = base.copy()
+                if _is_image(fname):
+                    from ..knowledge.constraints import image_setup
+                    p.stmts.append(image_setup(fname))
+                else:
+                    p.files[fname] = _file_content(fname)
+                plans.append(p)
         if etype == "KeyError":
             key = msg.strip("'\"")
             for node in on_line:
@@ -517,6 +649,25 @@ class OfflineGenerator:
         rest = plans[n:]
         self.rng.shuffle(rest)
         return self._propose(facts, plans[:n] + rest, n, "coverage")
+
+
+_CONTAINER_SPECS = ("iter", "seq", "sized", "nonempty", "list", "tuple", "pair")
+
+
+def _spec_candidate(text: str, node: Node) -> tuple:
+    """The candidate for a use-site constraint: the generator's own list,
+    dict and function (which build elements, keys and results from what the
+    snippet does with them) where the spec asks for a container, mapping or
+    callable; else a value built from the spec."""
+    head = text.split("|", 1)[0]
+    kind = head.split("[", 1)[0]
+    if kind in _CONTAINER_SPECS and (node.item is not None or "[" not in head):
+        return ("list",)
+    if kind == "mapping":
+        return ("dict",)
+    if kind.startswith("callable"):
+        return ("func",)
+    return ("spec", text)
 
 
 def _leaf(path: str) -> str:
@@ -658,6 +809,9 @@ class _Renderer:
             return repr(self._str_for(node))
         if kind == "link":
             partner = self.facts.node(cand[1])
+            real = self._imported_chain(cand[1])
+            if real is not None:
+                return real       # leaf.type == token.COLON: the module's own value
             return repr(self._str_for(partner) if partner is not None else _leaf(cand[1]))
         if kind == "import":
             mod = cand[1]
@@ -674,6 +828,27 @@ class _Renderer:
             else:
                 self._import(f"import {mod} as {name}")
             return name
+        if kind == "imp":
+            self._import(cand[1])
+            return node.path
+        if kind == "spec":
+            return self._spec(node, cand[1])
+        if kind == "tuple":
+            parts = []
+            for i in range(node.width or 2):
+                sub = node.attrs.get(f"_{i}")
+                e = self.expr(sub) if sub is not None else None
+                parts.append(e if e is not None else str(i + 2))
+            return "(" + ", ".join(parts) + ("," if len(parts) == 1 else "") + ")"
+        if kind == "known":
+            from ..knowledge.resolve import construct
+            info = getattr(self.gen, "_class_infos", {}).get(cand[1])
+            if info is None:
+                return self._obj(node)
+            imp, expr = construct(cand[1], info, "[" + ", ".join(self._elements(node)) + "]")
+            if imp:
+                self._import(imp)
+            return expr
         if kind == "path":
             fname = self.facts.files[0] if self.facts.files else "data.txt"
             self.plan.files.setdefault(fname, _file_content(fname))
@@ -724,6 +899,46 @@ class _Renderer:
         if kind == "obj":
             return self._obj(node)
         return None
+
+    def _imported_chain(self, path: str) -> Optional[str]:
+        """``path`` itself when it is an attribute chain (``token.COLON``)
+        of a root this plan imports for real, else None."""
+        root, _, rest = path.partition(".")
+        if not rest or not re.fullmatch(r"[A-Za-z_][\w.]*", path):
+            return None
+        node = self.facts.roots.get(root)
+        if node is None or root in self.plan.undefine:
+            return None
+        if self.gen._chosen(self.facts, self.plan, node)[0] not in ("imp", "import"):
+            return None
+        self.expr(node)               # make sure the import is emitted
+        return path
+
+    def _spec(self, node: Node, text: str) -> Optional[str]:
+        """A value meeting a use-site constraint (knowledge.constraints), with
+        the files and statements it needs."""
+        from ..knowledge.constraints import parse_spec, source_for
+        try:
+            spec = parse_spec(text)
+        except ValueError:
+            return None
+        hint = None
+        if text.startswith(("path", "file")):
+            hint = next((f for f in self.facts.files if _local_path(f)), None)
+        else:
+            nums = [v for op, v in node.compared if op in ("Eq", "Lt", "LtE", "Gt", "GtE")
+                    and isinstance(v, (int, float)) and not isinstance(v, bool)]
+            ints = [c for c in self.facts.constants if isinstance(c, int)
+                    and not isinstance(c, bool) and 0 < c < 1000]
+            hint = nums[0] + 1 if nums else (ints[0] if ints else None)
+        leaf = node.path.rsplit(".", 1)[-1].strip("()[]_")
+        built = source_for(spec, hint, leaf if leaf.isidentifier() else "")
+        for st in built.setup:
+            self.emit(st)
+        for fname, content in built.files.items():
+            if _local_path(fname):
+                self.plan.files.setdefault(fname, content)
+        return built.expr
 
     def _params(self, node: Node) -> str:
         ar = sorted(a for a in node.arities if a >= 0)
