@@ -405,6 +405,7 @@ def test_unparsable_and_binary_versions_are_skipped(tmp_path):
     (["--repo", "{repo}", "nosuch..HEAD"], "bad revision range"),
     (["--repo", "{repo}", "--seeds", "0"], "--seeds"),
     (["--repo", "{repo}", "--max-inputs", "0"], "--max-inputs"),
+    (["--repo", "{repo}", "--max-functions", "0"], "--max-functions"),
     (["--repo", "{repo}", "--staged", "HEAD"], "either a revision range or --staged"),
 ])
 def test_bad_input(capsys, repo, tmp_path, argv, needle):

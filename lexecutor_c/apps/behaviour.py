@@ -31,6 +31,7 @@ nondeterministic function (time, random, ids, hash order) never yields
 """
 from __future__ import annotations
 
+import re
 import time
 from dataclasses import dataclass, field
 from typing import Optional
@@ -81,19 +82,28 @@ class FunctionCheck:
 
 @dataclass
 class Options:
-    """How a function is checked: ``predictor`` under the prefixes,
+    """How a function is checked: ``predictor`` under the prefixes (a name
+    of run()'s predictors, a callable, or "constraints": the naive Dummy
+    except where a use-site constraint of the knowledge package asks for a
+    value of some class, e.g. an int for ``range(n)``),
     ``seeds`` (of the injection and of the prefix generator), ``timeout``
     seconds per run, ``max_inputs`` and ``budget`` seconds per function;
     ``compare_messages``: a different exception message (same type) is a
     change too (by default it is only noted)."""
 
-    predictor: object = "naive"
+    predictor: object = "constraints"
     seeds: tuple = (0,)
     timeout: float = 5.0
     max_inputs: int = 12
     budget: float = 30.0
-    randomize: bool = False
+    randomize: bool = True
     compare_messages: bool = False
+
+    def resolved_predictor(self):
+        if self.predictor == "constraints":
+            from ..knowledge.inject import ConstraintPredictor
+            self.predictor = ConstraintPredictor("object")
+        return self.predictor
 
 
 @dataclass
@@ -151,7 +161,7 @@ class _Side:
     def run(self, inp: Input, opts: Options) -> dict:
         out = sandbox.call_isolated(run_case, self.spec, {"prefix": inp.prefix,
                                                            "call": inp.call},
-                                    inp.seed, opts.predictor, opts.randomize,
+                                    inp.seed, opts.resolved_predictor(), opts.randomize,
                                     limits=sandbox.Limits(timeout=opts.timeout))
         if out.status == "ok" and isinstance(out.value, dict):
             r = out.value
@@ -167,13 +177,25 @@ def _inconclusive(r: dict) -> bool:
     return o in ("timeout", "crash", "memory") or o.startswith(("setup:", "input:"))
 
 
+_DUMMY_NAME = re.compile(r"<(Dummy|DummyResource) (?:'[^'\\]*'|\"[^\"\\]*\")>")
+
+
+def _unnamed(x):
+    """A snapshot with the names of injected values removed: a value the
+    injection made stands for "some object", whatever the name it was
+    asked for (a dependency renamed by the commit, ``ifilter`` ->
+    ``xfilter``, is no change of the function)."""
+    return _DUMMY_NAME.sub(r"<\1>", x) if isinstance(x, str) else x
+
+
 def _differences(a: dict, b: dict) -> list:
     """Fields in which two runs differ (the exception message counts only as
     "message": by itself it does not make a change, see check_function)."""
     if a.get("outcome") != b.get("outcome"):
         return ["outcome"]
-    out = [k for k in _FIELDS[1:] if a.get(k) != b.get(k)]
-    if str(a.get("outcome")).startswith("raised:") and a.get("message") != b.get("message"):
+    out = [k for k in _FIELDS[1:] if _unnamed(a.get(k)) != _unnamed(b.get(k))]
+    if str(a.get("outcome")).startswith("raised:") and \
+            _unnamed(a.get("message")) != _unnamed(b.get("message")):
         out.append("message")
     return out
 
@@ -225,6 +247,15 @@ def _oc(r: dict) -> str:
     return o
 
 
+def _accepts(v: Version, n: int) -> bool:
+    """Whether ``v`` takes ``n`` positional arguments (besides self/cls)."""
+    a = v.node.args
+    k = len(a.posonlyargs + a.args)
+    if v.kind in ("method", "classmethod", "getter", "setter", "deleter") and k:
+        k -= 1
+    return a.vararg is not None or n <= k
+
+
 def check_function(old: Version, new: Version, *, opts: Optional[Options] = None,
                    test_inputs: Optional[list] = None, file: str = "",
                    old_tree: Optional[Tree] = None, new_tree: Optional[Tree] = None,
@@ -243,13 +274,21 @@ def check_function(old: Version, new: Version, *, opts: Optional[Options] = None
     o_req, o_kw = old.params()
     n_req, n_kw = new.params()
     # positional arguments by position: the new version's names when the
-    # counts agree, so a renamed parameter gets the same value in both
-    o_args = n_req if len(o_req) == len(n_req) else o_req
+    # counts agree, so a renamed parameter gets the same value in both; when
+    # they differ, the longer list if both versions accept that many (a
+    # parameter turned into *args), else each its own
+    o_args = n_args = n_req
+    if len(o_req) != len(n_req):
+        longer = o_req if len(o_req) > len(n_req) else n_req
+        if _accepts(old, len(longer)) and _accepts(new, len(longer)):
+            o_args = n_args = longer
+        else:
+            o_args = o_req
     sig_note = "" if (o_req, o_kw) == (n_req, n_kw) else \
         f" (signature ({', '.join(o_req + o_kw)}) -> ({', '.join(n_req + n_kw)}))"
 
     def make(trees):
-        return (_Side(old, o_args, o_kw, trees[0]), _Side(new, n_req, n_kw, trees[1]))
+        return (_Side(old, o_args, o_kw, trees[0]), _Side(new, n_args, n_kw, trees[1]))
     module_mode = old_tree is not None and new_tree is not None
     try:
         sides = make((old_tree, new_tree) if module_mode else (None, None))

@@ -18,16 +18,19 @@ def _commits_args(p):
                    help="check the staged changes against HEAD (for a pre-commit hook)")
     p.add_argument("--seeds", type=int, default=2, metavar="N",
                    help="seeds of the injected values and the prefix generator (default: 2)")
-    p.add_argument("--predictor", choices=("naive", "frequency", "neural", "random"),
-                   default="naive",
-                   help="injection for what the input prefixes leave undefined "
-                        "(default: naive, a Dummy that never raises)")
+    p.add_argument("--predictor", choices=("constraints", "naive", "frequency", "neural",
+                                           "random"), default="constraints",
+                   help="injection for what the inputs leave undefined (default: "
+                        "constraints: a Dummy, which never raises, except where a use-site "
+                        "constraint asks for another class)")
     p.add_argument("--timeout", type=positive_float, default=5.0, metavar="S",
                    help="wall-clock seconds per run (default: 5)")
     p.add_argument("--max-inputs", type=int, default=12, metavar="N",
                    help="inputs per function at most (default: 12)")
     p.add_argument("--budget", type=positive_float, default=30.0, metavar="S",
                    help="seconds per function at most (default: 30)")
+    p.add_argument("--max-functions", type=int, default=20, metavar="N",
+                   help="functions checked per commit at most (default: 20)")
     p.add_argument("--no-test-inputs", dest="use_tests", action="store_false",
                    help="do not take inputs from calls in the project's tests")
     p.add_argument("--compare-messages", action="store_true",
@@ -45,12 +48,14 @@ def _commits(args, ui: UI) -> int:
         raise UsageError("--seeds must be positive")
     if args.max_inputs < 1:
         raise UsageError("--max-inputs must be positive")
+    if args.max_functions < 1:
+        raise UsageError("--max-functions must be positive")
     seeds = tuple(range(args.seeds))
     try:
         checks = cm.check_commits(args.repo, args.rev_range, staged=args.staged, seeds=seeds,
                                   predictor=args.predictor, timeout=args.timeout,
                                   max_inputs=args.max_inputs, budget=args.budget,
-                                  use_tests=args.use_tests,
+                                  max_functions=args.max_functions, use_tests=args.use_tests,
                                   compare_messages=args.compare_messages)
     except cm.GitError as e:
         raise UsageError(str(e))
