@@ -180,6 +180,52 @@ def _closure_args(fn, pre: dict, inject) -> list:
     return [pre[p] if p in pre else inject(0, p, _absent) for p in c.co_varnames[:n_req]]
 
 
+def _stub_packages(dotted: str, root: str) -> None:
+    import os
+    import sys
+    import types
+    parts = dotted.split(".")
+    for i in range(1, len(parts) + 1):
+        name = ".".join(parts[:i])
+        if name in sys.modules and getattr(sys.modules[name], "__path__", None) is not None:
+            continue
+        m = types.ModuleType(name)
+        m.__path__ = [os.path.join(root, *parts[:i])]
+        m.__package__ = name
+        sys.modules[name] = m
+
+
+def _compat_aliases() -> None:
+    """Names the standard library dropped since Python 3.8 that older
+    histories import (the ABCs in ``collections``, ``inspect.getargspec``,
+    ``time.clock``, ``fractions.gcd``, ``base64.encodestring``...), put back
+    in this child so old code loads as it did when it was written."""
+    import base64
+    import collections
+    import collections.abc
+    import fractions
+    import inspect
+    import math
+    import time
+    for n in collections.abc.__all__:
+        if not hasattr(collections, n):
+            setattr(collections, n, getattr(collections.abc, n))
+    if not hasattr(inspect, "getargspec"):
+        from collections import namedtuple
+        ArgSpec = namedtuple("ArgSpec", "args varargs keywords defaults")
+
+        def getargspec(func):
+            s = inspect.getfullargspec(func)
+            return ArgSpec(s.args, s.varargs, s.varkw, s.defaults)
+        inspect.getargspec = getargspec
+    if not hasattr(time, "clock"):
+        time.clock = time.perf_counter
+    if not hasattr(fractions, "gcd"):
+        fractions.gcd = math.gcd
+    if not hasattr(base64, "encodestring"):
+        base64.encodestring, base64.decodestring = base64.encodebytes, base64.decodebytes
+
+
 def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dict:
     """In the sandbox child: prefix, module or driver, call; plain data back."""
     import builtins
@@ -209,11 +255,14 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
         sys.path.insert(0, drv["root"])
         name = drv["module_name"]
         parent = name if drv["is_package"] else name.rpartition(".")[0]
+        _compat_aliases()
         if parent and parent != name:
             try:
                 importlib.import_module(parent)
             except BaseException:
-                pass
+                # the package does not import here: a stand-in package, so
+                # that the module's relative imports of its siblings work
+                _stub_packages(parent, drv["root"])
         mod = types.ModuleType(name)
         mod.__file__ = drv["module_file"]
         mod.__package__ = parent
