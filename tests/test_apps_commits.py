@@ -97,9 +97,9 @@ def write(repo, path, text):
     p.write_text(text)
 
 
-def commit(repo, msg, **files):
+def commit(repo, msg, files):
     for path, text in files.items():
-        write(repo, path.replace("__", "/"), text)
+        write(repo, path, text)
     git(repo, "add", "-A")
     git(repo, "commit", "-q", "-m", msg)
 
@@ -288,7 +288,7 @@ def test_flaky_output_never_changed(tmp_path):
     git(r, "init", "-q")
     git(r, "config", "user.email", "t@example.org")
     git(r, "config", "user.name", "t")
-    commit(r, "init", **{"roll.py": "import random\n\n\ndef roll(n):\n"
+    commit(r, "init", {"roll.py": "import random\n\n\ndef roll(n):\n"
                                     "    x = random.random()\n    print(x)\n"
                                     "    return [x] * n\n"})
     edit(r, "roll.py", "    return [x] * n\n", "    out = [x] * n\n    return out\n")
@@ -308,7 +308,7 @@ def test_unreached_change_is_undecided(tmp_path):
             raise RuntimeError("always")
             return x + 1
     ''')
-    commit(r, "init", **{"m.py": src})
+    commit(r, "init", {"m.py": src})
     edit(r, "m.py", "return x + 1", "return x + 2")
     git(r, "commit", "-q", "-am", "dead code")
     (c,) = check_commits(str(r), "HEAD", **OPTS)
@@ -390,8 +390,8 @@ def test_unparsable_and_binary_versions_are_skipped(tmp_path):
     git(r, "init", "-q")
     git(r, "config", "user.email", "t@example.org")
     git(r, "config", "user.name", "t")
-    commit(r, "init", **{"m.py": "def f():\n    return 1\n"})
-    commit(r, "broken", **{"m.py": "def f(:\n    return 2\n"})
+    commit(r, "init", {"m.py": "def f():\n    return 1\n"})
+    commit(r, "broken", {"m.py": "def f(:\n    return 2\n"})
     (r / "m.py").write_bytes(b"\x00\x01binary")
     git(r, "commit", "-q", "-am", "binary")
     checks = {c.subject: c for c in check_commits(str(r), "HEAD~2..HEAD", **OPTS)}
@@ -437,3 +437,45 @@ def test_changes_inside_a_returned_closure_are_reached():
     f = bh.check_function(old, new, **OPTS)
     assert f.verdict == CHANGED and f.reached
     assert "<calls>" in f.old["ret"]
+
+
+def test_module_mode_with_a_broken_package_and_old_stdlib_names(tmp_path):
+    """The package's __init__ fails to import and the module imports a name
+    Python 3.10 removed: the module still loads from the checkout, with its
+    sibling imported for real (no injection), and the check sees the edit."""
+    r = tmp_path / "old"
+    r.mkdir()
+    git(r, "init", "-q")
+    git(r, "config", "user.email", "t@example.org")
+    git(r, "config", "user.name", "t")
+    commit(r, "init", {
+        "lib/__init__.py": "raise ImportError('this package needs something missing')\n",
+        "lib/util.py": "def twice(x):\n    return 2 * x\n",
+        "lib/core.py": textwrap.dedent('''\
+            from collections import Mapping
+            from .util import twice
+
+
+            def size(d):
+                if isinstance(d, Mapping):
+                    return twice(len(d))
+                return 0
+        '''),
+        "tests/test_core.py": "from lib.core import size\n\n\ndef test_size():\n"
+                               "    assert size({'a': 1}) == 2\n"})
+    edit(r, "lib/core.py", "return twice(len(d))", "return twice(len(d)) + 1")
+    git(r, "commit", "-q", "-am", "off by one")
+    (c,) = check_commits(str(r), "HEAD", **OPTS)
+    (f,) = c.functions
+    assert f.mode == "module" and f.verdict == CHANGED
+    assert (f.old["ret"], f.new["ret"]) == ("'2'", "'3'")     # real twice(), real Mapping
+
+
+def test_module_names_in_a_checkout():
+    from lexecutor_c.apps.funcsource import module_name_of
+    pk = {"src/pkg", "src/pkg/sub"}.__contains__
+    assert module_name_of("src/pkg/sub/m.py", pk) == ("src", "pkg.sub.m", False)
+    assert module_name_of("src/pkg/__init__.py", pk) == ("src", "pkg", True)
+    assert module_name_of("parse.py", pk) == ("", "parse", False)
+    # a namespace package (no __init__.py) that the module imports relatively from
+    assert module_name_of("ns/m.py", pk, levels=1) == ("", "ns.m", False)

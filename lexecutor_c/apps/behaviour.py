@@ -39,7 +39,8 @@ from typing import Optional
 from ..engine import sandbox
 from .funcrun import run_case, snapshot
 from .funcsource import (Version, build_driver, changed_lines, code_dump, facts_source,
-                         function_versions, module_driver, module_name_of)
+                         function_versions, module_driver, module_name_of,
+                         relative_levels)
 
 __all__ = ["Version", "FunctionCheck", "Options", "Input", "Tree", "function_versions",
            "check_function", "snapshot", "code_dump", "changed_lines", "build_driver",
@@ -144,7 +145,7 @@ class _Side:
     def __init__(self, v: Version, args: list, kwargs: list, tree: Optional[Tree]):
         self.v = v
         if tree is not None:
-            rel, name, pkg = module_name_of(v.path, tree.has_init)
+            rel, name, pkg = module_name_of(v.path, tree.has_init, relative_levels(v.module))
             self.driver = module_driver(v, tree.root, rel, name, pkg) if name else \
                 build_driver(v)
         else:

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Optional
 
 __all__ = ["Version", "Driver", "function_versions", "code_dump", "changed_lines",
-           "module_name_of", "module_driver", "build_driver", "facts_source"]
+           "module_name_of", "relative_levels", "module_driver", "build_driver", "facts_source"]
 
 #: decorators kept on methods in extract mode (everything else is dropped:
 #: the function is called as written)
@@ -260,17 +260,27 @@ class Driver:
     module_file: str = ""
 
 
-def module_name_of(path: str, has_init) -> tuple:
+def module_name_of(path: str, has_init, levels: int = 0) -> tuple:
     """(root folder relative to the tree, dotted module name, is_package) for
     a file of a tree; ``has_init(folder)`` tells whether a folder of the tree
-    is a package.  ``src/pkg/mod.py`` -> ("src", "pkg.mod", False)."""
+    is a package; ``levels``: how many folders up the module's relative
+    imports reach (those are packages even without ``__init__.py``: PEP 420).
+    ``src/pkg/mod.py`` -> ("src", "pkg.mod", False)."""
     parts = path.split("/")
     base = parts[-1][:-3]
     folders = parts[:-1]
     mod = [] if base == "__init__" else [base]
-    while folders and has_init("/".join(folders)):
+    need = levels - (1 if base == "__init__" else 0)
+    while folders and (has_init("/".join(folders)) or need > 0):
         mod.insert(0, folders.pop())
+        need -= 1
     return "/".join(folders), ".".join(mod), base == "__init__"
+
+
+def relative_levels(module: ast.Module) -> int:
+    """The deepest relative import of a module (``from .. import x``: 2)."""
+    return max([s.level or 0 for s in ast.walk(module) if isinstance(s, ast.ImportFrom)],
+               default=0)
 
 
 def _first_line(node) -> int:
