@@ -190,6 +190,47 @@ def samples(per_project: dict) -> list:
     return out
 
 
+def _function_diff(repo: str, commit: str, path: str, qualname: str) -> str:
+    """The unified diff of one function between a commit and its parent."""
+    import difflib
+    from lexecutor_c.apps.funcsource import function_versions
+
+    def text(rev):
+        p = subprocess.run(["git", "-C", repo, "show", f"{rev}:{path}"], capture_output=True)
+        return p.stdout.decode("utf-8", "replace") if p.returncode == 0 else ""
+    out = []
+    for rev in (f"{commit}~1", commit):
+        t = text(rev)
+        try:
+            v = function_versions(t, path).get(qualname)
+        except SyntaxError:
+            v = None
+        out.append(t.splitlines()[v.node.lineno - 1:v.last_line] if v else [])
+    return "\n".join(difflib.unified_diff(out[0], out[1], "old", "new", lineterm="", n=2))
+
+
+def review(per_project: dict, repos: dict, n: int, seed: int, out=sys.stdout) -> list:
+    """A seeded random sample of ``n`` "changed" function verdicts, printed
+    with the function's diff and the distinguishing input, for hand-checking."""
+    import random
+    pool = samples(per_project)
+    pick = random.Random(seed).sample(pool, min(n, len(pool)))
+    for i, s in enumerate(pick, 1):
+        print(f"### {i}. {s['project']} {s['commit'][:10]} {s['subject'][:70]}", file=out)
+        print(f"function {s['file']}:{s['function']} -- {s['detail']}", file=out)
+        inp = s["input"] or {}
+        print(f"input ({inp.get('note')}): call={json.dumps(inp.get('call'))} "
+              f"arguments={json.dumps(inp.get('arguments'))}", file=out)
+        if inp.get("prefix"):
+            print("prefix:\n  " + inp["prefix"].rstrip().replace("\n", "\n  "), file=out)
+        print(f"old: {json.dumps(s['old'])[:700]}", file=out)
+        print(f"new: {json.dumps(s['new'])[:700]}", file=out)
+        print(_function_diff(repos[s["project"]], s["commit"], s["file"], s["function"]),
+              file=out)
+        print(file=out)
+    return pick
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m benchmarks.commits", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -210,6 +251,10 @@ def main(argv=None) -> int:
     ap.add_argument("--budget", type=float, default=30.0)
     ap.add_argument("--timeout", type=float, default=5.0)
     ap.add_argument("--quiet", action="store_true")
+    ap.add_argument("--review", type=int, default=0, metavar="N",
+                    help="print a seeded random sample of N 'changed' verdicts with the "
+                         "function's diff and the input, for hand-checking")
+    ap.add_argument("--review-seed", type=int, default=12)
     a = ap.parse_args(argv)
     opts = {"seeds": list(range(a.seeds)), "max_inputs": a.max_inputs, "budget": a.budget,
             "timeout": a.timeout}
@@ -230,6 +275,10 @@ def main(argv=None) -> int:
     if a.samples:
         with open(a.samples, "w") as f:
             json.dump(samples(per), f, indent=2)
+    if a.review:
+        print()
+        repos = {os.path.basename(os.path.abspath(r).rstrip("/")): r for r in a.repo}
+        review(per, repos, a.review, a.review_seed)
     return 0
 
 

@@ -22,6 +22,7 @@
 from __future__ import annotations
 
 import ast
+import itertools
 import re
 from typing import Optional
 
@@ -82,8 +83,16 @@ def snapshot(v, _depth: int = 0, _dummies=None):
             return f"<class {v.__qualname__}>"
         if isinstance(v, types.ModuleType):
             return f"<module {v.__name__}>"
-        if isinstance(v, (types.GeneratorType, types.CoroutineType)):
+        if isinstance(v, types.CoroutineType):
             return f"<{tname}>"
+        if _is_iterator(v):
+            # a lazy sequence (generator, map, filter, zip...): its items,
+            # whatever kind of iterator yields them
+            try:
+                items = [snapshot(x, d, _dummies) for x in itertools.islice(v, _GEN_MAX)]
+            except Exception as e:
+                return ["<iterator>", f"raised:{type(e).__name__}"]
+            return ["<iterator>"] + items
         if isinstance(v, BaseException):
             return [tname] + [snapshot(a, d, _dummies) for a in v.args[:5]]
         if t.__repr__ is object.__repr__:
@@ -150,15 +159,19 @@ def _find_target(container, filename: str, lo: int, hi: int):
     return None, None
 
 
+def _is_iterator(v) -> bool:
+    t = type(v)
+    try:
+        return hasattr(t, "__next__") and hasattr(t, "__iter__") and iter(v) is v
+    except Exception:
+        return False
+
+
 def _drain(value):
-    import types
-    if isinstance(value, types.GeneratorType):
-        items = []
-        for x in value:
-            items.append(x)
-            if len(items) >= _GEN_MAX:
-                break
-        return ("<generator>", items)
+    """A returned iterator's items (up to 200), drained inside the call so
+    that what it raises counts as the function's exception."""
+    if type(value) not in _dummy_types() and _is_iterator(value):
+        return ["<iterator>"] + list(itertools.islice(value, _GEN_MAX))
     return value
 
 
