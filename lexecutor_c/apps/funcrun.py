@@ -211,7 +211,8 @@ def _stub_packages(dotted: str, root: str) -> None:
 def _compat_aliases() -> None:
     """Names the standard library dropped since Python 3.8 that older
     histories import (the ABCs in ``collections``, ``inspect.getargspec``,
-    ``time.clock``, ``fractions.gcd``, ``base64.encodestring``...), put back
+    ``formatargspec`` and ``ArgSpec``, ``asyncio.coroutine``, ``time.clock``,
+    ``fractions.gcd``, ``base64.encodestring``), put back
     in this child so old code loads as it did when it was written."""
     import base64
     import collections
@@ -230,7 +231,21 @@ def _compat_aliases() -> None:
         def getargspec(func):
             s = inspect.getfullargspec(func)
             return ArgSpec(s.args, s.varargs, s.varkw, s.defaults)
-        inspect.getargspec = getargspec
+        inspect.getargspec, inspect.ArgSpec = getargspec, ArgSpec
+    if not hasattr(inspect, "formatargspec"):
+        def formatargspec(args, varargs=None, varkw=None, defaults=None, *rest,
+                          formatvalue=lambda v: "=" + repr(v), **kw):
+            first = len(args) - len(defaults or ())
+            specs = [str(a) + (formatvalue(defaults[i - first]) if defaults and i >= first
+                               else "") for i, a in enumerate(args)]
+            specs += ["*" + varargs] if varargs is not None else []
+            specs += ["**" + varkw] if varkw is not None else []
+            return "(" + ", ".join(specs) + ")"
+        inspect.formatargspec = formatargspec
+    import asyncio
+    import types
+    if not hasattr(asyncio, "coroutine"):
+        asyncio.coroutine = types.coroutine
     if not hasattr(time, "clock"):
         time.clock = time.perf_counter
     if not hasattr(fractions, "gcd"):
