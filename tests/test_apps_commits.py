@@ -479,3 +479,23 @@ def test_module_names_in_a_checkout():
     assert module_name_of("parse.py", pk) == ("", "parse", False)
     # a namespace package (no __init__.py) that the module imports relatively from
     assert module_name_of("ns/m.py", pk, levels=1) == ("", "ns.m", False)
+
+
+def test_special_methods_get_inputs_from_builtins_and_operators():
+    import ast
+    from lexecutor_c.apps.commits import _TestFile, _call_input
+    src = ("class Bag:\n    def __repr__(self):\n        return 'b'\n"
+           "    def __contains__(self, x):\n        return True\n"
+           "    def __getitem__(self, k):\n        return k\n")
+    v = bh.function_versions(src)
+    tf = _TestFile("tests/test_bag.py", "from bag import Bag\n\n\ndef test_bag():\n"
+                   "    b = Bag(3)\n    assert repr(b) == 'b'\n    assert 1 in b\n"
+                   "    assert Bag()[2] == 2\n")
+
+    def calls(q):
+        return [i.call for e in ast.walk(tf.tree) for i in [_call_input(tf, v[q], e)] if i]
+    assert [c["self"] for c in calls("Bag.__repr__")] == ["Bag(3)"]
+    (c,) = calls("Bag.__contains__")
+    assert (c["self"], c["args"]) == ("Bag(3)", ["1"])
+    (c,) = calls("Bag.__getitem__")
+    assert (c["self"], c["args"]) == ("Bag()", ["2"])

@@ -298,13 +298,57 @@ def _bound_by_import(s) -> list:
     return [a.asname or a.name for a in s.names if a.name != "*"]
 
 
+#: special methods and how code uses them: a builtin called on the object,
+#: or an operator whose left operand (right, for ``in``) it is
+_DUNDER_USES = {
+    "__repr__": "repr", "__str__": "str", "__len__": "len", "__hash__": "hash",
+    "__bool__": "bool", "__iter__": "list", "__eq__": ast.Eq, "__ne__": ast.NotEq,
+    "__lt__": ast.Lt, "__le__": ast.LtE, "__gt__": ast.Gt, "__ge__": ast.GtE,
+    "__contains__": ast.In, "__getitem__": ast.Subscript, "__add__": ast.Add,
+    "__sub__": ast.Sub, "__mul__": ast.Mult, "__and__": ast.BitAnd, "__or__": ast.BitOr,
+    "__truediv__": ast.Div, "__mod__": ast.Mod,
+}
+
+
+def _dunder_use(e: ast.AST, name: str):
+    """(receiver expression, argument expressions) when ``e`` uses the
+    special method ``name`` (``repr(x)``, ``x == y``, ``k in x``, ``x[k]``)."""
+    use = _DUNDER_USES[name]
+    if isinstance(use, str):
+        if isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and e.func.id == use \
+                and len(e.args) == 1 and not e.keywords:
+            return e.args[0], []
+        return None
+    if use is ast.Subscript:
+        if isinstance(e, ast.Subscript) and isinstance(e.ctx, ast.Load) and \
+                not isinstance(e.slice, ast.Slice):
+            return e.value, [e.slice]
+        return None
+    if isinstance(e, ast.Compare) and len(e.ops) == 1 and isinstance(e.ops[0], use):
+        if use is ast.In:
+            return e.comparators[0], [e.left]
+        return e.left, [e.comparators[0]]
+    if isinstance(e, ast.BinOp) and isinstance(e.op, use):
+        return e.left, [e.right]
+    return None
+
+
 def _call_input(tf: _TestFile, v: Version, e: ast.AST) -> Optional[Input]:
     """An Input from one expression of a test file that calls ``v``."""
     kind = v.kind
     name = v.name
     cls_name = v.cls.name if v.cls is not None else None
     self_e = None
-    if kind == "getter":
+    if kind == "method" and name in _DUNDER_USES:
+        found = _dunder_use(e, name)
+        if found is None:
+            return None
+        recv, args = found
+        self_e = tf.receiver(recv, e)
+        if self_e is None:
+            return None
+        kws = []
+    elif kind == "getter":
         if not (isinstance(e, ast.Attribute) and e.attr == name and
                 isinstance(e.ctx, ast.Load)):
             return None
@@ -355,7 +399,8 @@ def inputs_from_tests(repo: str, rev: Optional[str], v: Version, touched_tests=(
     first: the call's argument expressions and, for a method, the expression
     that made the object (evaluated in the module; they may only use builtins
     and what the test module imports)."""
-    name = v.cls.name if v.name == "__init__" and v.cls is not None else v.name
+    name = v.cls.name if v.cls is not None and (v.name == "__init__" or
+                                                 v.name in _DUNDER_USES) else v.name
     args = ["grep", "-l", "-w", "-F", "-e", name]
     args += ["--cached"] if rev is None else [rev]
     args += ["--", "*.py"]
