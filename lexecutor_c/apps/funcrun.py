@@ -95,7 +95,9 @@ def snapshot(v, _depth: int = 0, _dummies=None):
             return ["<iterator>"] + items
         if isinstance(v, BaseException):
             return [tname] + [snapshot(a, d, _dummies) for a in v.args[:5]]
-        if t.__repr__ is object.__repr__:
+        if t.__repr__ is object.__repr__ or _own_class(t):
+            # the state of an object of the project (or without a repr of its
+            # own), not what its __repr__ -- maybe edited too -- makes of it
             attrs = {}
             try:
                 attrs = dict(vars(v))
@@ -109,6 +111,16 @@ def snapshot(v, _depth: int = 0, _dummies=None):
         return [tname, _ADDR.sub("0x?", repr(v))[:2000]]
     except Exception as e:      # a broken __repr__, a container that raises
         return f"<{tname}: {type(e).__name__}>"
+
+
+def _own_class(t: type) -> bool:
+    """A class of the code under test or another installed package (not the
+    standard library's) whose instances carry their state in attributes."""
+    import sys
+    top = (t.__module__ or "").split(".")[0]
+    if top in sys.stdlib_module_names or top in ("builtins", "__future__"):
+        return False
+    return "__dict__" in dir(t) or any(getattr(c, "__slots__", None) for c in t.__mro__)
 
 
 def _absent():
