@@ -17,6 +17,7 @@ REQUIRED = {
     "tree-sitter": "libtree-sitter-dev",
     "libcjson": "libcjson-dev",
     "libcurl": "libcurl4-openssl-dev",
+    "libseccomp": "libseccomp-dev",
 }
 
 
@@ -53,9 +54,9 @@ core = Extension(
     sources=sorted(glob.glob("csrc/**/*.c", recursive=True)),
     depends=sorted(glob.glob("csrc/**/*.h", recursive=True)),
     include_dirs=["csrc"],
-    extra_compile_args=cflags + pkg_config("--cflags", "tree-sitter", "libcurl", "libcjson"),
+    extra_compile_args=cflags + pkg_config("--cflags", "tree-sitter", "libcurl", "libcjson", "libseccomp"),
     extra_link_args=ldflags,
-    libraries=["tree-sitter", "curl", "cjson"],
+    libraries=["tree-sitter", "curl", "cjson", "seccomp"],
 )
 
 

@@ -505,8 +505,8 @@ def _noop(x=None):
 
 def make_executor(kind: str = "local", workers: Optional[int] = None,
                   scheduler: Optional[str] = None):
-    """(executor, close) for ``local`` (ProcessPoolExecutor), ``dask``
-    (a Client on a LocalCluster, or on ``scheduler``) or ``ray``."""
+    """(executor, close) for ``local`` (ProcessPoolExecutor) or ``dask``
+    (a Client on a LocalCluster, or on ``scheduler``)."""
     workers = workers or os.cpu_count() or 1
     if kind == "local":
         import multiprocessing
@@ -538,32 +538,7 @@ def make_executor(kind: str = "local", workers: Optional[int] = None,
             if cluster is not None:
                 cluster.close()
         return client.get_executor(pure=False), close
-    if kind == "ray":
-        try:
-            import ray
-        except ImportError:
-            raise SystemExit("--executor ray needs ray: pip install ray")
-        if not ray.is_initialized():
-            ray.init(address=scheduler, num_cpus=None if scheduler else workers,
-                     runtime_env={"env_vars": {"PYTHONPATH": REPO}})
-        return RayExecutor(), ray.shutdown
     raise ValueError(f"unknown executor {kind!r}")
-
-
-class RayExecutor(cf.Executor):
-    """The concurrent.futures interface over ray tasks."""
-
-    def __init__(self):
-        import ray
-        self._ray = ray
-        self._remote = ray.remote(_call)
-
-    def submit(self, fn, *args, **kwargs):
-        return self._remote.remote(fn, args, kwargs).future()
-
-
-def _call(fn, args, kwargs):
-    return fn(*args, **kwargs)
 
 
 # ================================================================ checkpoint + runner
@@ -1051,9 +1026,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--frequency-table", default=None, metavar="PATH",
                    help="frequency table or recorded events file (default: the shipped "
                         "lexecutor_c/model/frequency.json.gz)")
-    p.add_argument("--executor", choices=("local", "dask", "ray"), default="local")
+    p.add_argument("--executor", choices=("local", "dask"), default="local")
     p.add_argument("--scheduler", default=None, metavar="ADDRESS",
-                   help="dask scheduler (or ray cluster) address instead of a local cluster")
+                   help="dask scheduler address instead of a local cluster")
     p.add_argument("--workers", type=int, default=None,
                    help="worker processes (default: CPU count)")
     p.add_argument("--out", default=DEFAULT_OUT, help="output folder (default bench-out/)")

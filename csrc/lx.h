@@ -1,7 +1,7 @@
 /* lx.h - the module state of the lexecutor_c._core extension.
  *
  * One module-state struct (lx_state) holds everything the parts own; each
- * part (instrument/, runtime/, transparent/, llm/) has its exec / traverse /
+ * part (instrument/, runtime/, transparent/, llm/, sandbox/) has its exec / traverse /
  * clear functions in its folder's api.h, which module.c calls.  Every C file
  * but llm/llm.c (which keeps no state) includes this header, directly or
  * through its folder's header.  Python-version tests live in compat.h.
@@ -65,7 +65,7 @@ typedef struct {
     uint16_t left, right, name, value, body, function, arguments, object,
         attribute, alias, condition, consequence, alternative, parameters,
         superclasses, return_type, type, subject, module_name, definition,
-        expression, format_specifier, type_conversion, guard;
+        expression, format_specifier, type_conversion, guard, type_parameters;
 } lx_fields;
 
 struct lx_state {
@@ -82,6 +82,9 @@ struct lx_state {
     lx_fields field;
     /* runtime/ */
     lx_runtime_state rt;
+    /* sandbox/ */
+    PyObject *sandbox_bpf;        /* the seccomp program (bytes), built on first use */
+    int sandbox_pidns_fd;         /* this process's PID namespace (root callers), or -1 */
 };
 
 static inline lx_state *

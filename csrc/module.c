@@ -1,12 +1,13 @@
 /* module.c - definition of lexecutor_c._core: multi-phase init, and the
  * module state's exec / traverse / clear, which call each part's own (the
- * parts live in csrc/instrument/, runtime/, transparent/ and llm/; the state
+ * parts live in csrc/instrument/, runtime/, transparent/, llm/ and sandbox/; the state
  * struct is in lx.h).  This file only wires them together. */
 #include "lx.h"
 #include "instrument/api.h"
 #include "runtime/api.h"
 #include "transparent/api.h"
 #include "llm/api.h"
+#include "sandbox/api.h"
 
 static int
 core_exec(PyObject *m)
@@ -24,6 +25,9 @@ core_exec(PyObject *m)
     if (lx_llm_exec(m) < 0) {
         return -1;
     }
+    if (lx_sandbox_exec(m, st) < 0) {
+        return -1;
+    }
     return 0;
 }
 
@@ -38,7 +42,11 @@ core_traverse(PyObject *m, visitproc visit, void *arg)
     if (r) {
         return r;
     }
-    return lx_runtime_traverse(st, visit, arg);
+    r = lx_runtime_traverse(st, visit, arg);
+    if (r) {
+        return r;
+    }
+    return lx_sandbox_traverse(st, visit, arg);
 }
 
 static int
@@ -49,6 +57,7 @@ core_clear(PyObject *m)
         lx_instrument_clear(st);
         lx_runtime_clear(st);
         lx_evalframe_clear(st);
+        lx_sandbox_clear(st);
     }
     return 0;
 }

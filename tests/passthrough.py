@@ -10,8 +10,9 @@ These loaders are Python functions, so each ``_c_`` call adds a frame that
 the C runtime does not add.  Builtins that look at their caller's frame would
 see ``_c_`` instead of the instrumented code, so ``_c_`` calls them on the
 caller's behalf: ``super()``, ``locals()``, ``vars()``, ``dir()``,
-``globals()``, ``eval``/``exec`` without namespaces, ``sys._getframe`` and
-``warnings.warn`` (its ``stacklevel`` counted without loader frames).
+``globals()``, ``eval``/``exec`` without namespaces, ``sys._getframe``,
+``sys._getframemodulename`` (3.12+: namedtuple, enum and typing ask it for
+their caller's module) and ``warnings.warn`` (its ``stacklevel`` counted without loader frames).
 Frame introspection by other means (``inspect.currentframe()``,
 ``inspect.stack()``, warnings raised by uninstrumented code called from
 instrumented code, the recursion limit) still sees the extra frames.
@@ -242,6 +243,16 @@ class Loaders:
                 return sys._getframe(*args, **kwargs)
             return frame(depth.__index__())
 
+        def fix_getframemodulename(args, kwargs):
+            depth = args[0] if args else kwargs.get("depth", 0)
+            if len(args) > 1 or set(kwargs) - {"depth"}:
+                return sys._getframemodulename(*args, **kwargs)
+            f = frame(depth.__index__())
+            if f is None:
+                return None
+            name = f.f_globals.get("__name__")
+            return name if isinstance(name, str) else None
+
         def fix_warn(args, kwargs):
             args, kwargs = list(args), dict(kwargs)
             if len(args) >= 3:
@@ -271,6 +282,8 @@ class Loaders:
             (builtins.exec, fix_eval_exec(builtins.exec)), (sys._getframe, fix_getframe),
             (warnings.warn, fix_warn),
         ]
+        if hasattr(sys, "_getframemodulename"):
+            table.append((sys._getframemodulename, fix_getframemodulename))
         fixup_codes = set()
         for fn, fix in table:
             self._fixups[id(fn)] = (fn, fix)

@@ -281,6 +281,49 @@ def callable_predictor(_state={}):
             pass
 
 
+HOOKED = """
+def add(a, b=2, *args, k=3, **kw):
+    return a + b + k + len(args) + len(kw)
+
+def boom(n):
+    if n == 0:
+        raise KeyError(n)
+    return boom(n - 1)
+
+def gen(n):
+    yield from range(n)
+
+class K:
+    def m(self, x):
+        return [x] * 2
+"""
+
+
+@entry_point("transparent mode: _hook_install/_uninstall, twin calls (frames replaced, "
+             "dropped), _hook_info/_hook_entry", needs="_core._hook_install", calls=300)
+def hook_twin_calls(_state={}):
+    import lexecutor_c.integrations.hook as hook
+    if "mod" not in _state:
+        import importlib
+        import tempfile
+        d = tempfile.mkdtemp(prefix="lx-refleak-")
+        with open(os.path.join(d, "lx_refleak_hooked.py"), "w") as f:
+            f.write(HOOKED)
+        sys.path.insert(0, d)
+        _state["mod"] = importlib.import_module("lx_refleak_hooked")
+    m = _state["mod"]
+    with hook.enable([m.add, m.boom, m.gen, m.K]):
+        m.add(1, 2, 3, 4, k=5, z=6)
+        try:
+            m.boom(5)
+        except KeyError:
+            pass
+        list(m.gen(3))
+        m.K().m(1)
+        _core()._hook_info()
+        _core()._hook_entry(m.add.__code__)
+
+
 # -- measuring -------------------------------------------------------------------
 
 def _rss():
@@ -362,6 +405,68 @@ def _fmt(ds, scale=1):
     lo, hi = min(ds) / scale, max(ds) / scale
     return f"{lo:+.0f}" if lo == hi else f"{lo:+.0f}..{hi:+.0f}"
 
+
+
+_SB_BAD = [
+    dict(), dict(required="userns"), dict(required=("nope",)), dict(required=(), optional=(1,)),
+    dict(required=(), readonly=("relative",)), dict(required=(), readonly=("/no/such/xyz",)),
+    dict(required=(), readonly=(b"/usr",)), dict(required=(), links=(("/bin",),)),
+    dict(required=(), links=(("/bin", 3),)), dict(required=(), keep_fds=("x",)),
+    dict(required=(), environ={"A=B": "x"}), dict(required=(), environ={"A": 1}),
+    dict(required=(), rundir="/tmp/a/b"), dict(required=(), hostdir="x"),
+    dict(required=(), tmp_size=1), dict(required=(), stdio=(1, 2)),
+]
+
+
+@entry_point("sandbox_fork bad arguments, sandbox_probe", needs="_core.sandbox_fork", calls=300)
+def sandbox_fork_errors():
+    core = _core()
+    for kw in _SB_BAD:
+        try:
+            core.sandbox_fork(**kw)
+        except (TypeError, ValueError, OSError):
+            pass
+    core.sandbox_probe()
+
+
+@entry_point("sandbox_fork: a confined child (all layers)", needs="_core.sandbox_fork",
+             calls=60)
+def sandbox_fork_child():
+    core = _core()
+    uid = (65534, 65534) if os.geteuid() == 0 else (-1, -1)
+    pid, info = core.sandbox_fork(
+        required=("userns", "pidns", "mountns", "netns", "ipcns", "landlock", "seccomp"),
+        readonly=("/usr", "/etc", sys.base_prefix, os.path.dirname(os.path.dirname(
+            os.path.abspath(__file__)))), links=(("/lib", "usr/lib"),),
+        environ={"PATH": "/usr/bin"}, uid=uid[0], gid=uid[1])
+    if pid == 0:
+        os._exit(0)
+    os.waitpid(pid, 0)
+
+
+@entry_point("Runtime.attach_journal / detach_journal (and refusals)",
+             needs="_core.Runtime.attach_journal", calls=1000)
+def runtime_journal():
+    from lexecutor_c.engine import journal
+    rt, ld = _RT.get("journal") or _RT.setdefault("journal", (_core().Runtime(predictor="naive"),
+                                                              None))
+    mm = _JOURNAL.setdefault("mm", journal.create(64, 4096))
+    rt.attach_journal(mm)
+    rt.reset()
+    loaders = rt.loaders()
+    loaders["_l_"](5)
+    loaders["_n_"](3, "missing_xyz", lambda: missing_xyz)  # noqa: F821
+    loaders["_i_"](4, "no_such_module_for_refleak", 0, ("a",))
+    journal.read(mm)
+    rt.detach_journal()
+    for bad in (42, b"LXJ1", bytearray(8)):
+        try:
+            rt.attach_journal(bad)
+        except (TypeError, ValueError, BufferError):
+            pass
+
+
+_JOURNAL = {}
 
 
 @entry_point("llm_chat errors (bad arguments, connection refused), LLMError",

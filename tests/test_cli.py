@@ -146,9 +146,58 @@ def test_many_files_summary(capsys, files):
 
 def test_no_isolate_option(capsys, files):
     p = files("p.py", "print('in process')\n")
-    code, out, _ = call(capsys, "run", "--json", "--no-isolate", p)
+    code, out, err = call(capsys, "run", "--json", "--no-isolate", p)
     assert code == 0
     assert json.loads(out)["files"][0]["result"]["isolated"] is False
+    assert err.splitlines()[0] == "lexecutor-c: warning: --no-isolate: the code runs in " \
+        "this process, unconfined"
+
+
+def test_fully_confined_run_says_nothing_about_confinement(capsys, files):
+    p = files("p.py", "x = 1\n")
+    code, out, err = call(capsys, "run", "--json", p)
+    assert code == 0 and "confinement" not in err
+    layers = json.loads(out)["files"][0]["result"]["isolation"]["layers"]
+    assert layers == ["userns", "pidns", "mountns", "netns", "ipcns", "landlock", "seccomp"]
+
+
+@pytest.fixture
+def landlock_missing(monkeypatch):
+    """The kernel lacks Landlock (simulated by the sandbox itself)."""
+    from lexecutor_c.engine import sandbox
+    monkeypatch.setattr(sandbox, "_SIMULATE_MISSING", ("landlock",))
+    monkeypatch.setattr(sandbox, "_caps_cache", {})
+    yield
+    sandbox._caps_cache.clear()
+
+
+def test_missing_layer_first_line_and_fail_closed(capsys, files, landlock_missing):
+    p = files("p.py", "print('ran')\n")
+    code, out, err = call(capsys, "run", "--output", p)
+    lines = err.splitlines()
+    assert lines[0].startswith("lexecutor-c: warning: confinement: userns, pidns")
+    assert "MISSING: landlock" in lines[0] and "--allow-missing-layers landlock" in lines[0]
+    assert code == 2 and "ran" not in out
+    assert "could not confine" in err and "Traceback" not in err
+
+
+def test_allow_missing_layers_runs_without_them(capsys, files, landlock_missing):
+    p = files("p.py", "print('ran')\n")
+    code, out, err = call(capsys, "run", "--json", "--allow-missing-layers", "landlock", p)
+    assert code == 0
+    assert "running without them" in err.splitlines()[0]
+    doc = json.loads(out)
+    assert doc["options"]["allow_missing_layers"] == ["landlock"]
+    iso = doc["files"][0]["result"]["isolation"]
+    assert "landlock" not in iso["layers"] and "landlock" in iso["skipped"]
+    code, out, err = call(capsys, "run", "--allow-missing-layers", "all", p)
+    assert code == 0
+
+
+@pytest.mark.parametrize("value", ["landlok", "", "userns,nope"])
+def test_allow_missing_layers_bad_values(capsys, value):
+    code, out, err = call(capsys, "run", "x.py", "--allow-missing-layers", value)
+    assert code == 2 and "unknown layer" in err
 
 
 def test_output_option_prints_program_output(capsys, files):

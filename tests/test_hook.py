@@ -176,6 +176,54 @@ def test_recursion_and_comprehensions(mod):
         assert list(ys) == [1] and isinstance(ys[1], lexecutor_c.Dummy)
 
 
+DEEP = """
+import gc
+freed = []
+
+class Arg:
+    def __init__(self, n):
+        self.n = n
+    def __del__(self):
+        freed.append(sum(range(3)))      # Python code runs while a frame is dropped
+
+def deep(n, a=None, b=1, c=2, d=3, e=4, f=5, g=6, h=7):
+    i = j = k = l = m = o = p = q = r = s = t = u = v = w = 0
+    if n == 0:
+        return base_value                # missing: injected at the bottom
+    return deep(n - 1, Arg(n))
+
+def raising(n):
+    if n == 0:
+        raise KeyError("bottom")
+    return raising(n - 1)
+"""
+
+
+def test_deep_recursion_of_targets_and_their_frames(tmp_path, monkeypatch):
+    """A target that recurses through many thread-stack chunks: each replaced
+    frame is dropped (on 3.12+ by the hook itself: lx_frame_discard), its
+    arguments freed, finalizers run, the stack ends where it started."""
+    (tmp_path / "lxdeep.py").write_text(DEEP)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    m = importlib.import_module("lxdeep")
+    try:
+        depth = 300    # 3.12 stops at ~750 Python levels under any PEP 523 hook (TRANSPARENT.md)
+        with hook.enable([m.deep, m.raising]) as s:
+            for _ in range(20):
+                assert isinstance(m.deep(depth), lexecutor_c.Dummy)
+                with pytest.raises(KeyError, match="bottom"):
+                    m.raising(depth)
+        assert len(m.freed) == 20 * depth
+        assert _core._hook_info()["twin_calls"] >= 40 * (depth + 1)
+        assert [i.name for i in s.injections] == ["base_value"]
+
+        def plain(n):
+            return 0 if n == 0 else plain(n - 1) + 1
+        assert plain(depth) == depth       # the thread's frame stack is intact
+    finally:
+        sys.modules.pop("lxdeep", None)
+
+
 def test_real_failures_propagate(mod):
     with hook.enable([mod]) as s:
         with pytest.raises(AssertionError, match="a real failure"):

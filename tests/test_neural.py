@@ -35,10 +35,13 @@ try:
 except ImportError:
     HAVE_SHIM = False
 
-needs_torch = pytest.mark.skipif(not HAVE_TORCH, reason="torch is not installed "
-                                 "(pip install torch==2.13.0)")
+PY = f"{sys.version_info[0]}.{sys.version_info[1]}"
+NO_TORCH = (f"torch is not installed for Python {PY} (this machine has a torch 2.13.0 build for "
+            "3.11 only; elsewhere: pip install torch==2.13.0)")
+needs_torch = pytest.mark.skipif(not HAVE_TORCH, reason=NO_TORCH)
 needs_shim = pytest.mark.skipif(not (HAVE_TORCH and HAVE_SHIM),
-                                reason="lexecutor_c._torch_shim not built (needs torch at build time)")
+                                reason=NO_TORCH if not HAVE_TORCH else
+                                "lexecutor_c._torch_shim not built (needs torch at build time)")
 
 
 # ---------------------------------------------------------------- tokenizer
@@ -97,7 +100,9 @@ def test_examples_dedup_cap_and_splits(tmp_path):
     write_events(p2, [ev("x", "int_pos"), ev("w", "dict_empty", kind="call")])
     stats = {}
     exs = ds.examples_from_events([str(p1), str(p2)], cap=4, stats=stats)
-    assert stats == {"events": 16, "duplicates": 2, "capped": 6}
+    assert stats == {"events": 16, "duplicates": 2, "capped": 6,
+                     "per_project_events": {"proja": 14, "projb": 2},
+                     "per_project_capped": {"proja": 6, "projb": 0}}
     assert [e.project for e in exs].count("projb") == 1
     assert sum(e.name == "z" for e in exs) == 4
     train, test = ds.random_split(exs, 0.5, seed=1)
@@ -155,6 +160,7 @@ def test_coarse_class():
 
 # ---------------------------------------------------------------- lazy loading
 
+@needs_shim
 def test_import_and_runtime_creation_load_no_torch():
     code = ("import sys, lexecutor_c\n"
             "from lexecutor_c import _core\n"
@@ -164,6 +170,49 @@ def test_import_and_runtime_creation_load_no_torch():
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
                          text=True, check=True).stdout.split()
     assert out == ["neural", "False", "False"]
+
+
+@pytest.fixture
+def without_torch(monkeypatch):
+    """Make this interpreter look like one without torch and without a shim
+    (as Python 3.12/3.13 are here), whatever it has."""
+    import importlib.util
+    from lexecutor_c.model import neural
+    real = importlib.util.find_spec
+
+    def find_spec(name, *a, **k):
+        if name == "torch" or name.startswith("torch.") or name.endswith("_torch_shim"):
+            return None
+        return real(name, *a, **k)
+    monkeypatch.setattr(importlib.util, "find_spec", find_spec)
+    monkeypatch.setattr(neural, "_default", None)
+
+
+def test_neural_without_torch_fails_at_once(without_torch):
+    from lexecutor_c import run
+    msg = f"torch is not installed for this Python \\({PY}\\)"
+    with pytest.raises(NeuralUnavailable, match=msg):
+        _core.Runtime(predictor="neural")
+    # run() raises in the caller, before a child is started
+    with pytest.raises(NeuralUnavailable, match=msg):
+        run("x = foo()\n", predictor="neural", isolate=True)
+    # the other predictors are unaffected
+    assert run("x = foo()\n", predictor="naive", isolate=False).status == "ok"
+
+
+@pytest.mark.skipif(HAVE_SHIM or UNDER_ASAN, reason="this interpreter has the shim (under "
+                    "ASan: hidden from the tests only): test_neural_without_torch_fails_at_once "
+                    "covers the message")
+def test_cli_without_torch_says_so(tmp_path):
+    (tmp_path / "snippet.py").write_text("x = foo()\nprint(x)\n")
+    p = subprocess.run([sys.executable, "-m", "lexecutor_c", "run", "--predictor", "neural",
+                        str(tmp_path / "snippet.py")],
+                       cwd=ROOT, capture_output=True, text=True)
+    assert p.returncode == 2, p.stderr
+    if HAVE_TORCH:      # torch without a shim (a build with LX_NO_TORCH=1)
+        assert "_torch_shim is not built" in p.stderr
+    else:
+        assert f"torch is not installed for this Python ({PY})" in p.stderr
 
 
 def test_missing_model_file_is_a_clear_error(tmp_path):

@@ -179,6 +179,21 @@ def test_module_patterns_choose_stdlib_explicitly(project, tmp_path):
     assert [m for m, _ in r.modules] == ["textwrap"]
 
 
+def test_modules_the_instrumenter_imports_stay_plain(project, tmp_path):
+    # dataclasses is imported by the instrumenter itself: choosing it used to
+    # end every recorded process in an ImportError (circular import)
+    out = tmp_path / "ev.jsonl.gz"
+    code = ("import dataclasses, textwrap\n"
+            "@dataclasses.dataclass\nclass P:\n    x: int = 1\n"
+            "print(P().x, textwrap.dedent(' b'))\n")
+    r = record([sys.executable, "-c", code], include=["dataclasses", "textwrap"],
+               cwd=str(project), out=str(out), env=env(), stdout=subprocess.PIPE)
+    assert r.returncode == 0
+    assert [m for m, _ in r.modules] == ["textwrap"]
+    assert {e.file for e in read_events(out)} and \
+        all(e.file.endswith("textwrap.py") for e in read_events(out))
+
+
 def test_path_pattern_and_glob(project, tmp_path):
     out = tmp_path / "ev.jsonl.gz"
     r = record([sys.executable, "-c", "import minipkg; minipkg.clip([1])"],

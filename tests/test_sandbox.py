@@ -16,6 +16,37 @@ from lexecutor_c.engine import sandbox
 from lexecutor_c.engine.sandbox import Limits, Outcome, SandboxError, call_isolated
 
 FAST = Limits(timeout=5.0)
+#: the sandbox without confinement layers (rlimits, cgroup, network only)
+UNCONFINED = Limits(timeout=5.0, layers=())
+CONFINED = sandbox._core_module() is not None
+
+
+def _pidns_inode():
+    """In a child: the inode of its PID namespace (to find its processes
+    from the host afterwards)."""
+    return os.stat("/proc/self/ns/pid").st_ino
+
+
+def _pidns_members(ino):
+    """Host pids of live processes in the PID namespace with inode ino."""
+    out = []
+    for e in os.listdir("/proc"):
+        if e.isdigit():
+            try:
+                if os.stat(f"/proc/{e}/ns/pid").st_ino == ino and _alive(int(e)):
+                    out.append(int(e))
+            except OSError:
+                pass
+    return out
+
+
+@pytest.fixture(scope="module", autouse=True)
+def warm():
+    """Descriptors the sandbox keeps for the whole process (the shared empty
+    network namespace, this process's PID namespace) are opened once here,
+    before the per-test descriptor check."""
+    call_isolated(int, limits=FAST)
+    yield
 
 
 def _open_fds():
@@ -87,15 +118,21 @@ def test_child_really_is_another_process_with_fresh_cwd():
     here = os.getcwd()
 
     def f():
-        return os.getpid(), os.getsid(0), os.getcwd(), os.listdir(".")
+        return os.getpid(), os.getsid(0), os.getcwd(), os.listdir("."), os.getppid()
 
-    out = call_isolated(f, limits=FAST)
-    pid, sid, cwd, listing = out.value
+    out = call_isolated(f, limits=UNCONFINED)
+    pid, sid, cwd, listing, _ = out.value
     assert pid == out.pid and sid == pid            # leader of its own session
     assert cwd != here and os.path.basename(cwd).startswith("lexecutor_c-")
     assert listing == []
     assert not os.path.exists(cwd)                  # removed afterwards
     assert os.getcwd() == here
+    if CONFINED:
+        out = call_isolated(f, limits=FAST)
+        pid, sid, cwd, listing, ppid = out.value
+        assert pid == 1 and sid == 1 and ppid == 0  # init of its own PID namespace
+        assert out.pid != os.getpid()
+        assert cwd == sandbox.RUNDIR and listing == []
 
 
 def test_stdin_default_is_empty_and_given_bytes_arrive():
@@ -277,7 +314,8 @@ def test_cpu_limit():
 
     out = call_isolated(f, limits=Limits(timeout=20, cpu=1))
     assert out.status == "timeout" and out.timeout_kind == "cpu"   # not the wall clock
-    assert out.signal == signal.SIGXCPU
+    # the init of a PID namespace ignores SIGXCPU: the hard limit's SIGKILL ends it
+    assert out.signal in (signal.SIGXCPU, signal.SIGKILL)
 
 
 def test_huge_output_is_truncated_without_deadlock():
@@ -402,8 +440,10 @@ def test_no_network():
             s.close()
 
     out = call_isolated(f, limits=FAST)
-    assert out.status == "exception" and out.exc_type == "OSError"
-    assert "unreachable" in out.exc_message.lower()
+    assert out.status == "exception" and out.exc_type in ("OSError", "PermissionError")
+    # Landlock (ABI 4+) refuses the connect before the empty namespace would
+    assert "unreachable" in out.exc_message.lower() or \
+        "permission denied" in out.exc_message.lower()
     out = call_isolated(lambda: socket.gethostbyname("localhost"), limits=FAST)
     assert out.status in ("ok", "exception")
 
@@ -448,7 +488,8 @@ def _bomb_pids(pidfile):
 
 def test_fork_bomb_is_bounded_and_cleaned_up(tmp_path):
     pidfile = tmp_path / "pids"
-    out = call_isolated(_bomb, str(pidfile), limits=Limits(timeout=1.0, grace=0.2, nproc=16))
+    out = call_isolated(_bomb, str(pidfile), limits=Limits(timeout=1.0, grace=0.2, nproc=16,
+                                                           layers=()))
     assert out.status == "timeout"
     pids = _bomb_pids(pidfile)
     assert 2 <= len(pids) <= 16 + 1 or out.isolation["process_limit"] != "pids cgroup"
@@ -456,11 +497,30 @@ def test_fork_bomb_is_bounded_and_cleaned_up(tmp_path):
     _still_works()
 
 
+@pytest.mark.skipif(not CONFINED, reason="no confinement in this build")
+def test_confined_fork_bomb_is_bounded_and_dies_with_its_namespace():
+    def bomb():
+        sandbox.report_progress(_pidns_inode())
+        _bomb("pids")                       # in the run's own directory
+
+    out = call_isolated(bomb, limits=Limits(timeout=1.0, grace=0.2, nproc=16))
+    assert out.status == "timeout"
+    assert out.isolation["process_limit"] == "RLIMIT_NPROC in the run's user namespace"
+    assert isinstance(out.progress, int)
+    deadline = time.monotonic() + 5
+    while _pidns_members(out.progress) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert _pidns_members(out.progress) == []
+    assert "escaped" not in out.isolation
+    _still_works()
+
+
 def test_fork_bomb_without_cgroup_uses_fork_guard(tmp_path, monkeypatch):
     monkeypatch.setattr(sandbox._PidsCgroup, "create",
                         classmethod(lambda cls, n: (None, "disabled by the test")))
     pidfile = tmp_path / "pids"
-    out = call_isolated(_bomb, str(pidfile), limits=Limits(timeout=1.0, grace=0.2, nproc=16))
+    out = call_isolated(_bomb, str(pidfile), limits=Limits(timeout=1.0, grace=0.2, nproc=16,
+                                                           layers=()))
     assert out.status == "timeout"
     assert out.isolation["pids_cgroup"] is False
     assert out.isolation["process_limit"] in ("fork guard", "RLIMIT_NPROC")
@@ -490,7 +550,7 @@ def test_escaped_grandchild_is_killed(tmp_path):
             time.sleep(0.01)
         return "parent done"
 
-    out = call_isolated(f, limits=FAST)
+    out = call_isolated(f, limits=UNCONFINED)
     assert out.value == "parent done"
     pid = int(pidfile.read_text())
     time.sleep(0.05)
@@ -499,6 +559,29 @@ def test_escaped_grandchild_is_killed(tmp_path):
     else:
         os.kill(pid, signal.SIGKILL)
         pytest.skip("no pids cgroup here: a daemonised grandchild escapes")
+
+
+@pytest.mark.skipif(not CONFINED, reason="no confinement in this build")
+def test_confined_escaped_grandchild_dies_with_the_namespace():
+    def f():
+        r, w = os.pipe()
+        if os.fork() == 0:
+            os.setsid()
+            if os.fork() == 0:
+                os.write(w, b"x")
+                os.close(1)
+                os.close(2)
+                time.sleep(10_000)
+            os._exit(0)
+        os.read(r, 1)
+        return _pidns_inode()
+
+    out = call_isolated(f, limits=FAST)
+    assert isinstance(out.value, int)
+    deadline = time.monotonic() + 5
+    while _pidns_members(out.value) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert _pidns_members(out.value) == []
 
 
 def test_background_child_does_not_hold_the_call():
@@ -561,16 +644,30 @@ def test_run_as_another_user():
             fh.write("x")
         return os.getuid(), os.getgid(), os.getgroups(), can_signal_parent
 
-    out = call_isolated(f, limits=Limits(timeout=5, user="nobody"))
+    out = call_isolated(f, limits=Limits(timeout=5, user="nobody", layers=()))
     assert out.value == (nobody.pw_uid, nobody.pw_gid, [], False)
     assert out.isolation["user"] == nobody.pw_uid
     with pytest.raises(ValueError, match="no such user"):
         call_isolated(f, limits=Limits(user="no-such-user-xyz"))
+    if CONFINED:
+        # confined, root callers always run the child as nobody; the caller is
+        # outside its PID namespace (getppid() is 0, kill(0) is its own group)
+        out = call_isolated(f, limits=FAST)
+        assert out.value[:3] == (nobody.pw_uid, nobody.pw_gid, [])
+        with pytest.raises(ValueError, match="unprivileged"):
+            call_isolated(f, limits=Limits(user="root"))
 
 
 def test_capabilities_reports_what_applies():
     caps = sandbox.capabilities()
-    assert isinstance(caps["netns"], bool) and isinstance(caps["pids_cgroup"], bool)
-    assert caps["process_limit"] in ("pids cgroup", "fork guard", "RLIMIT_NPROC")
-    if not caps["netns"]:
-        assert caps["netns_why"]
+    for layer in sandbox.LAYERS:
+        entry = caps[layer]
+        assert set(entry) >= {"available", "used", "why"}
+        assert isinstance(entry["available"], bool) and isinstance(entry["why"], str)
+        assert entry["available"] or entry["why"]
+        assert entry["used"] == (entry["available"] and layer in Limits().layers)
+    assert isinstance(caps["landlock"]["abi"], int)
+    assert caps["process_limit"] in ("pids cgroup", "fork guard", "RLIMIT_NPROC",
+                                     "RLIMIT_NPROC in the run's user namespace")
+    assert sandbox.describe_capabilities(caps).startswith("confinement: ")
+    assert sandbox.capabilities() is caps           # probed once per process

@@ -408,7 +408,7 @@ wrap:;
 int
 lxi_emit_annotation(Ctx *c, uint32_t t, int variable)
 {
-    if (c->future_annotations ||
+    if (c->future_annotations || c->raw_annotations ||
         (variable && c->scopes[c->cur_scope].kind != S_MODULE &&
          c->scopes[c->cur_scope].kind != S_CLASS)) {
         return lxi_emit_raw(c, t);
@@ -624,6 +624,13 @@ emit_interpolation(Ctx *c, uint32_t n)
             close = ch;
         }
         lit_end = N(close).start;
+    }
+    /* 3.12 (PEP 701) allows a comment and line breaks in the field; the
+     * debug text then drops the comment, which no literal we could write
+     * reproduces: such a field stays as written */
+    if (memchr(c->src + N(open).end, '#', lit_end - N(open).end) != NULL ||
+        memchr(c->src + N(open).end, '\n', lit_end - N(open).end) != NULL) {
+        return lxi_emit_raw(c, n);
     }
     if (escape_braces(c, N(open).end, lit_end) < 0 || buf_puts(&c->out, "{") < 0 ||
         lxi_emit(c, expr) < 0) {

@@ -276,6 +276,13 @@ emit_def(Ctx *c, uint32_t n)
     int isfunc = KIND(n) == K_FUNCDEF;
     uint32_t pos = N(n).start;
     uint32_t name = field_child(c, n, f->name);
+    /* PEP 695 (3.12): with type parameters, the annotations, return type and
+     * bases are evaluated in an annotation scope, where the parameters are
+     * bound and a class's names stay visible; no loader call could read
+     * them there as CPython does, so they stay as written (the parameters'
+     * bounds are lazy and stay as written too).  Defaults are evaluated
+     * outside that scope and are instrumented as usual. */
+    int generic = field_child(c, n, f->type_parameters) != NONE_IDX;
     CHILDREN(n, ch) {
         if (copy(c, pos, N(ch).start) < 0) {
             return -1;
@@ -284,7 +291,14 @@ emit_def(Ctx *c, uint32_t n)
         int r;
         uint16_t fid = N(ch).field;
         if (fid == f->parameters) {
+            int saved_raw = c->raw_annotations;
+            c->raw_annotations = generic;
             r = lxi_emit_params(c, ch);
+            c->raw_annotations = saved_raw;
+        }
+        else if (generic && (fid == f->return_type || fid == f->superclasses ||
+                             fid == f->type_parameters)) {
+            r = lxi_emit_raw(c, ch);
         }
         else if (fid == f->return_type) {
             r = lxi_emit_annotation(c, ch, 0);

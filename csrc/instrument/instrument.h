@@ -229,6 +229,7 @@ typedef struct {
     UndefUse *undef;
     uint32_t nundef, undefcap;
     int future_annotations;
+    int raw_annotations;         /* in a PEP 695 annotation scope: annotations as written */
     int elide;
     int context;
 } Ctx;

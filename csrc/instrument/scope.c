@@ -269,6 +269,33 @@ analyse_params(Ctx *c, uint32_t params, int32_t outer, int32_t inner)
     return 0;
 }
 
+/* PEP 695 type parameters (`def f[T: int, *Ts, **P]`, `class C[T]`, 3.12):
+ * they open an annotation scope between the definition's scope and its
+ * body, which binds the parameters' names.  Each parameter is a `type`
+ * holding an identifier, a constrained_type (name: bound) or a splat_type
+ * (*Ts, **P).  Returns the new scope, or -1. */
+static int32_t
+type_param_scope(Ctx *c, uint32_t tparams, int32_t scope)
+{
+    int32_t tp = lxi_new_scope(c, S_FUNC, scope, tparams);
+    if (tp < 0) {
+        return -1;
+    }
+    CHILDREN(tparams, t) {
+        uint32_t x = KIND(t) == K_TYPE ? N(t).first : NONE_IDX;
+        if (x != NONE_IDX && KIND(x) != K_IDENT) {
+            x = N(x).first;                    /* constrained_type's type, splat_type's name */
+            if (x != NONE_IDX && KIND(x) == K_TYPE) {
+                x = N(x).first;
+            }
+        }
+        if (x != NONE_IDX && KIND(x) == K_IDENT && bind(c, tp, x) < 0) {
+            return -1;
+        }
+    }
+    return tp;
+}
+
 static int
 analyse(Ctx *c, uint32_t n, int32_t scope)
 {
@@ -277,11 +304,19 @@ analyse(Ctx *c, uint32_t n, int32_t scope)
     case K_FUNCDEF:
     case K_CLASSDEF: {
         int isfunc = KIND(n) == K_FUNCDEF;
-        int32_t inner = lxi_new_scope(c, isfunc ? S_FUNC : S_CLASS, scope, n);
+        int32_t body_parent = scope;
+        uint32_t tparams = field_child(c, n, f->type_parameters);
+        if (tparams != NONE_IDX && (body_parent = type_param_scope(c, tparams, scope)) < 0) {
+            return -1;
+        }
+        int32_t inner = lxi_new_scope(c, isfunc ? S_FUNC : S_CLASS, body_parent, n);
         if (inner < 0) {
             return -1;
         }
         CHILDREN(n, ch) {
+            if (N(ch).field == f->type_parameters) {
+                continue;   /* bound above; bounds and constraints stay as written */
+            }
             if (N(ch).field == f->name) {
                 if (bind(c, scope, ch) < 0) {
                     return -1;

@@ -186,7 +186,7 @@ load_fields(lx_state *st)
         F(object), F(attribute), F(alias), F(condition), F(consequence),
         F(alternative), F(parameters), F(superclasses), F(return_type), F(type),
         F(subject), F(module_name), F(definition), F(expression),
-        F(format_specifier), F(type_conversion), F(guard),
+        F(format_specifier), F(type_conversion), F(guard), F(type_parameters),
 #undef F
     };
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {

@@ -71,9 +71,17 @@ iter_next(PyObject *self)
     switch (it->mode) {
     case ITER_ONCE:
         return Py_NewRef(it->value);
-    case ITER_RESULT:
-        (void)_PyGen_SetStopIterationValue(it->value);
+    case ITER_RESULT: {
+        /* StopIteration(value) made as an instance, so that a tuple or an
+         * exception is carried as the value itself (what the private
+         * _PyGen_SetStopIterationValue does; 3.13 no longer declares it) */
+        PyObject *stop = PyObject_CallOneArg(PyExc_StopIteration, it->value);
+        if (stop != NULL) {
+            PyErr_SetObject(PyExc_StopIteration, stop);
+            Py_DECREF(stop);
+        }
         return NULL;
+    }
     default:
         PyErr_SetNone(PyExc_StopAsyncIteration);
         return NULL;
@@ -394,7 +402,7 @@ done:
 static Py_hash_t
 dummy_hash(PyObject *self)
 {
-    return _Py_HashPointer(self);
+    return Py_HashPointer(self);
 }
 
 /* == is identity, ordering is always False (like NaN). */

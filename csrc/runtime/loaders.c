@@ -7,6 +7,7 @@
  * injects, records or imports is a slow path.
  */
 #include "runtime/loaders.h"
+#include "runtime/journal.h"
 #include <string.h>
 
 /* ---- argument helpers ------------------------------------------------------ */
@@ -79,7 +80,7 @@ call_name(lx_runtime_obj *rt, Py_ssize_t iid, PyObject *fn)
     if (fn == NULL) {
         return NULL;
     }
-    if (_PyObject_LookupAttr(fn, RS(rt)->s_dunder_name, &n) < 0) {
+    if (PyObject_GetOptionalAttr(fn, RS(rt)->s_dunder_name, &n) < 0) {
         PyErr_Clear();
     }
     if (n != NULL && PyUnicode_Check(n)) {
@@ -422,7 +423,19 @@ lx_grow_bits(lx_runtime_obj *rt, Py_ssize_t need)
     if (n < 64) {
         n = 64;
     }
-    uint8_t *p = PyMem_Realloc(rt->bits, (size_t)n);
+    uint8_t *p;
+    if (rt->bits_shared) {
+        /* past the journal's bitmap: markers from here on stay private */
+        p = PyMem_Malloc((size_t)n);
+        if (p != NULL) {
+            memcpy(p, rt->bits, (size_t)rt->nbits_bytes);
+            rt->bits_shared = 0;
+            lx_journal_bits_overflow(rt);
+        }
+    }
+    else {
+        p = PyMem_Realloc(rt->bits, (size_t)n);
+    }
     if (p == NULL) {
         PyErr_NoMemory();
         return -1;
@@ -482,10 +495,10 @@ static PyObject *
 import_from(lx_runtime_obj *rt, PyObject *v, PyObject *name)
 {
     PyObject *x = NULL, *pkgname = NULL, *full = NULL;
-    if (_PyObject_LookupAttr(v, name, &x) != 0) {
+    if (PyObject_GetOptionalAttr(v, name, &x) != 0) {
         return x;   /* found, or an error other than AttributeError */
     }
-    if (_PyObject_LookupAttr(v, RS(rt)->s_dunder_name, &pkgname) < 0) {
+    if (PyObject_GetOptionalAttr(v, RS(rt)->s_dunder_name, &pkgname) < 0) {
         return NULL;
     }
     if (pkgname != NULL && PyUnicode_Check(pkgname)) {
@@ -518,11 +531,11 @@ import_all_from(lx_runtime_obj *rt, PyObject *globals, PyObject *v)
 {
     PyObject *all = NULL, *dict = NULL, *name = NULL, *value = NULL;
     int skip_private = 0, err = -1;
-    if (_PyObject_LookupAttr(v, RS(rt)->s_all, &all) < 0) {
+    if (PyObject_GetOptionalAttr(v, RS(rt)->s_all, &all) < 0) {
         return -1;
     }
     if (all == NULL) {
-        if (_PyObject_LookupAttr(v, RS(rt)->s_dunder_dict, &dict) < 0) {
+        if (PyObject_GetOptionalAttr(v, RS(rt)->s_dunder_dict, &dict) < 0) {
             return -1;
         }
         if (dict == NULL) {
@@ -582,6 +595,9 @@ record_failed_import(lx_runtime_obj *rt, Py_ssize_t iid, PyObject *name, int lev
     PyObject *mod = dots ? PyUnicode_Concat(dots, name) : NULL;
     PyObject *rec = mod ? Py_BuildValue("(nOO)", iid, mod, names) : NULL;
     int r = rec ? PyList_Append(rt->failed_imports, rec) : -1;
+    if (r == 0) {
+        lx_journal_failed_import(rt, iid, mod, names);
+    }
     Py_XDECREF(rec);
     Py_XDECREF(mod);
     Py_XDECREF(dots);

@@ -14,7 +14,8 @@
  *     layer 3  predict.h   predict.c: predictors, injection (lx_inject)
  *     layer 2  dummy.h     dummy.c: Dummy, DummyResource; concretize.c:
  *                          class -> value (makes Dummies)
- *     layer 1  values.h    values.c: abstract classes, abstraction, hashing
+ *     layer 1  values.h    values.c: abstract classes, abstraction, hashing;
+ *              journal.h   journal.c: the run journal in shared memory
  *     layer 0  objects.h   this file: object layouts, conventions
  *
  * (api.h, what module.c sees, includes only lx.h.)  The one call that goes
@@ -61,8 +62,11 @@ struct lx_runtime_obj {
     PyObject *failed_imports; /* list of (iid, module, names) */
     PyObject *predictor_errors; /* list of (iid, kind, name, repr(result)) */
     PyObject *name_values;    /* dict name -> value injected for kind "name" this run */
-    uint8_t *bits;            /* reached line markers, bit per iid (PyMem) */
+    uint8_t *bits;            /* reached line markers, bit per iid (PyMem, or in
+                                 the journal when bits_shared) */
     Py_ssize_t nbits_bytes;
+    int bits_shared;          /* bits point into journal.buf */
+    Py_buffer journal;        /* the run journal (runtime/journal.h); .obj NULL: none */
     PyObject *weakreflist;
 };
 

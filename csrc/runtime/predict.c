@@ -8,6 +8,7 @@
  * contract and what happens when it misbehaves.
  */
 #include "runtime/predict.h"
+#include "runtime/journal.h"
 
 /* ---- the query passed to callable predictors ------------------------------ */
 
@@ -146,7 +147,13 @@ lx_predictor_setup(lx_runtime_obj *rt, PyObject *predictor, PyObject *freq_table
         else if (PyUnicode_CompareWithASCIIString(predictor, "neural") == 0) {
             /* A callable predictor backed by the LibTorch shim
              * (lexecutor_c/model/neural.py, csrc/torch_shim.cpp); it loads the
-             * shim and the model on its first query, not here. */
+             * shim and the model on its first query, not here.  Bad
+             * arguments are reported before a missing torch is. */
+            if (freq_table != NULL) {
+                PyErr_SetString(PyExc_ValueError,
+                                "frequency_table is only used with predictor='frequency'");
+                return -1;
+            }
             PyObject *mod = PyImport_ImportModule("lexecutor_c.model.neural");
             if (mod == NULL) {
                 return -1;
@@ -380,6 +387,8 @@ lx_inject(lx_state *st, lx_runtime_obj *rt, Py_ssize_t iid, PyObject *kind, PyOb
         if (rec == NULL || PyList_Append(rt->injections, rec) < 0) {
             goto fail;
         }
+        lx_journal_injection(rt, iid, kind, name, site_or(rt, iid, 2, Py_None),
+                             PyTuple_GET_ITEM(st->rt.all_classes, c), r);
         Py_DECREF(rec);
         Py_DECREF(r);
     }

@@ -3,6 +3,7 @@
  * clear of the whole runtime part; layer 4 of the runtime, with loaders.c.
  */
 #include "runtime/loaders.h"
+#include "runtime/journal.h"
 #include "runtime/api.h"
 #include <string.h>
 #include <structmember.h>
@@ -92,6 +93,7 @@ new_run_state(lx_runtime_obj *rt)
     if (rt->bits != NULL) {
         memset(rt->bits, 0, (size_t)rt->nbits_bytes);
     }
+    lx_journal_reset(rt);
     return 0;
 }
 
@@ -216,8 +218,14 @@ runtime_dealloc(PyObject *self)
         PyObject_ClearWeakRefs(self);
     }
     runtime_free_all(rt);
-    PyMem_Free(rt->bits);
+    if (!rt->bits_shared) {
+        PyMem_Free(rt->bits);
+    }
     rt->bits = NULL;
+    rt->bits_shared = 0;
+    if (rt->journal.obj != NULL) {
+        PyBuffer_Release(&rt->journal);
+    }
     tp->tp_free(self);
     Py_DECREF(tp);
 }
@@ -288,6 +296,25 @@ runtime_reached(PyObject *self, PyObject *unused)
 }
 
 static PyObject *
+runtime_attach_journal(PyObject *self, PyObject *obj)
+{
+    if (lx_journal_attach((lx_runtime_obj *)self, obj) < 0) {
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
+static PyObject *
+runtime_detach_journal(PyObject *self, PyObject *unused)
+{
+    (void)unused;
+    if (lx_journal_detach((lx_runtime_obj *)self) < 0) {
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
+static PyObject *
 runtime_reset(PyObject *self, PyObject *unused)
 {
     (void)unused;
@@ -328,6 +355,12 @@ static PyMethodDef runtime_methods[] = {
     {"loaders", runtime_loaders, METH_NOARGS,
      "loaders() -> dict of the five loaders, to put into exec globals"},
     {"reached", runtime_reached, METH_NOARGS, "reached() -> sorted list of marker iids hit"},
+    {"attach_journal", runtime_attach_journal, METH_O,
+     "attach_journal(buffer): keep the markers in, and append injections and failed imports "
+     "to, the run journal (lexecutor_c.engine.journal.create()), memory shared with the "
+     "parent, so that a run that dies still reports them"},
+    {"detach_journal", runtime_detach_journal, METH_NOARGS,
+     "detach_journal(): markers back to private memory; the journal is released"},
     {"reset", runtime_reset, METH_NOARGS,
      "reset(): start a new run (markers, injections, events, failed imports, "
      "predictor errors and per-name values are cleared; old lists are left intact)"},

@@ -111,8 +111,9 @@ abstract_fine(lx_state *st, PyObject *v)
         return PyUnicode_GET_LENGTH(v) == 0 ? LX_C_STR_EMPTY : LX_C_STR_NONEMPTY;
     }
     if (t == &PyLong_Type) {
-        Py_ssize_t sz = Py_SIZE(v);   /* 3.11: the sign of ob_size is the sign */
-        return sz < 0 ? LX_C_INT_NEG : (sz == 0 ? LX_C_INT_ZERO : LX_C_INT_POS);
+        int sign = 0;
+        (void)PyLong_GetSign(v, &sign);   /* cannot fail for an exact int */
+        return sign < 0 ? LX_C_INT_NEG : (sign == 0 ? LX_C_INT_ZERO : LX_C_INT_POS);
     }
     if (t == &PyFloat_Type) {
         double d = PyFloat_AS_DOUBLE(v);

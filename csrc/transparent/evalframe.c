@@ -15,7 +15,8 @@
  * localsplus (positional values, *args items, keyword-only values and
  * **kwargs items; defaults were applied by the caller's binding), and
  * returns the twin's result as the frame's result.  The original frame is
- * then cleared by its owner (_PyEval_Vector) without having run.  Module and
+ * then cleared without having run (by _PyEval_Vector on 3.11, by the hook
+ * since 3.12: lx_frame_discard).  Module and
  * class bodies (frames with f_locals) run their twin with PyEval_EvalCodeEx
  * and the same locals mapping.  Only frames that have not started yet and
  * belong to the thread are replaced; generator resumes and throws run as
@@ -92,7 +93,7 @@ entry_get(PyCodeObject *co)
         return (lx_entry *)x->ce_extras[H.extra_index];
     }
     void *p = NULL;
-    if (_PyCode_GetExtra((PyObject *)co, H.extra_index, &p) < 0) {
+    if (PyUnstable_Code_GetExtra((PyObject *)co, H.extra_index, &p) < 0) {
         PyErr_Clear();
         return NULL;
     }
@@ -103,6 +104,21 @@ static inline PyObject *
 run_prev(PyThreadState *ts, struct _PyInterpreterFrame *f, int throwflag)
 {
     return H.prev(ts, f, throwflag);
+}
+
+/* f will not run, and an exception is pending.  A fresh frame is dropped
+ * the way its evaluator would have dropped it (evalframe_internal.h: on 3.11
+ * by its caller, since 3.12 by us); a started one (a generator being
+ * resumed) gets the exception thrown in, so its owner sees it finish as
+ * usual. */
+static PyObject *
+frame_not_run(PyThreadState *ts, struct _PyInterpreterFrame *f)
+{
+    if (lx_frame_is_fresh(f)) {
+        lx_frame_discard(ts, f);
+        return NULL;
+    }
+    return run_prev(ts, f, 1);
 }
 
 /* Record the pending exception as the reason the hook failed; from now on
@@ -219,7 +235,7 @@ resolve(struct _PyInterpreterFrame *f, lx_entry *e)
     e->probe_key = Py_XNewRef(key);
     e->probe_value = Py_XNewRef(val);
     e->prepare = Py_XNewRef(prep);
-    if (fresh_entry && _PyCode_SetExtra(code, H.extra_index, e) < 0) {
+    if (fresh_entry && PyUnstable_Code_SetExtra(code, H.extra_index, e) < 0) {
         entry_free(e);
         goto bad;
     }
@@ -416,10 +432,11 @@ out:
     entry_drop(&keep);
     if (result == NULL && internal) {
         if (fail_closed()) {
-            return NULL;
+            return frame_not_run(ts, f);
         }
         return run_prev(ts, f, 0);
     }
+    lx_frame_discard(ts, f);   /* the twin ran in f's place */
     return result;
 }
 
@@ -434,7 +451,7 @@ lx_eval_frame_slow(PyThreadState *ts, struct _PyInterpreterFrame *f, int throwfl
         e = resolve(f, e);
         if (e == NULL) {
             if (fail_closed()) {
-                return NULL;
+                return frame_not_run(ts, f);
             }
             return run_prev(ts, f, throwflag);
         }
@@ -484,7 +501,7 @@ verify_mirror(void)
         PyErr_NoMemory();
         return -1;
     }
-    if (_PyCode_SetExtra((PyObject *)co, H.extra_index, e) < 0) {
+    if (PyUnstable_Code_SetExtra((PyObject *)co, H.extra_index, e) < 0) {
         PyMem_RawFree(e);
         Py_DECREF(co);
         return -1;
@@ -492,7 +509,7 @@ verify_mirror(void)
     H.mirror_ok = 1;
     ok = entry_get(co) == e;
     void *via_api = NULL;
-    if (_PyCode_GetExtra((PyObject *)co, H.extra_index, &via_api) < 0) {
+    if (PyUnstable_Code_GetExtra((PyObject *)co, H.extra_index, &via_api) < 0) {
         ok = 0;
         PyErr_Clear();
     }
@@ -507,7 +524,7 @@ ensure_index(void)
     if (H.extra_index >= 0) {
         return 0;
     }
-    Py_ssize_t idx = _PyEval_RequestCodeExtraIndex(entry_free);
+    Py_ssize_t idx = PyUnstable_Eval_RequestCodeExtraIndex(entry_free);
     if (idx < 0) {
         if (!PyErr_Occurred()) {
             PyErr_SetString(PyExc_RuntimeError, "lexecutor_c hook: no free code extra slot");

@@ -1,70 +1,35 @@
-/* transparent/evalframe_internal.h - every CPython-internal detail the
- * frame-evaluation hook (evalframe.c) relies on, and nothing else.  Only evalframe.c includes
- * this file.
+/* transparent/evalframe_internal.h - the CPython-internal details the
+ * frame-evaluation hook (evalframe.c) relies on, one header per CPython
+ * minor version.  Only evalframe.c includes this file.
  *
- * Each item names where it comes from in the CPython 3.11 source tree.  A
- * new CPython minor version changes these structures: the tripwire below
- * stops the build instead of letting it read frames wrongly.
+ * Every version header gives evalframe.c the same small interface:
+ *   lx_code_extra_mirror        the private layout behind PyCodeObject.co_extra
+ *   LX_FRAME_CODE(f)            PyCodeObject * (borrowed)
+ *   LX_FRAME_FUNC(f)            PyFunctionObject * or NULL (borrowed)
+ *   LX_FRAME_GLOBALS(f), LX_FRAME_LOCALS(f), LX_FRAME_LOCALSPLUS(f)
+ *   lx_frame_is_fresh(f)        not started, owned by the thread, replaceable
+ *   lx_frame_discard(ts, f)     what the evaluator does with a frame it has
+ *                               finished, for a frame the hook replaced
+ * Each item names where it comes from in that version's CPython source.  The
+ * tripwire stops the build on any other version instead of letting the hook
+ * read frames wrongly: a new version needs its own header, checked against
+ * its source.
  */
 #ifndef LX_EVALFRAME_INTERNAL_H
 #define LX_EVALFRAME_INTERNAL_H
 
-#if PY_VERSION_HEX < 0x030B0000 || PY_VERSION_HEX >= 0x030C0000
-#error "csrc/transparent/evalframe.c uses CPython 3.11 internals (_PyInterpreterFrame, PEP 523 API); port it before building for another version"
+#ifdef Py_GIL_DISABLED
+#error "csrc/transparent/evalframe.c: the free-threaded build's frames are not supported; port it first"
 #endif
 
-/* struct _PyInterpreterFrame, FRAME_OWNED_BY_THREAD, _PyInterpreterFrame_LASTI:
- * Include/internal/pycore_frame.h (3.11).  The header refuses to be
- * included without Py_BUILD_CORE; it declares only structs, enums and
- * static inline helpers, so defining Py_BUILD_CORE just for it links
- * against nothing private. */
-#ifndef Py_BUILD_CORE
-#define Py_BUILD_CORE 1
-#define LX_UNDEF_BUILD_CORE
+#if PY_VERSION_HEX >= 0x030B0000 && PY_VERSION_HEX < 0x030C0000
+#include "transparent/evalframe_311.h"
+#elif PY_VERSION_HEX >= 0x030C0000 && PY_VERSION_HEX < 0x030D0000
+#include "transparent/evalframe_312.h"
+#elif PY_VERSION_HEX >= 0x030D0000 && PY_VERSION_HEX < 0x030E0000
+#include "transparent/evalframe_313.h"
+#else
+#error "csrc/transparent/evalframe.c uses CPython internals of 3.11, 3.12 and 3.13 (_PyInterpreterFrame, PEP 523 API); add a header for this version before building for it"
 #endif
-#include "internal/pycore_frame.h"
-#ifdef LX_UNDEF_BUILD_CORE
-#undef Py_BUILD_CORE
-#undef LX_UNDEF_BUILD_CORE
-#endif
-
-/* The PEP 523 API, 3.11 form (Include/cpython/pystate.h, Include/cpython/ceval.h):
- *   typedef PyObject *(*_PyFrameEvalFunction)(PyThreadState *, struct _PyInterpreterFrame *, int);
- *   _PyInterpreterState_GetEvalFrameFunc / _PyInterpreterState_SetEvalFrameFunc
- *   _PyEval_EvalFrameDefault
- * Setting _PyEval_EvalFrameDefault stores NULL in interp->eval_frame
- * (Python/pystate.c), which re-enables the inlined Python-to-Python calls of
- * Python/ceval.c; any other function disables them for the whole
- * interpreter, which is the price every frame pays while the hook is on.
- *
- * Code-object extra slots (Include/cpython/code.h, Include/cpython/ceval.h):
- *   _PyEval_RequestCodeExtraIndex(freefunc), _PyCode_GetExtra, _PyCode_SetExtra.
- * The layout of the block behind PyCodeObject.co_extra is private to
- * Objects/codeobject.c (3.11):
- *   typedef struct { Py_ssize_t ce_size; void *ce_extras[1]; } _PyCodeObjectExtra;
- * We mirror it to read a slot with one load on the hot path; evalframe.c
- * checks the mirror against _PyCode_GetExtra when the hook is installed and
- * falls back to the function when they disagree. */
-typedef struct {
-    Py_ssize_t ce_size;
-    void *ce_extras[1];
-} lx_code_extra_mirror;
-
-/* A frame that has not started yet: _PyFrame_InitializeSpecials
- * (Include/internal/pycore_frame.h) sets prev_instr to the code unit before
- * the first one; the evaluation loop moves it on its first instruction. */
-static inline int
-lx_frame_is_fresh(struct _PyInterpreterFrame *f)
-{
-    return f->owner == FRAME_OWNED_BY_THREAD && _PyInterpreterFrame_LASTI(f) < 0;
-}
-
-#define LX_FRAME_CODE(f) ((f)->f_code)
-#define LX_FRAME_FUNC(f) ((f)->f_func)
-#define LX_FRAME_GLOBALS(f) ((f)->f_globals)
-#define LX_FRAME_LOCALS(f) ((f)->f_locals)
-/* Arguments sit at the front of localsplus, in parameter order
- * (Python/ceval.c: initialize_locals). */
-#define LX_FRAME_LOCALSPLUS(f) ((f)->localsplus)
 
 #endif

@@ -369,7 +369,8 @@ def _trace_child(text: str, filename: str, opts: dict, in_child: bool) -> dict:
 def trace(source_or_path, *, stdin=None, predictor: str = "naive", abstraction: str = "fine",
           seed: Optional[int] = None,
           randomize: bool = False, timeout: Optional[float] = 10.0, isolate: bool = True,
-          filename: Optional[str] = None, max_steps: int = MAX_STEPS) -> TraceResult:
+          filename: Optional[str] = None, max_steps: int = MAX_STEPS,
+          allow_missing=()) -> TraceResult:
     """Trace a file or snippet (see the module docstring).  Raises like
     ``lexecutor_c.run`` for unreadable, undecodable or unparsable input."""
     from ..engine import run as api
@@ -386,7 +387,9 @@ def trace(source_or_path, *, stdin=None, predictor: str = "naive", abstraction: 
             "max_steps": max_steps}
     if isolate:
         out = sandbox.call_isolated(_trace_child, text, filename, opts, True,
-                                    limits=sandbox.Limits(timeout=timeout), stdin=stdin)
+                                    limits=sandbox.Limits(timeout=timeout,
+                                                          allow_missing=allow_missing),
+                                    stdin=stdin)
         if out.status != "ok" or not isinstance(out.value, dict):
             status = "timeout" if out.status == "timeout" else \
                 "memory" if out.status == "memory" else "crashed"

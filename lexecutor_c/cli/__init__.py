@@ -10,10 +10,10 @@ returning the exit status:
     @_record_args.handler
     def _record(args, ui): ...; return 0
 
-Exit statuses: 0 every file ran to its end, 1 some run ended early
-(exception, timeout, crash, memory, non-zero exit), 2 usage errors and input
-that cannot be read or parsed.  Errors are one line on stderr, never a
-traceback.
+Exit statuses (EXIT_STATUS_HELP in common.py, shown by --help): 0 done,
+1 a failed run or a finding, 2 usage errors and input that cannot be read or
+parsed, 130 interrupted.  Errors are one line on stderr, never a traceback.
+Every command takes --json (one document on stdout, docs/RUNNING.md).
 """
 from __future__ import annotations
 
@@ -22,14 +22,17 @@ import os
 import sys
 from typing import Optional
 
-from .common import (COMMANDS, EXIT_FAILED, EXIT_OK, EXIT_USAGE, PROG, Command, UsageError,
-                     add_execution_options, command)
+from .._version import __version__
+from .common import (COMMANDS, EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_STATUS_HELP,
+                     EXIT_USAGE, PROG, Command, UsageError, add_execution_options, command,
+                     predictor_problem)
 from .ui import UI
 # the commands, in the order `lexecutor-c --help` lists them
 from . import run, instrument, demo, trace, commits, errors, treefix, record, train  # noqa: F401
 from .demo import FIGURE1_EXPECTED, example_path
 
-__all__ = ["COMMANDS", "Command", "EXIT_FAILED", "EXIT_OK", "EXIT_USAGE", "FIGURE1_EXPECTED",
+__all__ = ["COMMANDS", "Command", "EXIT_FAILED", "EXIT_INTERRUPTED", "EXIT_OK",
+           "EXIT_STATUS_HELP", "EXIT_USAGE", "FIGURE1_EXPECTED",
            "PROG", "UI", "UsageError", "add_execution_options", "build_parser", "command",
            "example_path", "main"]
 
@@ -42,11 +45,15 @@ class _Parser(argparse.ArgumentParser):
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog=PROG, description="Learning-guided execution of incomplete "
-                                            "Python code (LExecutor, FSE'23).")
+                                            "Python code (LExecutor, FSE'23).",
+                     epilog=EXIT_STATUS_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
     for cmd in COMMANDS.values():
-        p = sub.add_parser(cmd.name, help=cmd.help, description=cmd.help)
+        p = sub.add_parser(cmd.name, help=cmd.help, description=cmd.help,
+                           epilog=EXIT_STATUS_HELP,
+                           formatter_class=argparse.RawDescriptionHelpFormatter)
         cmd.configure(p)
     return parser
 
@@ -60,13 +67,22 @@ def main(argv: Optional[list[str]] = None) -> int:
         return e.code if isinstance(e.code, int) else EXIT_USAGE
     ui = UI()
     try:
+        problem = predictor_problem(getattr(args, "predictor", None))
+        if problem is not None:
+            raise UsageError(problem)
         return COMMANDS[args.command].run(args, ui)
     except UsageError as e:
         ui.error(str(e))
         return EXIT_USAGE
+    except Exception as e:
+        from ..engine.sandbox import ConfinementError
+        if not isinstance(e, ConfinementError):
+            raise
+        ui.error(str(e))          # nothing ran: a layer the kernel lacks (fail closed)
+        return EXIT_USAGE
     except KeyboardInterrupt:
         ui.warn("interrupted")
-        return 130
+        return EXIT_INTERRUPTED
     except BrokenPipeError:
         # the reader went away (| head): say nothing more on a dead pipe
         try:

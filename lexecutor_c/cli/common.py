@@ -7,8 +7,24 @@ import os
 from dataclasses import dataclass
 from typing import Callable, Optional
 
-EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 PROG = "lexecutor-c"
+
+#: what the exit statuses mean, for `lexecutor-c --help` (README and docs/RUNNING.md say the same)
+EXIT_STATUS_HELP = """\
+exit status:
+  0    success: every file ran to its end (run, trace); no error of the code's own
+       (errors); no behaviour change, or no --fail-on-change (commits)
+  1    a run ended early (exception, timeout, crash, memory, non-zero exit); errors
+       found an error of the code's own; commits --fail-on-change found a change;
+       an LLM request failed (treefix); an internal error of lexecutor_c
+  2    usage: bad arguments; input that cannot be read, decoded or parsed; not a git
+       repository or revision; a predictor this environment cannot run (neural
+       without torch).  One line on stderr, never a traceback
+  130  interrupted (Ctrl-C)
+  record exits with its command's own status (1 when that was killed or timed out).
+--json (every command) prints one JSON document on stdout, with "version": 1;
+messages stay on stderr and the exit status is the same."""
 
 
 class UsageError(Exception):
@@ -68,6 +84,74 @@ def add_execution_options(p: argparse.ArgumentParser) -> None:
                    help="wall-clock seconds per file (default: 10)")
     p.add_argument("--no-isolate", dest="isolate", action="store_false",
                    help="execute in this process: no sandbox, no limits (trusted code only)")
+    p.add_argument("--allow-missing-layers", dest="allow_missing", type=layer_list,
+                   default=frozenset(), metavar="LAYERS",
+                   help="confinement layers the sandbox may go without where the kernel "
+                        "lacks them (comma-separated: userns,pidns,mountns,netns,ipcns,"
+                        "landlock,seccomp; or 'all'); by default a missing layer stops "
+                        "the run")
+
+
+def layer_list(s: str):
+    """--allow-missing-layers: "all" or a comma-separated list of layer names."""
+    from ..engine.sandbox import LAYERS
+    if s.strip() == "all":
+        return "all"
+    names = frozenset(x.strip() for x in s.split(",") if x.strip())
+    bad = sorted(names - set(LAYERS))
+    if bad or not names:
+        raise argparse.ArgumentTypeError(
+            f"unknown layer(s) {', '.join(bad) or repr(s)}; choose from {', '.join(LAYERS)} "
+            "or 'all'")
+    return names
+
+
+def confinement_notice(args, ui) -> None:
+    """The first line of a command that executes code, on stderr, when the
+    code will not be fully confined: --no-isolate, or layers the kernel
+    lacks (which then stop the run unless --allow-missing-layers names them)."""
+    if not getattr(args, "isolate", True):
+        ui.warn("warning: --no-isolate: the code runs in this process, unconfined")
+        return
+    from ..engine import sandbox
+    caps = sandbox.capabilities()
+    missing = [layer for layer in sandbox.LAYERS if not caps[layer]["available"]]
+    if not missing:
+        return
+    allowed = sandbox.ALL_LAYERS if args.allow_missing == "all" else args.allow_missing
+    line = sandbox.describe_capabilities(caps)
+    refused = [layer for layer in missing if layer not in allowed]
+    if refused:
+        line += (f" -- runs stop unless you accept running without them: "
+                 f"--allow-missing-layers {','.join(refused)}")
+    else:
+        line += " -- running without them (--allow-missing-layers)"
+    ui.warn("warning: " + line)
+
+
+NEURAL_NEEDS_TORCH = ("--predictor neural: PyTorch is not installed in this environment; "
+                      "pip install 'lexecutor_c[neural]' (torch==2.13.0, the version the "
+                      "neural shim is built against)")
+
+
+def predictor_problem(predictor: Optional[str]) -> Optional[str]:
+    """Why this environment cannot run *predictor*, found without loading torch or the
+    shim (a wheel's shim links the build machine's LibTorch, so an environment without
+    torch must not use it); None when it can."""
+    if predictor != "neural":
+        return None
+    import importlib.util
+    try:
+        has_torch = importlib.util.find_spec("torch") is not None
+        has_shim = importlib.util.find_spec("lexecutor_c._torch_shim") is not None
+    except (ImportError, ValueError):
+        has_torch = has_shim = False
+    if not has_torch:
+        return NEURAL_NEEDS_TORCH
+    if not has_shim:
+        return ("--predictor neural: lexecutor_c was built without torch (no "
+                "lexecutor_c._torch_shim); rebuild it with torch installed")
+    return None
 
 
 class PathArg(os.PathLike):

@@ -46,7 +46,7 @@ def _demo(args, ui: UI) -> int:
     except OSError as e:
         raise UsageError(f"the packaged example is missing: {e}")
     if args.json:
-        ui.stdout.write(json.dumps({"source": text, "as_is": plain.to_dict(),
+        ui.stdout.write(json.dumps({"version": 1, "source": text, "as_is": plain.to_dict(),
                                     "injected": injected.to_dict(),
                                     "paper": FIGURE1_EXPECTED}, indent=2) + "\n")
         return EXIT_OK

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 
 from .common import EXIT_FAILED, UsageError, command, positive_float
 from .ui import UI
@@ -22,6 +23,8 @@ def _record_args(p):
                    help="kill the command after this long")
     p.add_argument("--flush-interval", type=float, default=5.0, metavar="SECONDS",
                    help="write events to disk this often (default 5; 0: only at exit)")
+    p.add_argument("--json", action="store_true",
+                   help="print one JSON document about the recording on stdout")
     p.add_argument("cmd", nargs=argparse.REMAINDER, metavar="-- COMMAND ...",
                    help="the command to run")
 
@@ -54,6 +57,13 @@ def _record(args, ui: UI) -> int:
              f"killed by signal {-r.returncode}")
     ui.warn(f"record: {r.events} events from {len(r.modules)} modules in {r.processes} "
             f"process(es) written to {r.out}; the command ended with {ended}")
+    if args.json:
+        doc = {"version": 1, "command": r.command, "out": r.out, "events": r.events,
+               "processes": r.processes, "returncode": r.returncode, "timed_out": r.timed_out,
+               "modules": [{"module": m, "file": f} for m, f in r.modules],
+               "failed": [{"file": f, "why": why} for f, why in r.failed],
+               "warnings": list(r.warnings)}
+        ui.stdout.write(json.dumps(doc, indent=2) + "\n")
     if r.timed_out:
         return EXIT_FAILED
     return r.returncode if 0 <= r.returncode < 256 else EXIT_FAILED

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
-from .common import (EXIT_FAILED, EXIT_OK, EXIT_USAGE, PathArg, add_execution_options, command,
-                     input_error)
+from .common import (EXIT_FAILED, EXIT_OK, EXIT_USAGE, PathArg, UsageError,
+                     add_execution_options, command, confinement_notice, input_error)
 from .ui import UI, coverage_text, ranges, status_text
 
 
@@ -21,6 +21,14 @@ def _run_args(p):
 @_run_args.handler
 def _run(args, ui: UI) -> int:
     from ..engine import run as api
+    from ..engine.sandbox import ConfinementError
+    if args.predictor == "neural":
+        from ..model.neural import NeuralUnavailable, check_available
+        try:
+            check_available()     # no torch for this interpreter: say so once, exit 2
+        except NeuralUnavailable as e:
+            raise UsageError(str(e)) from None
+    confinement_notice(args, ui)
     entries = []
     progress = None
     if len(args.files) > 1 and not args.json:
@@ -39,8 +47,11 @@ def _run(args, ui: UI) -> int:
                 r = api.run(PathArg(path),
                             predictor=args.predictor, abstraction=args.abstraction,
                             timeout=args.timeout, isolate=args.isolate, seed=args.seed,
-                            randomize=args.randomize, filename=path)
+                            randomize=args.randomize, filename=path,
+                            allow_missing=args.allow_missing)
                 entry["result"] = r
+            except ConfinementError:
+                raise                   # the same for every file: stop (main reports it)
             except Exception as e:
                 msg = input_error(path, e)
                 if msg is None:
@@ -69,7 +80,9 @@ def _run(args, ui: UI) -> int:
         doc = {"version": 1,
                "options": {"predictor": args.predictor, "abstraction": args.abstraction,
                            "seed": args.seed, "randomize": args.randomize,
-                           "timeout": args.timeout, "isolate": args.isolate},
+                           "timeout": args.timeout, "isolate": args.isolate,
+                           "allow_missing_layers": sorted(args.allow_missing)
+                           if args.allow_missing != "all" else "all"},
                "files": [{"file": e["file"], "result": e["result"].to_dict()} if "result" in e
                          else {"file": e["file"], "error": e["error"]} for e in entries],
                "summary": summary}

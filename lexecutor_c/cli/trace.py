@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from .common import (EXIT_FAILED, EXIT_OK, PathArg, UsageError, add_execution_options, command,
-                     input_error, read_stdin)
+                     confinement_notice, input_error, read_stdin)
 from .ui import UI
 
 
@@ -25,11 +25,12 @@ def _trace(args, ui: UI) -> int:
     if args.max_steps < 1:
         raise UsageError("--max-steps must be positive")
     stdin = read_stdin(args.stdin)
+    confinement_notice(args, ui)
     try:
         r = trace(PathArg(args.file), stdin=stdin, predictor=args.predictor,
                   abstraction=args.abstraction, seed=args.seed, randomize=args.randomize,
                   timeout=args.timeout, isolate=args.isolate, filename=args.file,
-                  max_steps=args.max_steps)
+                  max_steps=args.max_steps, allow_missing=args.allow_missing)
     except Exception as e:
         msg = input_error(args.file, e)
         if msg is None:

@@ -33,6 +33,8 @@ def _train_args(p):
     p.add_argument("--report", metavar="JSON", help="also write the report here")
     p.add_argument("--latency", action="store_true",
                    help="measure per-query latency through the C shim after training")
+    p.add_argument("--json", action="store_true",
+                   help="print the report as one JSON document (what train prints anyway)")
 
 
 @_train_args.handler
@@ -61,8 +63,9 @@ def _train(args, ui: UI) -> int:
             report["latency"] = latency(args.out, exs)
         except NeuralUnavailable as e:
             ui.warn(f"train: no latency measurement: {e}")
+    doc = {"version": 1, **report}
     if args.report:
         with open(args.report, "w") as f:
-            json.dump(report, f, indent=2)
-    ui.stdout.write(json.dumps(report, indent=2) + "\n")
+            json.dump(doc, f, indent=2)
+    ui.stdout.write(json.dumps(doc, indent=2) + "\n")
     return EXIT_OK

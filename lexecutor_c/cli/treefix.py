@@ -2,6 +2,7 @@
 (lexecutor_c/prefixtree/)."""
 from __future__ import annotations
 
+import json
 import os
 
 from .common import EXIT_FAILED, EXIT_OK, UsageError, command, input_error, positive_float
@@ -29,7 +30,7 @@ def _treefix_args(p):
     p.add_argument("--install", action="store_true",
                    help="pip install unresolved imports (off by default)")
     p.add_argument("--tree", metavar="FILE", help="write the prefix tree as JSON to FILE")
-    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    p.add_argument("--json", action="store_true", help="print one JSON document")
 
 
 @_treefix_args.handler
@@ -76,7 +77,7 @@ def _treefix(args, ui: UI) -> int:
         with open(args.tree, "w") as f:
             f.write(r.tree_json())
     if args.json:
-        print(r.to_json(), file=ui.stdout)
+        print(json.dumps({"version": 1, **r.to_dict()}, indent=2), file=ui.stdout)
         return EXIT_OK
     for i, pre in enumerate(r.prefixes):
         nd = r.tree[r.prefix_ids[i]]

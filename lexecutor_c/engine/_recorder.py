@@ -139,6 +139,7 @@ class RecordingFinder(InstrumentingFinder):
     def __init__(self, recorder):
         super().__init__(lambda name: True, None, instrument=self._instrument)
         self.recorder = recorder
+        self._loading_instrumenter = False
 
     def _instrument(self, source, filename):
         from lexecutor_c.engine.instrument import instrument
@@ -150,6 +151,17 @@ class RecordingFinder(InstrumentingFinder):
 
     def find_spec(self, fullname, path=None, target=None):
         from importlib.machinery import SourceFileLoader
+        if self._loading_instrumenter:
+            # a module that the instrumenter itself imports (dataclasses,
+            # tokenize, ...): instrumenting it would need the instrumenter
+            # that is still being imported, so it stays plain
+            return None
+        if "lexecutor_c.engine.instrument" not in sys.modules:
+            self._loading_instrumenter = True
+            try:
+                import lexecutor_c.engine.instrument  # noqa: F401
+            finally:
+                self._loading_instrumenter = False
         spec = self._path_finder.find_spec(fullname, path, target)
         if spec is None or not isinstance(spec.loader, SourceFileLoader):
             return None

@@ -49,7 +49,7 @@ import sysconfig
 import tempfile
 import zlib
 from dataclasses import dataclass, field
-from typing import List, Optional, Sequence, Tuple
+from typing import Any, List, Optional, Sequence, Tuple, Union
 
 from .runtime import Event, EVENT_FIELDS, write_events
 
@@ -245,11 +245,11 @@ def _signal_group(proc, sig):
         pass
 
 
-def record(command, *, include: Optional[Sequence[str]] = None,
+def record(command: Union[str, Sequence[str]], *, include: Optional[Sequence[str]] = None,
            out: str = "events.jsonl.gz", cwd: Optional[str] = None,
            env: Optional[dict] = None, unique: bool = True,
            timeout: Optional[float] = None, flush_interval: float = 5.0,
-           stdout=None, stderr=None) -> RecordResult:
+           stdout: Any = None, stderr: Any = None) -> RecordResult:
     """Run ``command`` recording value-use events; see the module docstring.
 
     ``command``: list of str (a str is split like a shell would).  ``out``:

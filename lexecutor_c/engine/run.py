@@ -11,10 +11,11 @@ import os
 import sys
 import time
 import tokenize
-from typing import Optional, Union
+from typing import Any, Callable, Iterable, Optional, Union
 
 from .._core import Runtime
 from . import sandbox
+from . import journal
 from .instrument import instrument
 from .result import Result, coverage_fields
 
@@ -173,9 +174,11 @@ def _shipped_frequency_table():
     return _FREQUENCY_TABLE
 
 
-def _execute(text: str, filename: str, opts: dict, in_child: bool) -> dict:
+def _execute(text: str, filename: str, opts: dict, in_child: bool, shared=None) -> dict:
     """Instrument, run and collect; returns plain data.  Runs in the sandbox
-    child (in_child) or in-process."""
+    child (in_child) or in-process.  ``shared``: the run journal, memory shared with the
+    parent (lexecutor_c.engine.journal) where the runtime keeps its markers
+    and injections, for a run that dies before it can report."""
     try:
         inst = instrument(text, filename=filename)
         try:
@@ -204,6 +207,8 @@ def _execute(text: str, filename: str, opts: dict, in_child: bool) -> dict:
     rt = Runtime(sites=inst.iids, predictor=opts["predictor"], abstraction=opts["abstraction"],
                  seed=opts["seed"], randomize=opts["randomize"], record=False, filename=filename,
                  **extra)
+    if shared is not None:
+        rt.attach_journal(shared)
     env = {"__name__": "__main__", "__builtins__": builtins, "__file__": filename}
     env.update(rt.loaders())
     status, exception, exit_code = "ok", None, None
@@ -303,11 +308,15 @@ def _load_frequency_table(path=None) -> dict:
     return load_frequency_table(path)
 
 
-def run(source_or_path, predictor="naive", abstraction: str = "fine",
-        timeout: Optional[float] = 10.0, isolate: bool = True, stdin=None,
+def run(source_or_path: Union[str, bytes, os.PathLike],
+        predictor: Union[str, Callable[..., Any]] = "naive", abstraction: str = "fine",
+        timeout: Optional[float] = 10.0, isolate: bool = True,
+        stdin: Union[bytes, bytearray, str, None] = None,
         seed: Optional[int] = None, randomize: bool = False,
         filename: Optional[str] = None, *, limits: Optional[sandbox.Limits] = None,
-        output_max: int = OUTPUT_MAX, frequency_table=None) -> Result:
+        output_max: int = OUTPUT_MAX,
+        frequency_table: Union[dict, str, os.PathLike, None] = None,
+        allow_missing: Union[str, Iterable[str]] = ()) -> Result:
     """Execute a Python file or snippet with learning-guided value injection.
 
     ``source_or_path``: a path (pathlib.Path, or a str naming an existing
@@ -321,6 +330,9 @@ def run(source_or_path, predictor="naive", abstraction: str = "fine",
     PREDICTORS or a callable (see docs/RUNTIME.md for its signature);
     ``frequency_table`` (a dict name -> {class: count}, or a path of one
     written by lexecutor_c.runtime) feeds the frequency predictor.
+    ``allow_missing``: confinement layers (sandbox.LAYERS, or "all") the run
+    may go without where the kernel lacks them; by default a missing layer
+    raises sandbox.ConfinementError and nothing runs (docs/RUNNING.md).
 
     Raises OSError for unreadable files, SourceError for undecodable input,
     SyntaxError for source that does not parse, ValueError/TypeError for bad
@@ -328,6 +340,9 @@ def run(source_or_path, predictor="naive", abstraction: str = "fine",
     """
     if not callable(predictor) and predictor not in PREDICTORS:
         raise ValueError(f"unknown predictor {predictor!r}; choose from {', '.join(PREDICTORS)}")
+    if predictor == "neural":
+        # NeuralUnavailable here, not as a crash of the child, where torch is absent
+        Runtime(predictor="neural")
     if isinstance(frequency_table, (str, os.PathLike)) or \
             (predictor == "frequency" and frequency_table is None):
         frequency_table = _load_frequency_table(frequency_table)
@@ -351,10 +366,15 @@ def run(source_or_path, predictor="naive", abstraction: str = "fine",
     t0 = time.monotonic()
     if isolate:
         lim = limits if limits is not None else sandbox.Limits(
-            timeout=timeout, stdout_max=output_max, stderr_max=output_max)
-        outcome = sandbox.call_isolated(_execute, text, filename, opts, True, limits=lim,
-                                        stdin=stdin)
-        result = _from_outcome(outcome, base)
+            timeout=timeout, stdout_max=output_max, stderr_max=output_max,
+            allow_missing=allow_missing)
+        shared = journal.create()
+        try:
+            outcome = sandbox.call_isolated(_execute, text, filename, opts, True, shared,
+                                            limits=lim, stdin=stdin)
+            result = _from_outcome(outcome, base, shared)
+        finally:
+            shared.close()
     else:
         result = _run_in_process(text, filename, opts, stdin, output_max, base)
     result.wall_time = time.monotonic() - t0
@@ -374,14 +394,61 @@ def _decode_output(b: bytes) -> str:
     return b.decode("utf-8", errors="replace")
 
 
-def _from_outcome(outcome: sandbox.Outcome, base: dict) -> Result:
+def _is_int(x) -> bool:
+    return type(x) is int
+
+
+def _opt(check, x) -> bool:
+    return x is None or check(x)
+
+
+def _valid_report(v: dict) -> bool:
+    """The child's report has the shape _execute gives it (the code that
+    ran in the child could have written a report of its own: plain data is
+    all the parent accepts, and only in this shape)."""
+    try:
+        if v.get("kind") == "syntax":
+            return isinstance(v.get("msg"), str) and isinstance(v.get("filename"), str) and \
+                _opt(_is_int, v.get("lineno")) and _opt(_is_int, v.get("offset")) and \
+                _opt(lambda t: isinstance(t, str), v.get("text"))
+        if v.get("kind") == "source":
+            return isinstance(v.get("message"), str)
+        if v.get("kind") != "done":
+            return False
+        exc = v["exception"]
+        ints = lambda xs: isinstance(xs, list) and all(_is_int(x) for x in xs)  # noqa: E731
+        return (v["status"] in ("ok", "exit", "exception", "timeout", "memory") and
+                (exc is None or (isinstance(exc, dict) and isinstance(exc.get("type"), str) and
+                                 isinstance(exc.get("message"), str) and
+                                 _opt(_is_int, exc.get("line")))) and
+                _opt(_is_int, v["exit_code"]) and _is_int(v["covered_lines"]) and
+                _is_int(v["total_lines"]) and
+                _opt(lambda c: type(c) in (int, float), v["coverage"]) and
+                ints(v["covered"]) and ints(v["uncovered"]) and
+                isinstance(v["injections"], list) and
+                all(isinstance(i, dict) and _is_int(i.get("iid")) and
+                    isinstance(i.get("kind"), str) and isinstance(i.get("cls"), str) and
+                    isinstance(i.get("value"), str) and _opt(_is_int, i.get("line")) and
+                    _opt(lambda n: isinstance(n, str), i.get("name"))
+                    for i in v["injections"]) and
+                isinstance(v["failed_imports"], list) and
+                all(isinstance(f, dict) and _is_int(f.get("iid")) and
+                    isinstance(f.get("module"), str) for f in v["failed_imports"]))
+    except (KeyError, TypeError, AttributeError):
+        return False
+
+
+def _from_outcome(outcome: sandbox.Outcome, base: dict, shared=None) -> Result:
     r = Result(status="crashed", **base)
     r.stdout, r.stderr = _decode_output(outcome.stdout), _decode_output(outcome.stderr)
     r.stdout_truncated, r.stderr_truncated = outcome.stdout_truncated, outcome.stderr_truncated
     r.isolation = dict(outcome.isolation)
     if outcome.status == "ok" and isinstance(outcome.value, dict) and \
+            not _valid_report(outcome.value):
+        r.error = "the child's report was malformed (written by the executed code?)"
+        return r
+    if outcome.status == "ok" and isinstance(outcome.value, dict) and \
             outcome.value.get("kind") == "done":
-        _raise_for(outcome.value)
         v = outcome.value
         for k in ("status", "exception", "exit_code", "covered_lines", "total_lines",
                   "coverage", "covered", "uncovered", "injections", "failed_imports"):
@@ -394,6 +461,14 @@ def _from_outcome(outcome: sandbox.Outcome, base: dict) -> Result:
     lines = prog.get("lines")
     if isinstance(lines, list):
         r.total_lines = len(lines)
+        # what the run covered and injected before it died, from the journal
+        j = journal.read(shared) if shared is not None else None
+        if j is not None and all(isinstance(x, (list, tuple)) and len(x) == 2 and
+                                 all(type(v) is int for v in x) for x in lines):
+            for k, v in coverage_fields([tuple(x) for x in lines], j.reached).items():
+                setattr(r, k, v)
+            r.injections = j.injections
+            r.failed_imports = j.failed_imports
     if outcome.status == "timeout":
         r.status = "timeout"
         r.error = f"timed out ({outcome.timeout_kind})"

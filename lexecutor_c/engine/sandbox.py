@@ -1,11 +1,16 @@
-"""Run a function in a throw-away child process with resource limits.
+"""Run a function in a throw-away, confined child process with resource limits.
 
-``call_isolated(func, *args, limits=Limits(...), **kwargs)`` forks; the child
-detaches (new session and process group), joins a fresh pids cgroup when the
-kernel lets it, leaves the network (a new, empty network namespace) when it is
-permitted, sets rlimits, gets its own temporary working directory, has stdin
-from the given bytes (``/dev/null`` by default) and stdout/stderr connected to
-pipes that the parent reads into bounded buffers.  The child runs
+``call_isolated(func, *args, limits=Limits(...), **kwargs)`` forks a child
+confined in layers (``Limits.layers``; the C part is csrc/sandbox/): a user
+namespace in which it is an unprivileged id, a PID namespace of its own, a
+read-only minimal view of the file system with a private writable /tmp, no
+network, Landlock, a seccomp filter, no_new_privs, an allow-listed
+environment and no inherited descriptors.  A layer the kernel refuses makes
+the call raise :class:`ConfinementError` (fail closed) unless the caller
+allowed it to be missing (``Limits.allow_missing``).  The child also joins a
+fresh pids cgroup when the kernel lets it, sets rlimits, has stdin from the
+given bytes (``/dev/null`` by default) and stdout/stderr connected to pipes
+that the parent reads into bounded buffers.  The child runs
 ``func(*args, **kwargs)`` and sends the outcome back over a pipe; the parent
 enforces a wall-clock limit, kills everything the child started, reaps it,
 removes the directory and returns an :class:`Outcome` that says what happened.
@@ -37,11 +42,11 @@ import threading
 import time
 import traceback
 from dataclasses import dataclass, field
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Iterable, Optional, Union
 
 __all__ = [
     "Limits", "Outcome", "Timeout", "call_isolated", "report_progress",
-    "SandboxError", "capabilities",
+    "SandboxError", "ConfinementError", "capabilities", "LAYERS", "ALL_LAYERS",
 ]
 
 MiB = 1 << 20
@@ -55,6 +60,29 @@ STATUSES = ("ok", "exception", "exit", "timeout", "signal", "memory", "error")
 
 class SandboxError(RuntimeError):
     """Raised by :meth:`Outcome.unwrap` when the call did not return a value."""
+
+
+class ConfinementError(SandboxError):
+    """A confinement layer that the call requires could not be applied (the
+    kernel lacks it or refuses it).  Nothing was executed.  ``layer`` names
+    it; ``Limits(allow_missing=...)`` (``run(..., allow_missing=...)``, the
+    CLI's ``--allow-missing-layers``) runs without it."""
+
+    def __init__(self, message: str, layer: Optional[str] = None):
+        super().__init__(message)
+        self.layer = layer
+
+
+#: The confinement layers, in the order the child applies them (docs/RUNNING.md).
+LAYERS = ("userns", "pidns", "mountns", "netns", "ipcns", "landlock", "seccomp")
+ALL_LAYERS = frozenset(LAYERS)
+
+#: Environment variables the child keeps (names; a trailing * is a prefix).
+ENV_ALLOW = ("PATH", "LANG", "LANGUAGE", "LC_*", "TZ", "TERM", "PYTHONHASHSEED",
+             "PYTHONIOENCODING", "PYTHONUTF8", "PYTHONDONTWRITEBYTECODE")
+
+#: The run directory inside a mount namespace (cwd, HOME, TMPDIR).
+RUNDIR = "/tmp/lexecutor_c-run"
 
 
 class Timeout(BaseException):
@@ -97,10 +125,24 @@ class Limits:
     network: bool = False
     #: close every inherited descriptor except stdin/stdout/stderr
     close_fds: bool = True
-    #: run the child as this user (name or uid; its primary group too) -- needs
-    #: root; None: keep the caller's identity.  See docs/RUNNING.md: as root the
-    #: child can otherwise undo its own limits.
+    #: a caller that is root runs the child as this unprivileged user (name or
+    #: uid; its primary group too); None: "nobody".  Without confinement
+    #: layers (layers=()), None keeps the caller's identity.
     user: Optional[object] = None
+    #: confinement layers to apply (a subset of LAYERS); () switches the
+    #: confinement off (rlimits, cgroup and network namespace only)
+    layers: frozenset = ALL_LAYERS
+    #: layers the call may run without when the kernel refuses them (a
+    #: subset of LAYERS, or "all"); the default () fails closed: a missing
+    #: layer raises ConfinementError and nothing is executed
+    allow_missing: object = frozenset()
+    #: bytes of the private /tmp (and of /dev/shm) inside the mount namespace
+    disk: int = 64 * MiB
+    #: extra paths the child may read (besides the system, the Python
+    #: installation, sys.path and the package)
+    readable: tuple = ()
+    #: extra environment variables for the child (the rest is ENV_ALLOW)
+    env: Optional[dict] = None
 
 
 @dataclass
@@ -464,18 +506,183 @@ def _vm_size() -> int:
     return 0
 
 
-def capabilities() -> dict:
-    """What isolation this machine allows, probed in a short-lived child:
-    {"netns": bool, "netns_why": str, "pids_cgroup": bool, "pids_cgroup_why": str,
-     "nproc_enforced": bool}."""
-    out = call_isolated(_probe, limits=Limits(timeout=10, nproc=8))
-    caps = dict(out.value) if out.ok else {}
-    caps.update(out.isolation)
+_SYSTEM_DIRS = ("/usr", "/etc", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+_view_cache: dict = {}
+
+
+def _home_dirs() -> set:
+    """The caller's home directory (never bound as a whole)."""
+    out = set()
+    for h in (os.environ.get("HOME"), ):
+        if h:
+            out.add(os.path.realpath(h))
+    try:
+        import pwd
+        out.add(os.path.realpath(pwd.getpwuid(os.getuid()).pw_dir))
+    except (KeyError, ImportError):
+        pass
+    return out
+
+
+def _view(extra=()) -> tuple:
+    """(readonly paths, symlinks) the child sees inside its mount namespace:
+    the system directories, the Python installation, the existing sys.path
+    entries and this package -- canonical, deduplicated (a path below a
+    listed one is dropped), never "/" nor a home directory or one of its
+    ancestors.  Cached per process and sys.path."""
+    key = (tuple(sys.path), tuple(extra))
+    hit = _view_cache.get(key)
+    if hit is not None:
+        return hit
+    homes = _home_dirs()
+    links = []
+    cands = []
+    for d in _SYSTEM_DIRS:
+        if os.path.islink(d):
+            links.append((d, os.readlink(d)))
+        cands.append(d)
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))   # the package
+    cands += [sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix, here]
+    cands += [p for p in sys.path if p]
+    cands += [os.fspath(p) for p in extra]
+    real = []
+    for c in cands:
+        if not os.path.isabs(c):
+            continue
+        r = os.path.realpath(c)
+        if r == "/" or not os.path.exists(r):
+            continue
+        if any(h == r or h.startswith(r.rstrip("/") + "/") for h in homes):
+            continue        # a home directory, or above one
+        real.append(r)
+        if r != os.path.normpath(c) and c not in _SYSTEM_DIRS:
+            links.append((os.path.normpath(c), r))
+    kept: list = []
+    for r in sorted(set(real)):
+        if not any(r.startswith(k + "/") for k in kept):
+            kept.append(r)
+    # a link is only needed where no bound tree already shows the path
+    links = [(p, t) for p, t in dict(links).items()
+             if not any(p == k or p.startswith(k + "/") for k in kept)]
+    out = (tuple(kept), tuple(links))
+    if len(_view_cache) > 16:
+        _view_cache.clear()
+    _view_cache[key] = out
+    return out
+
+
+def _sandbox_user(user) -> tuple:
+    """(uid, gid) a root caller drops to."""
+    resolved = _resolve_user("nobody" if user is None else user)
+    if resolved is None or resolved[0] == 0:
+        raise ValueError("Limits.user must name an unprivileged user (not root)")
+    return resolved
+
+
+_netns_fd: Optional[int] = None
+
+
+def _shared_netns() -> int:
+    """An empty network namespace kept open by this (root) process, which
+    confined children join (setns) instead of creating one each: creating
+    and tearing down a namespace costs about a millisecond of kernel time
+    per run.  -1 when it cannot be made."""
+    global _netns_fd
+    if _netns_fd is not None and _netns_fd >= 0:
+        try:
+            os.fstat(_netns_fd)
+            return _netns_fd
+        except OSError:
+            pass
+    _netns_fd = -1
+    r, w = os.pipe2(os.O_CLOEXEC)
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.close(r)
+            ok = _unshare_net() is None
+            os.write(w, b"y" if ok else b"n")
+            time.sleep(30)
+        finally:
+            _exit(0)
+    os.close(w)
+    try:
+        if os.read(r, 1) == b"y":
+            _netns_fd = os.open(f"/proc/{pid}/ns/net", os.O_RDONLY | os.O_CLOEXEC)
+    except OSError:
+        _netns_fd = -1
+    finally:
+        os.close(r)
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        os.waitpid(pid, 0)
+    return _netns_fd
+
+
+_caps_cache: dict = {}
+
+
+def capabilities(refresh: bool = False) -> dict:
+    """What confinement this machine gives a child, probed once per process
+    (in a child run with every layer allowed to be missing):
+
+    ``{layer: {"available": bool, "used": bool, "why": str}}`` for each of
+    LAYERS (``used``: applied by default, i.e. available and in the default
+    ``Limits.layers``; ``why``: the kernel's answer when not available; the
+    landlock entry has ``abi``), plus ``"pids_cgroup"`` and
+    ``"process_limit"`` (how fork bombs are bounded), ``"uid"`` (the id the
+    child runs as) and ``"root"`` (whether the caller is root)."""
+    key = os.geteuid()
+    if not refresh and key in _caps_cache:
+        return _caps_cache[key]
+    out = call_isolated(_probe, limits=Limits(timeout=10, nproc=8, allow_missing="all"))
+    iso = out.isolation
+    applied = set(iso.get("layers", ()))
+    skipped = iso.get("skipped", {})
+    caps: dict = {}
+    core = _core_module()
+    for layer in LAYERS:
+        ok = layer in applied
+        why = "" if ok else skipped.get(layer, "")
+        if not ok and not why:
+            why = "this build of lexecutor_c has no confinement (_core.sandbox_fork)" \
+                if core is None else (out.error or "not applied")
+        caps[layer] = {"available": ok, "used": ok and layer in Limits().layers, "why": why}
+    caps["landlock"]["abi"] = iso.get("landlock_abi", 0)
+    caps["pids_cgroup"] = {"available": bool(iso.get("pids_cgroup")),
+                           "used": bool(iso.get("pids_cgroup")),
+                           "why": iso.get("pids_cgroup_why", "")}
+    caps["process_limit"] = iso.get("process_limit")
+    caps["root"] = key == 0
+    caps["uid"] = out.value.get("uid") if out.ok and isinstance(out.value, dict) else None
+    _caps_cache[key] = caps
     return caps
 
 
+def describe_capabilities(caps: Optional[dict] = None) -> str:
+    """One line: the layers applied and the ones missing, with why."""
+    caps = capabilities() if caps is None else caps
+    have = [l + (f" (ABI {caps[l]['abi']})" if l == "landlock" else "")
+            for l in LAYERS if caps[l]["available"]]
+    missing = [f"{l} ({caps[l]['why']})" for l in LAYERS if not caps[l]["available"]]
+    line = "confinement: " + (", ".join(have) if have else "none")
+    if missing:
+        line += "; MISSING: " + "; ".join(missing)
+    return line
+
+
+def _core_module():
+    try:
+        from .. import _core
+    except ImportError:
+        return None
+    return _core if hasattr(_core, "sandbox_fork") else None
+
+
 def _probe():
-    return {"uid": os.getuid()}
+    return {"uid": os.getuid(), "pid": os.getpid()}
 
 
 # --------------------------------------------------------------------------
@@ -483,52 +690,46 @@ def _probe():
 
 
 def _child_main(func, args, kwargs, limits: Limits, fds: dict, cg: Optional[_PidsCgroup],
-                tmpdir: str, info_fd: int, plan: dict) -> None:
-    """Runs in the forked child; never returns."""
+                tmpdir: Optional[str], info_fd: int, plan: dict, confined: Optional[dict]) -> None:
+    """Runs in the forked child; never returns.  ``confined``: what
+    _core.sandbox_fork applied (it has done steps 1-6 then), else None."""
     global _child_channel
     res_w = fds["res_w"]
     code = 70
     try:
-        # 1. detach: own session and process group (the parent kills the group)
-        os.setsid()
-        # 2. pids cgroup (before anything else can fork)
         notes = {}
-        if cg is not None:
+        if confined is not None:
+            notes["layers"] = list(confined["applied"])
+            notes["skipped"] = dict(confined["skipped"])
+            notes["landlock_abi"] = confined["landlock_abi"]
+            notes["netns"] = "netns" in confined["applied"]
+            if "netns" not in confined["applied"] and "netns" in plan["layers"]:
+                notes["netns_why"] = confined["skipped"].get("netns", "")
+            notes["pids_cgroup"] = cg is not None
+            _write_all(info_fd, pickle.dumps(notes))
+            os.close(info_fd)
+            if "mountns" in confined["applied"] or tmpdir is None:
+                tmpdir = RUNDIR
+            # the C environment is the allow-listed one already; now Python's views
+            env = dict(plan["env"])
+            env.update(HOME=tmpdir, TMPDIR=tmpdir, PWD=tmpdir)
+            os.environ.clear()
             try:
-                cg.join()
-                notes["pids_cgroup"] = True
-            except OSError as e:
-                notes["pids_cgroup"] = False
-                notes["pids_cgroup_why"] = f"joining failed: {e.strerror}"
-        # 3. network
-        if not limits.network:
-            why = _unshare_net()
-            notes["netns"] = why is None
-            if why is not None:
-                notes["netns_why"] = why
-        # tell the parent which measures took effect (tiny, before any output)
-        _write_all(info_fd, pickle.dumps(notes))
-        os.close(info_fd)
-        # 4. standard streams
-        os.dup2(fds["stdin"], 0)
-        os.dup2(fds["out_w"], 1)
-        os.dup2(fds["err_w"], 2)
-        # 5. descriptors: keep 0, 1, 2 and the result pipe
-        if limits.close_fds:
-            if res_w > 3:
-                os.closerange(3, res_w)
-            os.closerange(res_w + 1, 1 << 20 if plan["maxfd"] > (1 << 20) else plan["maxfd"])
+                import posix
+                posix.environ.clear()
+                posix.environ.update({k.encode(): v.encode("utf-8", "surrogateescape")
+                                      for k, v in env.items()})
+            except (ImportError, AttributeError):
+                pass
+            os.environ.update(env)
+            if "userns" in confined["applied"] and limits.nproc is not None:
+                # the user namespace counts this run's processes alone
+                plan["nproc"] = limits.nproc
+                plan["fork_guard"] = None
+            elif plan["user"] is not None:
+                plan["fork_guard"] = None
         else:
-            for k in ("stdin", "out_w", "err_w"):
-                if fds[k] > 2:
-                    os.close(fds[k])
-        # 6. a directory of its own
-        os.chdir(tmpdir)
-        if plan["user"] is not None:
-            uid, gid = plan["user"]
-            os.setgroups([])
-            os.setgid(gid)
-            os.setuid(uid)
+            _child_setup_unconfined(limits, fds, cg, tmpdir, info_fd, plan, notes, res_w)
         os.environ["TMPDIR"] = tmpdir
         tempfile.tempdir = None
         os.umask(0o077)
@@ -543,13 +744,12 @@ def _child_main(func, args, kwargs, limits: Limits, fds: dict, cg: Optional[_Pid
         # 8. Python-level streams on the new descriptors
         sys.stdin = io.TextIOWrapper(io.FileIO(0, "r", closefd=False), encoding="utf-8",
                                      errors="surrogateescape")
-        # line buffered, so a crash loses at most the line being written
-        sys.stdout = io.TextIOWrapper(io.BufferedWriter(io.FileIO(1, "w", closefd=False)),
-                                      encoding="utf-8", errors="backslashreplace",
-                                      line_buffering=True)
-        sys.stderr = io.TextIOWrapper(io.BufferedWriter(io.FileIO(2, "w", closefd=False)),
-                                      encoding="utf-8", errors="backslashreplace",
-                                      line_buffering=True)
+        # unbuffered (as python -u): what was printed is in the pipe, whatever
+        # ends the run afterwards
+        sys.stdout = io.TextIOWrapper(io.FileIO(1, "w", closefd=False), encoding="utf-8",
+                                      errors="backslashreplace", write_through=True)
+        sys.stderr = io.TextIOWrapper(io.FileIO(2, "w", closefd=False), encoding="utf-8",
+                                      errors="backslashreplace", write_through=True)
         sys.__stdin__, sys.__stdout__, sys.__stderr__ = sys.stdin, sys.stdout, sys.stderr
         try:
             faulthandler.enable(file=sys.stderr)   # a crash leaves a traceback on stderr
@@ -604,22 +804,74 @@ def _child_main(func, args, kwargs, limits: Limits, fds: dict, cg: Optional[_Pid
     _exit(code)
 
 
+def _child_setup_unconfined(limits, fds, cg, tmpdir, info_fd, plan, notes, res_w) -> None:
+    """Steps 1-6 of the child without confinement layers (Limits(layers=()))."""
+    # 1. detach: own session and process group (the parent kills the group)
+    os.setsid()
+    # 2. pids cgroup (before anything else can fork)
+    if cg is not None:
+        try:
+            cg.join()
+            notes["pids_cgroup"] = True
+        except OSError as e:
+            notes["pids_cgroup"] = False
+            notes["pids_cgroup_why"] = f"joining failed: {e.strerror}"
+    # 3. network
+    if not limits.network:
+        why = _unshare_net()
+        notes["netns"] = why is None
+        if why is not None:
+            notes["netns_why"] = why
+    # tell the parent which measures took effect (tiny, before any output)
+    _write_all(info_fd, pickle.dumps(notes))
+    os.close(info_fd)
+    # 4. standard streams
+    os.dup2(fds["stdin"], 0)
+    os.dup2(fds["out_w"], 1)
+    os.dup2(fds["err_w"], 2)
+    # 5. descriptors: keep 0, 1, 2 and the result pipe
+    if limits.close_fds:
+        if res_w > 3:
+            os.closerange(3, res_w)
+        os.closerange(res_w + 1, 1 << 20 if plan["maxfd"] > (1 << 20) else plan["maxfd"])
+    else:
+        for k in ("stdin", "out_w", "err_w"):
+            if fds[k] > 2:
+                os.close(fds[k])
+    # 6. a directory of its own
+    os.chdir(tmpdir)
+    if plan["user"] is not None:
+        uid, gid = plan["user"]
+        os.setgroups([])
+        os.setgid(gid)
+        os.setuid(uid)
+
+
 def _install_fork_guard(budget: int) -> None:
     """Fallback fork-bomb guard for root without a pids cgroup, where
     RLIMIT_NPROC is not enforced: every Python-level way to start a process
     (os.fork, os.forkpty, os.posix_spawn[p], subprocess) draws from one budget
-    shared by the whole process tree through a shared anonymous mapping, and
-    fails with EAGAIN once it is spent.  Code that calls fork() through ctypes
-    is not covered; the session kill on the way out still is."""
-    import mmap
-    counter = mmap.mmap(-1, 8, flags=mmap.MAP_SHARED)
-    cell = struct.Struct("<q")
+    shared by the whole process tree, and fails with EAGAIN once it is spent.
+    The budget is a pipe pre-filled with one byte per process: a one-byte
+    read from a pipe is atomic, so concurrent forks in the tree cannot both
+    take the last token (a shared counter with read-modify-write could, and
+    did, overshoot under load).  Code that calls fork() through ctypes is not
+    covered; the session kill on the way out still is."""
+    budget = max(0, min(int(budget), 65536))      # a pipe holds 64 KiB
+    tokens, fill = os.pipe()
+    try:
+        os.write(fill, b"t" * budget)
+    finally:
+        os.close(fill)
+    os.set_blocking(tokens, False)
 
     def take():
-        n = cell.unpack_from(counter, 0)[0]
-        if n >= budget:
+        try:
+            got = os.read(tokens, 1)
+        except OSError:
+            got = b""
+        if not got:
             raise BlockingIOError(errno.EAGAIN, "sandbox: process budget exhausted")
-        cell.pack_into(counter, 0, n + 1)
 
     def wrap(fn):
         def guarded(*a, **k):
@@ -790,6 +1042,19 @@ class _Buffer:
         return self.total > self.kept
 
 
+def _layer_set(value, what: str) -> frozenset:
+    if value == "all":
+        return ALL_LAYERS
+    if isinstance(value, str) or not hasattr(value, "__iter__"):
+        raise TypeError(f"Limits.{what} must be a collection of layer names or 'all'")
+    out = frozenset(value)
+    unknown = out - ALL_LAYERS
+    if unknown:
+        raise ValueError(f"Limits.{what}: unknown layer(s) {', '.join(sorted(map(str, unknown)))}"
+                         f"; known: {', '.join(LAYERS)}")
+    return out
+
+
 def _plan(limits: Limits, result: str) -> dict:
     plan = {"result": result}
     t = limits.timeout
@@ -809,7 +1074,31 @@ def _plan(limits: Limits, result: str) -> dict:
         plan["maxfd"] = 4096
     plan["nproc"] = None
     plan["fork_guard"] = None
-    plan["user"] = _resolve_user(limits.user)
+    layers = _layer_set(limits.layers, "layers")
+    if limits.network:
+        layers -= {"netns"}
+    allow = _layer_set(limits.allow_missing, "allow_missing")
+    plan["layers"] = layers
+    plan["required"] = layers - allow
+    plan["optional"] = layers & allow
+    if layers:
+        if not isinstance(limits.disk, int) or limits.disk < 4096:
+            raise ValueError("Limits.disk must be an int of at least 4096 bytes")
+        plan["user"] = _sandbox_user(limits.user) if os.geteuid() == 0 else None
+        plan["view"] = _view(limits.readable)
+        env = {}
+        for name, value in os.environ.items():
+            if any(name == a or (a.endswith("*") and name.startswith(a[:-1]))
+                   for a in ENV_ALLOW):
+                env[name] = value
+        if limits.env:
+            for k, v in limits.env.items():
+                if not isinstance(k, str) or not isinstance(v, str) or not k or "=" in k:
+                    raise ValueError(f"Limits.env: bad entry {k!r}: {v!r}")
+            env.update(limits.env)
+        plan["env"] = env
+    else:
+        plan["user"] = _resolve_user(limits.user)
     return plan
 
 
@@ -865,8 +1154,9 @@ def _stdin_fd(stdin) -> int:
     return fd
 
 
-def call_isolated(func: Callable, *args, limits: Optional[Limits] = None, stdin=None,
-                  result: str = "data", allowed_classes=(), **kwargs) -> Outcome:
+def call_isolated(func: Callable[..., Any], *args: Any, limits: Optional[Limits] = None,
+                  stdin: Union[bytes, bytearray, str, None] = None, result: str = "data",
+                  allowed_classes: Iterable[tuple[str, str]] = (), **kwargs: Any) -> Outcome:
     """Run ``func(*args, **kwargs)`` in a forked, limited child; see the module
     docstring.  ``stdin``: bytes/str fed to the child's standard input (None:
     /dev/null).  ``result``: "data" accepts plain data back (plus the
@@ -905,28 +1195,58 @@ def call_isolated(func: Callable, *args, limits: Optional[Limits] = None, stdin=
         opened += [res_r, res_w]
         info_r, info_w = os.pipe2(os.O_CLOEXEC)
         opened += [info_r, info_w]
-        tmpdir = tempfile.mkdtemp(prefix=f"lexecutor_c-{os.getpid()}-")
+        core = _core_module() if plan["layers"] else None
+        if plan["layers"] and core is None:
+            raise ConfinementError(
+                "this build of lexecutor_c has no confinement (_core.sandbox_fork); pass "
+                "Limits(layers=()) to run with rlimits only", None)
+        confined = core is not None
+        plan["confined"] = confined
+        if not confined or "mountns" not in plan["required"]:
+            # the child's directory on the host: without a mount namespace
+            tmpdir = tempfile.mkdtemp(prefix=f"lexecutor_c-{os.getpid()}-")
+            if plan["user"] is not None:
+                os.chown(tmpdir, *plan["user"])
         if plan["user"] is not None:
-            os.chown(tmpdir, *plan["user"])
             isolation["user"] = plan["user"][0]
-        cg, why = _PidsCgroup.create(None if limits.nproc is None else limits.nproc)
+        if confined and {"userns", "pidns"} <= plan["required"]:
+            # fork bombs stop at RLIMIT_NPROC counted in the run's own user
+            # namespace, and everything dies with the PID namespace's init:
+            # a pids cgroup would add nothing but an RCU-synchronised attach
+            cg, why = None, "not needed: user and PID namespaces bound the run's processes"
+        else:
+            cg, why = _PidsCgroup.create(None if limits.nproc is None else limits.nproc)
         if cg is None:
             isolation["pids_cgroup_why"] = why
-            if limits.nproc is not None:
+            if limits.nproc is not None and confined and "userns" in plan["required"]:
+                plan["nproc"] = limits.nproc        # counted in the run's own user namespace
+            elif limits.nproc is not None:
                 target = plan["user"][0] if plan["user"] is not None else os.getuid()
                 plan["nproc"] = _uid_process_count(target) + limits.nproc
                 if target == 0:
                     # RLIMIT_NPROC is not enforced for root: count forks instead
                     plan["fork_guard"] = limits.nproc
                     isolation["fork_guard"] = True
+        cg_fd = -1
+        if confined and cg is not None:
+            cg_fd = os.open(os.path.join(cg.path, "cgroup.procs"), os.O_WRONLY | os.O_CLOEXEC)
+            opened.append(cg_fd)
+        netns_fd = -1
+        if confined and "netns" in plan["layers"] and os.geteuid() == 0:
+            netns_fd = _shared_netns()
     except (OSError, TypeError) as e:
         close_all()
+        if cg is not None:
+            cg.remove()
         if tmpdir:
             _rmtree(tmpdir)
         if isinstance(e, TypeError):
             raise
         return Outcome("error", error=f"could not set up the sandbox: {e}",
                        wall_time=time.monotonic() - t0, isolation=isolation)
+    except ConfinementError:
+        close_all()
+        raise
 
     fds = {"stdin": stdin_fd, "out_w": out_w, "err_w": err_w, "res_w": res_w}
     for s in (sys.stdout, sys.stderr):      # no buffered output duplicated in the child
@@ -934,20 +1254,42 @@ def call_isolated(func: Callable, *args, limits: Optional[Limits] = None, stdin=
             s.flush()
         except Exception:
             pass
+    info = None
+    parent_pid = os.getpid()
     try:
-        pid = os.fork()
+        if confined:
+            ro, links = plan["view"]
+            uid, gid = plan["user"] if plan["user"] is not None else (-1, -1)
+            env = dict(plan["env"])
+            rundir = tmpdir if tmpdir is not None and "mountns" not in plan["layers"] \
+                else RUNDIR
+            env.update(HOME=rundir, TMPDIR=rundir, PWD=rundir)
+            pid, info = core.sandbox_fork(
+                required=plan["required"], optional=plan["optional"], readonly=ro, links=links,
+                stdio=(stdin_fd, out_w, err_w), keep_fds=(res_w, info_w), environ=env,
+                uid=uid, gid=gid, tmp_size=limits.disk, tmp_inodes=16384, netns_fd=netns_fd,
+                cgroup_fd=cg_fd, rundir=RUNDIR, hostdir=tmpdir,
+                simulate_missing=_SIMULATE_MISSING)
+        else:
+            pid = os.fork()
     except OSError as e:
+        if os.getpid() != parent_pid:
+            # the confinement failed in the child (fail closed): report, leave
+            _emergency_report(res_w, ("confine", str(e)))
+            _exit(72)
         close_all()
         if cg is not None:
             cg.remove()
-        _rmtree(tmpdir)
-        return Outcome("error", error=f"fork failed: {e.strerror}",
+        if tmpdir:
+            _rmtree(tmpdir)
+        return Outcome("error", error=f"fork failed: {e.strerror or e}",
                        wall_time=time.monotonic() - t0, isolation=isolation)
     if pid == 0:
         try:
-            os.close(info_r)
+            if not confined:            # sandbox_fork closed it already
+                os.close(info_r)
             os.set_inheritable(res_w, False)
-            _child_main(func, args, kwargs, limits, fds, cg, tmpdir, info_w, plan)
+            _child_main(func, args, kwargs, limits, fds, cg, tmpdir, info_w, plan, info)
         finally:
             _exit(70)
 
@@ -956,8 +1298,8 @@ def call_isolated(func: Callable, *args, limits: Optional[Limits] = None, stdin=
         os.close(fd)
         opened.remove(fd)
     try:
-        return _supervise(pid, limits, plan, t0, cg, isolation, out_r, err_r, res_r, info_r,
-                          allowed_classes)
+        out = _supervise(pid, limits, plan, t0, cg, isolation, out_r, err_r, res_r, info_r,
+                         allowed_classes)
     finally:
         close_all()
         if cg is not None:
@@ -965,6 +1307,17 @@ def call_isolated(func: Callable, *args, limits: Optional[Limits] = None, stdin=
                 isolation["cgroup_left"] = cg.path
         if tmpdir is not None and not _rmtree(tmpdir):
             isolation["tmpdir_left"] = tmpdir
+    if out.status == "error" and out.error and out.error.startswith("confinement failed: "):
+        msg = out.error[len("confinement failed: "):]
+        layer = next((l for l in LAYERS if msg.startswith(f"sandbox: {l}")), None)
+        hint = (f"; Limits(allow_missing={{'{layer}'}}) (run(allow_missing=...), CLI "
+                f"--allow-missing-layers {layer}) runs without it") if layer else ""
+        raise ConfinementError(f"could not confine the child: {msg}{hint}", layer)
+    return out
+
+
+#: tests: layers that sandbox_fork treats as missing from the kernel
+_SIMULATE_MISSING: tuple = ()
 
 
 def _supervise(pid, limits, plan, t0, cg, isolation, out_r, err_r, res_r, info_r,
@@ -1039,12 +1392,12 @@ def _supervise(pid, limits, plan, t0, cg, isolation, out_r, err_r, res_r, info_r
                 break
     except BaseException:
         # KeyboardInterrupt or the like in the parent: do not leave the child behind
-        _kill_everything(pid, cg)
+        _kill_everything(pid, cg, _in_pidns(plan, info_buf))
         _reap_blocking(pid)
         raise
     # The child is gone (or is being killed): take everything it started with it,
     # then reap it.
-    _kill_everything(pid, cg)
+    _kill_everything(pid, cg, _in_pidns(plan, info_buf))
     status = _reap_blocking(pid)
     # Drain what is left in the pipes; all writers are dead now, except in the
     # fallback mode where a process may have escaped into a session of its own.
@@ -1082,6 +1435,13 @@ def _supervise(pid, limits, plan, t0, cg, isolation, out_r, err_r, res_r, info_r
         if k in ("netns", "netns_why", "pids_cgroup", "pids_cgroup_why") and \
                 isinstance(v, (bool, str)):
             isolation[k] = v
+        elif k == "layers" and isinstance(v, list) and all(x in ALL_LAYERS for x in v):
+            isolation[k] = v
+        elif k == "skipped" and isinstance(v, dict) and \
+                all(x in ALL_LAYERS and isinstance(y, str) for x, y in v.items()):
+            isolation[k] = v
+        elif k == "landlock_abi" and type(v) is int:
+            isolation[k] = v
     if cg is None and "pids_cgroup" not in notes:
         isolation["pids_cgroup"] = False
     if limits.nproc is None:
@@ -1090,6 +1450,8 @@ def _supervise(pid, limits, plan, t0, cg, isolation, out_r, err_r, res_r, info_r
         isolation["process_limit"] = "pids cgroup"
     elif isolation.get("fork_guard"):
         isolation["process_limit"] = "fork guard"
+    elif "userns" in isolation.get("layers", ()):
+        isolation["process_limit"] = "RLIMIT_NPROC in the run's user namespace"
     else:
         isolation["process_limit"] = "RLIMIT_NPROC"
     out.isolation = isolation
@@ -1164,6 +1526,9 @@ def _supervise(pid, limits, plan, t0, cg, isolation, out_r, err_r, res_r, info_r
                 out.status, out.error = "memory", report[1]
             elif kind == "error":
                 out.status, out.error = "error", report[1]
+            elif kind == "confine":
+                out.status, out.error = "error", f"confinement failed: {report[1]}"
+
             else:
                 raise ValueError(kind)
         except (ValueError, TypeError, IndexError):
@@ -1227,14 +1592,30 @@ def _reap_blocking(pid):
             return (0, None)
 
 
-def _kill_everything(pid: int, cg: Optional[_PidsCgroup]) -> None:
+def _in_pidns(plan: dict, info_buf) -> bool:
+    """Whether the child is the init of a PID namespace (then its death
+    takes every process it started with it)."""
+    if not plan.get("confined"):
+        return False
+    if "pidns" in plan["required"]:
+        return True
+    try:
+        notes = _SafeUnpickler(bytes(info_buf)).load() if info_buf else {}
+        return isinstance(notes, dict) and "pidns" in notes.get("layers", ())
+    except Exception:
+        return False
+
+
+def _kill_everything(pid: int, cg: Optional[_PidsCgroup], pidns: bool = False) -> None:
     """SIGKILL the child's process group, every member of its cgroup and,
-    without a cgroup, every process of its session."""
+    without a cgroup or PID namespace, every process of its session."""
     for target in (lambda: os.killpg(pid, signal.SIGKILL), lambda: os.kill(pid, signal.SIGKILL)):
         try:
             target()
         except (ProcessLookupError, PermissionError):
             pass
+    if pidns:
+        return      # the namespace's init is dead or dying: the kernel kills the rest
     if cg is not None:
         cg.kill_all(time.monotonic() + 5.0)
     else:

@@ -27,7 +27,7 @@ import sys
 import threading
 from dataclasses import dataclass, field
 from types import CodeType, FunctionType, MethodType, ModuleType
-from typing import Any, Callable, Iterable, NamedTuple, Optional
+from typing import Any, Callable, Iterable, NamedTuple, Optional, ParamSpec, overload
 
 from .. import _core
 from ..engine.result import coverage_fields
@@ -182,13 +182,19 @@ def _code_lines(code: CodeType) -> tuple[int, int]:
     return min(lines), max(lines)
 
 
+_ENV_DIRS = (os.sep + "site-packages" + os.sep, os.sep + "dist-packages" + os.sep)
+
+
 class Targets:
     """What is a target: code objects (functions, methods, classes' methods,
-    with their nested code), files, module names and module-name patterns."""
+    with their nested code), files, directories (every file under them that
+    is not installed there: site-packages / dist-packages, e.g. a .venv or a
+    .tox inside a project), module names and module-name patterns."""
 
     def __init__(self, targets):
         self.codes: dict[int, CodeType] = {}
         self.files: set[str] = set()
+        self.dirs: list[str] = []                # real paths, each ending in os.sep
         self.modules: set[str] = set()
         self.patterns: list[str] = []
         self.ranges: dict[str, list] = {}        # filename -> [(lo, hi)], or None: whole file
@@ -211,6 +217,11 @@ class Targets:
         if isinstance(t, os.PathLike) or (isinstance(t, str) and (
                 t.endswith(".py") or os.sep in t or t.startswith("<"))):
             p = os.fspath(t)
+            if not p.startswith("<") and os.path.isdir(p):
+                d = os.path.join(_real(p), "")
+                if d not in self.dirs:
+                    self.dirs.append(d)
+                return
             self.files.add(_real(p))
             self.ranges[p] = None
             return
@@ -243,7 +254,14 @@ class Targets:
             r.append(_code_lines(code))
 
     def __bool__(self) -> bool:
-        return bool(self.codes or self.files or self.modules or self.patterns)
+        return bool(self.codes or self.files or self.dirs or self.modules or self.patterns)
+
+    def in_dirs(self, filename: str) -> bool:
+        """Whether a file lies under a directory target (and not in an
+        installed-packages folder under it)."""
+        real = _real(filename)
+        return any(real.startswith(d) and not any(e in real[len(d) - 1:] for e in _ENV_DIRS)
+                   for d in self.dirs)
 
     def module_match(self, name) -> bool:
         if not isinstance(name, str):
@@ -259,10 +277,29 @@ class Targets:
         fn = code.co_filename
         if self.files and _real(fn) in self.files:
             return True
+        if self.dirs and not fn.startswith("<") and self.in_dirs(fn):
+            return True
         if (self.modules or self.patterns) and isinstance(globals_, dict) \
-                and self.module_match(globals_.get("__name__")):
+                and self.module_match(globals_.get("__name__")) \
+                and not _foreign_source(fn, globals_):
             return True
         return False
+
+
+def _empty_file(filename: str) -> bool:
+    """An empty file (an empty __init__.py): nothing to instrument, nothing to note."""
+    try:
+        return os.path.getsize(filename) == 0
+    except (OSError, ValueError):
+        return False
+
+
+def _foreign_source(filename: str, globals_: dict) -> bool:
+    """Code compiled from a string in a module's namespace (a doctest example, an exec)
+    rather than from the module's file: not the module's code.  A doctest example runs
+    in mode "single", whose expression statements echo their value; a twin would not."""
+    own = globals_.get("__file__")
+    return filename.startswith("<") and isinstance(own, str) and not own.startswith("<")
 
 
 # ------------------------------------------------------------ sessions
@@ -336,7 +373,8 @@ class Session:
         try:
             run = self._file(filename, globals_)
         except (LookupError, SyntaxError, ValueError, RecursionError) as e:
-            self._note(filename, f"{filename}: not instrumented ({type(e).__name__}: {e})")
+            if not (isinstance(e, LookupError) and _empty_file(filename)):
+                self._note(filename, f"{filename}: not instrumented ({type(e).__name__}: {e})")
             return None
         if how:
             self._whole.add(filename)
@@ -466,7 +504,8 @@ def _resolve(func, code, globals_):
 
 def enable(targets, **options) -> Session:
     """Start transparent mode for *targets* (functions, methods, classes,
-    modules or module names, ``fnmatch`` patterns of module names, file paths)
+    modules or module names, ``fnmatch`` patterns of module names, file paths,
+    directories)
     and return the :class:`Session`, already enabled; ``with`` it, or call
     :func:`disable`.  Options are the Runtime's: predictor, abstraction,
     seed, randomize, frequency_table."""
@@ -546,7 +585,10 @@ def _call(options: dict, func, args, kwargs) -> CallResult:
     return CallResult(value, s.injections, exc, cov, s.failed_imports, s.notes)
 
 
-def call(func, /, *args, **kwargs) -> CallResult:
+_P = ParamSpec("_P")
+
+
+def call(func: Callable[..., Any], /, *args: Any, **kwargs: Any) -> CallResult:
     """Call ``func(*args, **kwargs)`` with the function (and functions nested
     in it) running instrumented, the naive predictor injecting missing
     values; returns a :class:`CallResult`.  For other predictors use
@@ -554,7 +596,16 @@ def call(func, /, *args, **kwargs) -> CallResult:
     return _call({}, func, args, kwargs)
 
 
-def lexecute(func: Optional[Callable] = None, /, **options):
+@overload
+def lexecute(func: Callable[_P, Any], /) -> Callable[_P, CallResult]: ...
+
+
+@overload
+def lexecute(func: None = None, /, **options: Any
+             ) -> Callable[[Callable[_P, Any]], Callable[_P, CallResult]]: ...
+
+
+def lexecute(func: Optional[Callable[_P, Any]] = None, /, **options: Any) -> Any:
     """Decorator: every call of the function runs in transparent mode and
     returns a :class:`CallResult`.  ``@lexecute`` or
     ``@lexecute(predictor="random", seed=3)``."""
@@ -563,8 +614,8 @@ def lexecute(func: Optional[Callable] = None, /, **options):
         return functools.partial(lexecute, **options)
 
     @functools.wraps(func)
-    def wrapper(*args, **kwargs):
+    def wrapper(*args: Any, **kwargs: Any) -> CallResult:
         return _call(options, func, args, kwargs)
 
-    wrapper.lexecute_options = dict(options)
+    wrapper.lexecute_options = dict(options)   # type: ignore[attr-defined]
     return wrapper

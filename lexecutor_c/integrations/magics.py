@@ -14,7 +14,7 @@ hook is switched off again in ``finally``, whatever happens.
 from __future__ import annotations
 
 import html
-from typing import Optional
+from typing import Any, Optional
 
 __all__ = ["load_ipython_extension", "unload_ipython_extension", "LexecuteReport"]
 
@@ -159,10 +159,10 @@ def _magics_class():
     return LexecuteMagics
 
 
-def load_ipython_extension(ipython) -> None:
+def load_ipython_extension(ipython: Any) -> None:
     """``%load_ext lexecutor_c`` (or ``lexecutor_c.integrations.magics``)."""
     ipython.register_magics(_magics_class())
 
 
-def unload_ipython_extension(ipython) -> None:
+def unload_ipython_extension(ipython: Any) -> None:
     """Nothing to undo: magics stay registered, the hook is only on inside a cell."""

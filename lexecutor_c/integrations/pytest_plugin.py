@@ -1,7 +1,7 @@
 """pytest plugin: run tests with the code under test in transparent mode.
 
-    pytest --lexecute                 # every test function runs instrumented
-    pytest --lexecute='myproj*'       # ... and the modules matching the pattern(s)
+    pytest --lexecute                 # the project's code (tests and code under test)
+    pytest --lexecute='myproj*'       # test functions + the modules matching the pattern(s)
     @pytest.mark.lexecute             # this test (without the option)
     @pytest.mark.lexecute("myproj.util", predictor="random")
 
@@ -13,20 +13,78 @@ a real reason: a wrong assert or an exception the injected values did not
 cause.  Module targets are on from the start of the run (so importing them
 during collection works even when they import something missing).
 
-Registered through the ``pytest11`` entry point ``lexecutor_c``; load it by
-hand with ``-p lexecutor_c.integrations.pytest_plugin``.  The structure follows
-pytest-cov: all options in one group, an early ``tryfirst`` hook that starts
-the run-wide part, and a plugin object that delegates to a controller.
+Registered through the ``pytest11`` entry point ``lexecutor_c``, so it loads
+into every pytest run of an environment where lexecutor_c is installed.  It
+must never break those runs: loading it imports pytest and the standard
+library only (``import lexecutor_c`` is lazy); the C extension and the hook
+are imported when ``--lexecute`` or the marker is used.  When the extension
+is not there it says so once (a ``LexecutorUnavailableWarning``) and stays
+out of the way; ``--lexecute`` is then a usage error and a marked test an
+error with the reason.  Load it by hand with ``-p
+lexecutor_c.integrations.pytest_plugin``; switch it off with ``-p
+no:lexecutor_c``.  The structure follows pytest-cov: all options in one
+group, an early ``tryfirst`` hook that starts the run-wide part, and a plugin
+object that delegates to a controller.
 """
 from __future__ import annotations
 
+import importlib.util
 import os
+import warnings
 from typing import Optional
 
 import pytest
 
 MARK = "lexecute"
 _PLUGIN_NAME = "_lexecutor_c_controller"
+#: folders of a rootdir that never hold the project's own code
+_NOT_PROJECT = {"build", "dist", "node_modules", "site-packages", "__pycache__"}
+
+
+class LexecutorUnavailableWarning(pytest.PytestWarning):
+    """lexecutor_c's pytest plugin is installed but its C extension cannot be used."""
+
+
+def extension_problem() -> Optional[str]:
+    """Why lexecutor_c's C extension cannot be used here, found without loading it (the
+    file is looked up, not imported); None when it is in place."""
+    try:
+        spec = importlib.util.find_spec("lexecutor_c._core")
+    except (ImportError, ValueError) as e:
+        return f"{type(e).__name__}: {e}"
+    if spec is None:
+        return "its C extension lexecutor_c._core is missing: a broken build or install"
+    return None
+
+
+def load_problem() -> Optional[str]:
+    """Import the transparent-mode hook (and with it the C extension); the reason when
+    that fails, else None."""
+    try:
+        from . import hook  # noqa: F401
+    except ImportError as e:
+        return f"{type(e).__name__}: {e}"
+    return None
+
+
+def default_targets(rootdir: str) -> list[str]:
+    """What ``--lexecute`` without a pattern instruments: every Python file under the
+    rootdir (its test modules, conftest files and the code under test; never an
+    environment's site-packages inside it), plus the rootdir's top-level packages (also
+    found under ``src/``) by module name, so that an installed copy of the code under
+    test is covered as well."""
+    targets: list[str] = [rootdir]
+    for base in (rootdir, os.path.join(rootdir, "src")):
+        try:
+            entries = sorted(os.scandir(base), key=lambda e: e.name)
+        except OSError:
+            continue
+        for e in entries:
+            if e.name.startswith(".") or e.name in _NOT_PROJECT or not e.name.isidentifier():
+                continue
+            if e.is_dir() and os.path.isfile(os.path.join(e.path, "__init__.py")):
+                targets.append(e.name)
+    return targets
 
 
 def pytest_addoption(parser):
@@ -34,9 +92,10 @@ def pytest_addoption(parser):
     group.addoption(
         "--lexecute", action="store", nargs="?", const="", default=None, metavar="PATTERN",
         dest="lexecute",
-        help="run tests in transparent mode: test functions and the modules whose names "
-             "match PATTERN (fnmatch, comma-separated) run instrumented, with missing values "
-             "injected")
+        help="run tests in transparent mode, missing values injected: without PATTERN "
+             "every Python file under the rootdir (tests and the code under test) and the "
+             "rootdir's packages run instrumented; with PATTERN (fnmatch, comma-separated) the "
+             "test functions and the modules whose names match")
     group.addoption(
         "--lexecute-predictor", action="store", default="naive", dest="lexecute_predictor",
         metavar="NAME", help="predictor for injected values (default: naive)")
@@ -56,18 +115,37 @@ class Controller:
     """The run-wide state: the options, the session for module targets and
     the per-test results."""
 
-    def __init__(self, enabled: bool, patterns: list[str], predictor: str, seed, report: bool,
-                 rootdir: str = ""):
+    def __init__(self, enabled: bool, patterns: list, predictor: str, seed, report: bool,
+                 rootdir: str = "", unavailable: Optional[str] = None):
         self.enabled = enabled
-        self.patterns = patterns
+        self.patterns = patterns         # the run-wide targets: patterns, names, folders
+        self.unavailable = unavailable   # why the extension cannot be used; None: it can
+        self.warned = unavailable is not None
         self.options = {"predictor": predictor, "seed": seed}
         self.report = report
         self.rootdir = rootdir
         self.run_session = None
         self.results: dict[str, dict] = {}     # nodeid -> {"injections", "fixtures", "notes"}
 
+    def usable(self) -> bool:
+        """Load the hook the first time a test needs it; False (with one warning) when
+        the extension cannot load."""
+        if self.unavailable is None:
+            self.unavailable = load_problem()
+        if self.unavailable is not None and not self.warned:
+            self.warned = True
+            warnings.warn(LexecutorUnavailableWarning(
+                f"lexecutor_c cannot load its C extension ({self.unavailable}); tests marked "
+                "lexecute cannot run"))
+        return self.unavailable is None
+
     def start_run(self) -> None:
         if self.enabled and self.patterns and self.run_session is None:
+            problem = self.unavailable or load_problem()
+            if problem is not None:
+                raise pytest.UsageError(
+                    f"--lexecute: lexecutor_c cannot load its C extension ({problem}); "
+                    "reinstall lexecutor_c, or run without --lexecute")
             from . import hook
             self.run_session = hook.enable(self.patterns, **self.options)
 
@@ -121,6 +199,8 @@ class LexecutePlugin:
         c = self.controller
         if not c.wanted(item):
             return
+        if not c.usable():
+            pytest.fail(f"lexecutor_c is not usable here: {c.unavailable}", pytrace=False)
         from .._core import Dummy
         missing = c.missing_fixtures(item)
         funcargs = getattr(item, "funcargs", None)
@@ -132,7 +212,7 @@ class LexecutePlugin:
     @pytest.hookimpl(wrapper=True)
     def pytest_runtest_call(self, item):
         c = self.controller
-        if not c.wanted(item):
+        if not c.wanted(item) or c.unavailable is not None:
             return (yield)
         from . import hook
         targets, options = c.targets_for(item)
@@ -184,13 +264,25 @@ def pytest_configure(config):
 
 def _register(config) -> None:
     opt = config.option
+    spec = getattr(opt, "lexecute", None)
+    rootdir = str(getattr(config, "rootpath", "") or "")
+    problem = extension_problem()
+    if problem is not None and spec is None:
+        # someone else's pytest run in an environment with a broken lexecutor_c: one
+        # warning, nothing else
+        config.issue_config_time_warning(LexecutorUnavailableWarning(
+            f"lexecutor_c's pytest plugin is installed but cannot work here ({problem}); "
+            "--lexecute and @pytest.mark.lexecute are unavailable (-p no:lexecutor_c "
+            "silences this)"), stacklevel=2)
     controller = Controller(
-        enabled=getattr(opt, "lexecute", None) is not None,
-        patterns=_patterns(getattr(opt, "lexecute", None)),
+        enabled=spec is not None,
+        patterns=_patterns(spec) or (default_targets(rootdir) if spec is not None and rootdir
+                                     else []),
         predictor=getattr(opt, "lexecute_predictor", None) or "naive",
         seed=getattr(opt, "lexecute_seed", None),
         report=not getattr(opt, "lexecute_no_report", False),
-        rootdir=str(getattr(config, "rootpath", "")),
+        rootdir=rootdir,
+        unavailable=problem,
     )
     config.pluginmanager.register(LexecutePlugin(controller), _PLUGIN_NAME)
     controller.start_run()

@@ -30,6 +30,7 @@ implements the same function; tests compare the two.
 from __future__ import annotations
 
 import os
+import sys
 import threading
 from typing import Dict, List, Optional, Sequence, Tuple
 
@@ -179,25 +180,44 @@ class NeuralUnavailable(RuntimeError):
     """The neural predictor cannot run here (no shim/torch, no model)."""
 
 
+def _has_torch() -> bool:
+    import importlib.util
+    try:
+        return importlib.util.find_spec("torch") is not None
+    except (ImportError, ValueError):
+        return False
+
+
+def _no_torch_message() -> str:
+    return (f"the neural predictor needs PyTorch's LibTorch, and torch is not installed for "
+            f"this Python ({sys.version_info[0]}.{sys.version_info[1]}): pip install "
+            "torch==2.13.0 where a build exists for it, then rebuild (python setup.py "
+            "build_ext --inplace) to get lexecutor_c._torch_shim")
+
+
 def load_shim():
     """The LibTorch shim extension; NeuralUnavailable with the reason when absent."""
     try:
         from lexecutor_c import _torch_shim
     except ImportError as e:
-        try:
-            import importlib.util
-            has_torch = importlib.util.find_spec("torch") is not None
-        except (ImportError, ValueError):
-            has_torch = False
-        if not has_torch:
-            raise NeuralUnavailable(
-                "the neural predictor needs PyTorch's LibTorch: pip install torch==2.13.0, "
-                "then rebuild (python setup.py build_ext --inplace) to get "
-                "lexecutor_c._torch_shim") from e
+        if not _has_torch():
+            raise NeuralUnavailable(_no_torch_message()) from e
         raise NeuralUnavailable(
             "lexecutor_c._torch_shim is not built or cannot be loaded "
             f"({e}); rebuild with torch installed: python setup.py build_ext --inplace") from e
     return _torch_shim
+
+
+def check_available() -> None:
+    """Raise NeuralUnavailable now when the shim was never built (no torch
+    for this interpreter at build time: e.g. Python 3.12/3.13 here), without
+    loading LibTorch; a built shim is loaded on the first query only."""
+    import importlib.util
+    if importlib.util.find_spec("lexecutor_c._torch_shim") is None:
+        if not _has_torch():
+            raise NeuralUnavailable(_no_torch_message())
+        raise NeuralUnavailable("lexecutor_c._torch_shim is not built; rebuild with torch "
+                                "installed: python setup.py build_ext --inplace")
 
 
 class NeuralModel:
@@ -302,8 +322,10 @@ _default: Optional[NeuralPredictor] = None
 
 
 def runtime_predictor() -> NeuralPredictor:
-    """What ``Runtime(predictor="neural")`` uses: one shared lazy predictor."""
+    """What ``Runtime(predictor="neural")`` uses: one shared lazy predictor.
+    NeuralUnavailable at once where the shim was never built."""
     global _default
+    check_available()
     if _default is None:
         _default = NeuralPredictor()
     return _default

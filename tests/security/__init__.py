@@ -1,0 +1,1 @@
+"""The hostile-input suite (make security); see test_probes.py."""
