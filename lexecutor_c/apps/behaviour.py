@@ -153,6 +153,9 @@ class _Side:
         else:
             self.driver = build_driver(v)
         d = self.driver
+        # the child sees a read-only view of the system (engine.sandbox): the
+        # checkout its module is imported from is added to it
+        self.readable = (d.root,) if d.mode == "module" and d.root else ()
         self.spec = {"mode": d.mode, "text": d.text, "filename": d.filename,
                      "target_first": d.target_first, "target_def": d.target_def,
                      "target_last": d.target_last, "offset": d.offset,
@@ -165,7 +168,8 @@ class _Side:
         out = sandbox.call_isolated(run_case, self.spec, {"prefix": inp.prefix,
                                                            "call": inp.call},
                                     inp.seed, opts.resolved_predictor(), opts.randomize,
-                                    limits=sandbox.Limits(timeout=opts.timeout))
+                                    limits=sandbox.Limits(timeout=opts.timeout,
+                                                          readable=self.readable))
         if out.status == "ok" and isinstance(out.value, dict):
             r = out.value
             if r.get("outcome") is None:
