@@ -499,3 +499,67 @@ def test_special_methods_get_inputs_from_builtins_and_operators():
     assert (c["self"], c["args"]) == ("Bag(3)", ["1"])
     (c,) = calls("Bag.__getitem__")
     assert (c["self"], c["args"]) == ("Bag()", ["2"])
+
+
+def test_a_renamed_attribute_is_no_change():
+    """A refactoring that renames an attribute keeps the object's state (its
+    values); values moved between attributes both versions have still
+    differ."""
+    src = textwrap.dedent('''\
+        class Box:
+            def __init__(self, value, label):
+                self._value = value
+                self.label = label
+    ''')
+    old = bh.function_versions(src)["Box.__init__"]
+    renamed = bh.function_versions(src.replace("self._value =", "self._content ="))
+    f = bh.check_function(old, renamed["Box.__init__"], **OPTS)
+    assert f.verdict == SAME, f.detail
+    swapped = bh.function_versions(src.replace("self._value = value", "self._value = label")
+                                   .replace("self.label = label", "self.label = value"))
+    f = bh.check_function(old, swapped["Box.__init__"], **OPTS)
+    assert f.verdict == CHANGED and "self after the call" in f.detail
+    # the comparison itself
+    obj = "['m.Box', [['_value', \"'a'\"], ['label', '1']]]"
+    assert bh._same_value(obj, obj.replace("_value", "_content"))
+    assert not bh._same_value(obj, obj.replace("'a'", "'b'").replace("_value", "_content"))
+    assert not bh._same_value(obj, "['m.Other', [['_content', \"'a'\"], ['label', '1']]]")
+    assert not bh._same_value("['list', '1', '2']", "['list', '2', '1']")
+
+
+def test_an_added_parameter_is_no_change_of_the_other_arguments():
+    old = bh.function_versions("def put(items, x):\n    items.append(x)\n")["put"]
+    new = bh.function_versions("def put(items, x, log=print):\n"
+                               "    items.append(x)\n")["put"]
+    f = bh.check_function(old, new, **OPTS)
+    assert f.verdict == SAME, f.detail
+    assert bh._same_value("['1', '2']", "['1', '2', '3']", arguments=True)
+    assert not bh._same_value("['1', '2']", "['1', '5', '3']", arguments=True)
+
+
+def test_a_stand_in_lacking_an_operation_is_no_evidence():
+    """``x.copy()`` and ``x[:]`` on a list are alike; on the generator's
+    empty stand-in class one gets an injected attribute and the other a
+    TypeError: that says nothing about the function."""
+    src = textwrap.dedent('''\
+        class Parser:
+            def __init__(self):
+                self._fields = []
+
+            @property
+            def fields(self):
+                return self._fields.copy()
+    ''')
+    old = bh.function_versions(src)["Parser.fields"]
+    new = bh.function_versions(src.replace("self._fields.copy()", "self._fields[:]"))
+    f = bh.check_function(old, new["Parser.fields"], **OPTS)
+    assert f.verdict != CHANGED, (f.detail, f.input)
+    prefix = "class C_self__fields:\n    pass\n"
+    r = {"outcome": "raised:TypeError", "message": "'C_self__fields' object is not subscriptable"}
+    assert bh._stand_in_failure(r, prefix)
+    assert not bh._stand_in_failure(r, "")             # a class of the code under test
+    assert bh._stand_in_failure({"outcome": "raised:TypeError", "message":
+                                 "sequence item 1: expected str instance, "
+                                 "lexecutor_c._core.Dummy found"}, "")
+    assert not bh._stand_in_failure({"outcome": "raised:ValueError",
+                                     "message": "'C_self__fields'"}, prefix)
