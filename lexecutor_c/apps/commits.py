@@ -393,7 +393,7 @@ def _call_input(tf: _TestFile, v: Version, e: ast.AST) -> Optional[Input]:
 
 
 def inputs_from_tests(repo: str, rev: Optional[str], v: Version, touched_tests=(),
-               seed: int = 0) -> list:
+                      seed: int = 0, cap: int = _MAX_TEST_CALLS) -> list:
     """Inputs from calls of ``v``'s function in the repository's test files
     at ``rev`` (None: the index), those in test functions the commit touched
     first: the call's argument expressions and, for a method, the expression
@@ -436,9 +436,80 @@ def inputs_from_tests(repo: str, rev: Optional[str], v: Version, touched_tests=(
             continue
         seen.add(k)
         out_inputs.append(inp)
-        if len(out_inputs) >= _MAX_TEST_CALLS:
+        if len(out_inputs) >= cap:
             break
     return out_inputs
+
+
+def _references(node: ast.AST) -> set:
+    """Names a function's body refers to: plain names and attribute names
+    (``self._helper(...)``, ``Parser(...)``)."""
+    out = set()
+    for x in ast.walk(node):
+        if isinstance(x, ast.Name):
+            out.add(x.id)
+        elif isinstance(x, ast.Attribute):
+            out.add(x.attr)
+    return out
+
+
+def callers_of(v: Version, depth: int = 3) -> list:
+    """Functions and methods of ``v``'s module that call it, directly or
+    through others of the module (up to ``depth`` calls away), nearest
+    first: the entry points a project's tests may reach it through.  A
+    reference by name is taken for a call (a method by its name on any
+    object; a constructor by its class's name)."""
+    from .funcsource import function_versions
+    try:
+        versions = function_versions(v.text, v.path)
+    except SyntaxError:
+        return []
+    refs = {q: _references(w.node) for q, w in versions.items()}
+
+    def names_of(w: Version) -> set:
+        if w.name == "__init__" and w.cls is not None:
+            return {w.cls.name}
+        return {w.name}
+    out, seen = [], {v.qualname}
+    frontier = [v]
+    for _ in range(depth):
+        nxt = []
+        for target in frontier:
+            want = names_of(target)
+            for q, w in versions.items():
+                if q in seen or "<locals>" in q or not (refs[q] & want):
+                    continue
+                if w.name.startswith("__") and w.name != "__init__":
+                    continue
+                seen.add(q)
+                nxt.append(w)
+        out.extend(nxt)
+        frontier = nxt
+    return out
+
+
+def inputs_from_callers(repo: str, rev: Optional[str], v: Version, touched_tests=(),
+                        seed: int = 0, limit: int = 4) -> list:
+    """Inputs through callers (:func:`callers_of`): the tests' calls of a
+    function or method of the module that leads to ``v``; in module mode the
+    caller runs and ``v``'s changed lines are tracked.  Marked with
+    ``call["entry"]`` (the caller's path in the module and kind)."""
+    pool = []
+    for w in callers_of(v):
+        if w.kind in ("setter", "deleter"):
+            continue
+        path = (w.qualname.split("#")[0]).split(".")
+        for inp in inputs_from_tests(repo, rev, w, touched_tests, seed, cap=24):
+            inp.call["entry"] = {"path": path, "kind": w.kind, "name": w.qualname}
+            inp.note = f"{inp.note} through {w.qualname}"
+            pool.append(inp)
+        if len(pool) >= 48:
+            break
+    if len(pool) <= limit:
+        return pool
+    # spread over the pool (the tests of different features), nearest first
+    step = len(pool) / limit
+    return [pool[int(i * step)] for i in range(limit)]
 
 
 # ---------------------------------------------------------------- checkouts (module mode)
@@ -668,6 +739,10 @@ def _check_commit(root, sha, parents, subject, opts, trees, max_functions, use_t
         old_tree = new_tree = None
         if trees is not None:
             old_tree, new_tree = trees.get(parents[0]), trees.get(new_rev)
+        if use_tests and len(tests) < 2 and old_tree is not None and new_tree is not None:
+            # few tests call it: the tests of the module's functions that do
+            tests += inputs_from_callers(root, new_rev, t.new, touched_tests, opts.seeds[0],
+                                         limit=8 - len(tests))
         fc = check_function(t.old, t.new, opts=opts, test_inputs=tests, file=t.path,
                             old_tree=old_tree, new_tree=new_tree)
         c.functions.append(fc)

@@ -266,6 +266,56 @@ def _compat_aliases() -> None:
         base64.encodestring, base64.decodestring = base64.encodebytes, base64.decodebytes
 
 
+def _test_namespace(call: dict, env: dict) -> dict:
+    """The namespace a test's call expressions are evaluated in: the
+    module's, plus what the test module imports (the module wins)."""
+    ns = dict(env)
+    for imp in call.get("imports", ()):
+        try:
+            exec(compile(imp, "<test imports>", "exec"), ns)
+        except BaseException:
+            pass
+    ns.update(env)
+    return ns
+
+
+class _NoEntry(Exception):
+    """The caller a test input goes through is not in this version."""
+
+
+def _entry_call(entry: dict, call: dict, env: dict):
+    """(callable, self object or None, args, kwargs) for a test's call of
+    ``entry`` (``{"path": [class..., name], "kind": ...}``), a function of
+    the module that calls the changed one."""
+    path, kind = entry["path"], entry["kind"]
+    holder = None
+    if len(path) > 1:
+        holder = env.get(path[0])
+        for c in path[1:-1]:
+            holder = getattr(holder, c, None)
+        if not isinstance(holder, type):
+            raise _NoEntry(".".join(path[:-1]))
+    elif path[0] not in env:
+        raise _NoEntry(path[0])
+    ns = _test_namespace(call, env)
+    args = [eval(compile(e, "<test call>", "eval"), ns) for e in call["args"]]
+    kwargs = {k: eval(compile(e, "<test call>", "eval"), ns)
+              for k, e in call["kwargs"].items()}
+    name = path[-1]
+    if holder is None:
+        return env[name], None, args, kwargs
+    if name == "__init__":
+        return holder, None, args, kwargs
+    if kind in ("static", "classmethod"):
+        return getattr(holder, name), None, args, kwargs
+    obj = eval(compile(call["self"], "<test call>", "eval"), ns) if call.get("self") else None
+    if not isinstance(obj, holder):
+        raise _NoEntry("another class")
+    if kind == "getter":
+        return (lambda: getattr(obj, name)), obj, [], {}
+    return getattr(obj, name), obj, args, kwargs
+
+
 def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dict:
     """In the sandbox child: prefix, module or driver, call; plain data back."""
     import builtins
@@ -370,8 +420,15 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
     # 3. the arguments: a test's call expressions, or the prefix's values and injection
     call = inp.get("call")
     obj = None
+    entry = call.get("entry") if call else None
     try:
-        if call:
+        if entry:
+            # a test's call of another function of the module that leads to
+            # the target (a caller): run it; the target's lines are tracked
+            fn, obj, args, kwargs = _entry_call(entry, call, env)
+            needs_self = False
+            kind = "function"
+        elif call:
             ns = dict(env)
             for imp in call.get("imports", ()):
                 try:
@@ -414,8 +471,9 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
     except BaseException as e:
         return stop(f"input:{type(e).__name__}", e)
     lead = [obj] if needs_self else [cls] if kind == "classmethod" else []
+    names = [f"{entry['name']}:{i}" for i in range(len(args))] if entry else drv["args"]
     res["input"] = {p: _ADDR.sub("0x?", str(snapshot(x, 0, dummies)))[:300]
-                    for p, x in list(zip(drv["args"], args)) + list(kwargs.items())}
+                    for p, x in list(zip(names, args)) + list(kwargs.items())}
     sink = io.StringIO()
     sys.stdout = sink
     try:
