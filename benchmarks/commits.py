@@ -250,6 +250,8 @@ def main(argv=None) -> int:
     ap.add_argument("--max-inputs", type=int, default=12)
     ap.add_argument("--budget", type=float, default=30.0)
     ap.add_argument("--timeout", type=float, default=5.0)
+    ap.add_argument("--max-functions", type=int, default=20,
+                    help="functions checked per commit at most (default 20)")
     ap.add_argument("--quiet", action="store_true")
     ap.add_argument("--review", type=int, default=0, metavar="N",
                     help="print a seeded random sample of N 'changed' verdicts with the "
@@ -257,7 +259,7 @@ def main(argv=None) -> int:
     ap.add_argument("--review-seed", type=int, default=12)
     a = ap.parse_args(argv)
     opts = {"seeds": list(range(a.seeds)), "max_inputs": a.max_inputs, "budget": a.budget,
-            "timeout": a.timeout}
+            "timeout": a.timeout, "max_functions": a.max_functions}
     per = {}
     t0 = time.monotonic()
     for repo in a.repo:
