@@ -76,7 +76,7 @@ def classify(c: dict) -> dict:
 
 
 def run_project(repo: str, rev: str, n: int, opts: dict, out_dir: str, fresh: bool,
-                log=print) -> list:
+                log=print, stored: bool = False) -> list:
     name = os.path.basename(os.path.abspath(repo).rstrip("/"))
     os.makedirs(out_dir, exist_ok=True)
     path = os.path.join(out_dir, f"{name}.jsonl")
@@ -100,6 +100,8 @@ def run_project(repo: str, rev: str, n: int, opts: dict, out_dir: str, fresh: bo
         for i, sha in enumerate(shas, 1):
             if sha in done:
                 rows.append(done[sha])
+                continue
+            if stored:
                 continue
             (c,) = cm.check_commits(repo, sha, **opts)
             d = c.to_dict()
@@ -147,7 +149,8 @@ def table(per_project: dict) -> list:
     return out
 
 
-def print_table(rows: list, markdown: bool = False, out=sys.stdout) -> None:
+def print_table(rows: list, markdown: bool = False, out=None) -> None:
+    out = out or sys.stdout
     cols = ["project", "commits", "fn-changing", "verdict", "share", "changed", "same (static)",
             "share w/o static", "unreached", "exceptional", "time", "s/commit"]
     lines = []
@@ -209,10 +212,11 @@ def _function_diff(repo: str, commit: str, path: str, qualname: str) -> str:
     return "\n".join(difflib.unified_diff(out[0], out[1], "old", "new", lineterm="", n=2))
 
 
-def review(per_project: dict, repos: dict, n: int, seed: int, out=sys.stdout) -> list:
+def review(per_project: dict, repos: dict, n: int, seed: int, out=None) -> list:
     """A seeded random sample of ``n`` "changed" function verdicts, printed
     with the function's diff and the distinguishing input, for hand-checking."""
     import random
+    out = out or sys.stdout
     pool = samples(per_project)
     pick = random.Random(seed).sample(pool, min(n, len(pool)))
     for i, s in enumerate(pick, 1):
@@ -242,6 +246,9 @@ def main(argv=None) -> int:
                     help="commits per repository (default 600)")
     ap.add_argument("--out", default="bench-out/commits", metavar="DIR")
     ap.add_argument("--fresh", action="store_true", help="ignore stored results")
+    ap.add_argument("--stored", action="store_true",
+                    help="report the stored results only (run nothing; a project still "
+                         "being measured shows the commits done so far)")
     ap.add_argument("--markdown", action="store_true")
     ap.add_argument("--json", metavar="FILE", help="write the table as JSON")
     ap.add_argument("--samples", metavar="FILE",
@@ -264,9 +271,10 @@ def main(argv=None) -> int:
     t0 = time.monotonic()
     for repo in a.repo:
         name = os.path.basename(os.path.abspath(repo).rstrip("/"))
-        per[name] = run_project(repo, a.range, a.max, opts, a.out, a.fresh,
+        per[name] = run_project(repo, a.range, a.max, opts, a.out, a.fresh and not a.stored,
                                 log=(lambda *x: None) if a.quiet else
-                                (lambda s: print(s, file=sys.stderr, flush=True)))
+                                (lambda s: print(s, file=sys.stderr, flush=True)),
+                                stored=a.stored)
     rows = table(per)
     print(f"commits benchmark: {', '.join(per)}; last {a.max} commits of {a.range}; "
           f"options {json.dumps(opts)}; {time.monotonic() - t0:.0f} s this run")
