@@ -61,7 +61,7 @@ def _commits(args, ui: UI) -> int:
         raise UsageError(str(e))
     summ = cm.summary(checks)
     if args.json:
-        doc = {"version": 2, "repo": args.repo, "range": args.rev_range, "staged": args.staged,
+        doc = {"version": 1, "repo": args.repo, "range": args.rev_range, "staged": args.staged,
                "seeds": list(seeds), "predictor": args.predictor,
                "commits": [c.to_dict() for c in checks], "summary": summ}
         ui.stdout.write(json.dumps(doc, indent=2) + "\n")
