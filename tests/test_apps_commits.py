@@ -535,6 +535,8 @@ def test_an_added_parameter_is_no_change_of_the_other_arguments():
     assert f.verdict == SAME, f.detail
     assert bh._same_value("['1', '2']", "['1', '2', '3']", arguments=True)
     assert not bh._same_value("['1', '2']", "['1', '5', '3']", arguments=True)
+    assert bh._same_value("['1', '2']", "['1', '9', '2']", arguments=True)   # in the middle
+    assert not bh._same_value("['1', '2']", "['1', '2']".replace("2", "3") + "", arguments=True)
 
 
 def test_a_stand_in_lacking_an_operation_is_no_evidence():

@@ -237,8 +237,9 @@ def _same_value(a, b, arguments: bool = False) -> bool:
     """Two fields' snapshots (strings of funcrun.snapshot's data) describe
     the same value: equal without the injected values' names, or equal but
     for renamed attributes.  ``arguments``: the lists of the arguments after
-    the call, compared as far as both go (a parameter the commit added or
-    removed is no change of what the call did to the others)."""
+    the call: when their lengths differ (a parameter the commit added or
+    removed), each argument of the shorter list must be found among the
+    other's, as the call left it."""
     a, b = _unnamed(a), _unnamed(b)
     if a == b:
         return True
@@ -250,8 +251,15 @@ def _same_value(a, b, arguments: bool = False) -> bool:
     except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
         return False
     if arguments and isinstance(x, list) and isinstance(y, list) and len(x) != len(y):
-        n = min(len(x), len(y))
-        x, y = x[:n], y[:n]
+        # a parameter added or removed anywhere: each argument of the shorter
+        # list must be found, as it was left, among the other's
+        short, rest = (x, list(y)) if len(x) < len(y) else (y, list(x))
+        for item in short:
+            i = next((j for j, z in enumerate(rest) if _alike_but_renamed(item, z)), None)
+            if i is None:
+                return False
+            del rest[i]
+        return True
     return _alike_but_renamed(x, y)
 
 
