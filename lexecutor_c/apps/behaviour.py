@@ -215,19 +215,29 @@ def _alike_but_renamed(x, y) -> bool:
     """Whether two snapshots are equal once attributes that only one side
     has are matched by their values: an attribute renamed by a refactoring
     (``self._schema`` -> ``self._schema_class``) holds the same value and is
-    no change of behaviour.  Attributes both sides have are compared as
-    they are, so values moved between existing attributes still differ."""
+    no change of behaviour; one that only one version sets at all (a new
+    ``self._re_flags``) is not compared.  Attributes both sides have are
+    compared as they are, so values moved between them still differ."""
     if x == y:
         return True
     ax, ay = _object_attrs(x), _object_attrs(y)
     if ax is not None and ay is not None:
-        if x[0] != y[0] or len(ax) != len(ay):
+        if x[0] != y[0]:
             return False
         if not all(_alike_but_renamed(ax[k], ay[k]) for k in ax.keys() & ay.keys()):
             return False
-        rest_x = sorted((ax[k] for k in ax.keys() - ay.keys()), key=repr)
-        rest_y = sorted((ay[k] for k in ay.keys() - ax.keys()), key=repr)
-        return all(_alike_but_renamed(p, q) for p, q in zip(rest_x, rest_y))
+        # attributes only one side has: renamed ones hold the same values;
+        # what is left over is an attribute the commit added (or dropped),
+        # which no code of the other version can observe
+        rest_x = [ax[k] for k in ax.keys() - ay.keys()]
+        rest_y = [ay[k] for k in ay.keys() - ax.keys()]
+        short, rest = (rest_x, rest_y) if len(rest_x) <= len(rest_y) else (rest_y, rest_x)
+        for item in short:
+            i = next((j for j, z in enumerate(rest) if _alike_but_renamed(item, z)), None)
+            if i is None:
+                return False
+            del rest[i]
+        return True
     if isinstance(x, list) and isinstance(y, list) and len(x) == len(y):
         return all(_alike_but_renamed(p, q) for p, q in zip(x, y))
     return False
