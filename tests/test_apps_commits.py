@@ -570,67 +570,19 @@ def test_a_stand_in_lacking_an_operation_is_no_evidence():
                                  "lexecutor_c._core.Dummy found"}, "")
     assert not bh._stand_in_failure({"outcome": "raised:ValueError",
                                      "message": "'C_self__fields'"}, prefix)
+    assert bh._stand_in_failure({"outcome": "raised:ValueError", "message":
+                                 "callable <Dummy 'func'> is not supported by signature"}, "")
 
 
-def test_a_private_helper_gets_inputs_through_its_callers_tests(tmp_path):
-    """No test calls ``_mode`` itself: the tests of ``Stats.report`` and of
-    ``summary`` (which reach it through ``Stats``) become its inputs; the
-    verdict shows the caller it went through."""
-    r = tmp_path / "callers"
-    r.mkdir()
-    git(r, "init", "-q")
-    git(r, "config", "user.email", "t@example.org")
-    git(r, "config", "user.name", "t")
-    commit(r, "init", {
-        "stats/__init__.py": "",
-        "stats/core.py": textwrap.dedent('''\
-            def _mode(values):
-                best = None
-                for v in sorted(set(values)):
-                    if best is None or values.count(v) > values.count(best):
-                        best = v
-                return best
-
-
-            class Stats:
-                def __init__(self, values):
-                    self.values = list(values)
-
-                def report(self):
-                    return {"n": len(self.values), "mode": _mode(self.values)}
-
-
-            def summary(values):
-                return Stats(values).report()
-        '''),
-        "tests/test_core.py": textwrap.dedent('''\
-            from stats.core import Stats, summary
-
-
-            def test_report():
-                s = Stats([3, 1, 3, 2, 1])
-                assert s.report()["n"] == 5
-
-
-            def test_summary():
-                assert summary([2, 2, 1])["mode"] == 2
-        ''')})
-    # ties now go to the larger value: reached only through the callers
-    edit(r, "stats/core.py", "values.count(v) > values.count(best)",
-         "values.count(v) >= values.count(best)")
-    git(r, "commit", "-q", "-am", "ties to the larger value")
-    (c,) = check_commits(str(r), "HEAD", **OPTS)
-    (f,) = c.functions
-    assert f.function == "_mode" and f.verdict == CHANGED, f.detail
-    assert "through" in f.input["note"]
-    assert f.input["call"]["entry"]["name"] in ("Stats.report", "summary", "Stats.__init__")
-    # the callers, nearest first
-    from lexecutor_c.apps.commits import callers_of
-    src = (r / "stats/core.py").read_text()
-    v = bh.function_versions(src, "stats/core.py")["_mode"]
-    assert [w.qualname for w in callers_of(v)] == ["Stats.report", "summary"]
-    # a refactoring of the helper reached through the callers is "same"
-    edit(r, "stats/core.py", "for v in sorted(set(values)):", "for v in sorted({*values}):")
-    git(r, "commit", "-q", "-am", "set display")
-    (c,) = check_commits(str(r), "HEAD", **OPTS)
-    assert c.functions[0].verdict == SAME, c.functions[0].detail
+def test_both_failing_on_made_up_values_is_no_evidence():
+    """Both versions raise on the generator's values, in different places:
+    no evidence; on a test's own call a different exception type still is
+    one (test_exception_types), and so is one version returning."""
+    a = {"outcome": "raised:AttributeError", "message": "'int' object has no attribute 'x'"}
+    b = {"outcome": "raised:TypeError", "message": "expected str, not list"}
+    ok = {"outcome": "returned", "ret": "'1'"}
+    made_up = bh.Input("items = [1, 2]\n", None)
+    from_test = bh.Input("", {"self": None, "args": ["[1, 2]"], "kwargs": {}})
+    assert bh._artefact(a, b, made_up)
+    assert not bh._artefact(a, b, from_test)
+    assert not bh._artefact(a, ok, made_up)

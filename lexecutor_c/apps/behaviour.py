@@ -284,14 +284,27 @@ def _stand_in_failure(r: dict, prefix: str) -> bool:
     the function: the other version may merely ask the stand-in something
     the generator happened to give it (``x.copy()`` vs ``x[:]``)."""
     o = str(r.get("outcome", ""))
-    if o not in ("raised:TypeError", "raised:AttributeError"):
+    if not o.startswith("raised:"):
         return False
     msg = str(r.get("message", ""))
     if re.search(r"\bDummy(Resource)?\b", msg):
-        return True
+        return True         # any exception about an injected value
+    if o not in ("raised:TypeError", "raised:AttributeError"):
+        return False
     made = set(re.findall(r"^class (\w+)", prefix or "", re.M))
     return any(n in made or n in ("Dummy", "DummyResource") or n.startswith("Dummy")
                for n in _QUOTED.findall(msg))
+
+
+def _artefact(ro: dict, rn: dict, inp: "Input") -> bool:
+    """Whether two outcomes that differ tell nothing about the function:
+    one version failed on a made-up value (:func:`_stand_in_failure`), or
+    both raised on an input the generator made up (not a test's call) --
+    the values were invalid for both, and only where they blew up differs."""
+    if _stand_in_failure(ro, inp.prefix) or _stand_in_failure(rn, inp.prefix):
+        return True
+    return not inp.call and str(ro.get("outcome")).startswith("raised:") and \
+        str(rn.get("outcome")).startswith("raised:")
 
 
 def _differences(a: dict, b: dict) -> list:
@@ -460,10 +473,10 @@ def check_function(old: Version, new: Version, *, opts: Optional[Options] = None
             results.append((inp, ro, rn, None))
             continue
         diff = _differences(ro, rn)
-        if diff == ["outcome"] and (_stand_in_failure(ro, inp.prefix) or
-                                    _stand_in_failure(rn, inp.prefix)):
+        if diff == ["outcome"] and _artefact(ro, rn, inp):
             # one version fails on a made-up value lacking an operation the
-            # other version does not use: no evidence either way
+            # other version does not use, or both fail on made-up values (in
+            # different places): no evidence either way
             last_err = ro if _stand_in_failure(ro, inp.prefix) else rn
             results.append((inp, ro, rn, None))
             continue
