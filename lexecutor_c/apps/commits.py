@@ -1,24 +1,20 @@
-"""Semantics-changing commits (RQ4 of the LExecutor paper).
+"""Semantics-changing commits (RQ4 of the LExecutor paper), per function.
 
-For every commit of a range that changes exactly one Python function, the
-old and the new version of that function are executed under injection and
-their return values compared:
+For every commit of a range (or the staged changes), each changed ``.py``
+file is parsed at both revisions and its functions and methods are keyed by
+qualified name.  Every function whose code changed (docstrings, annotations,
+comments and formatting do not count) gets its own check: the old and the
+new version run on the same inputs and are compared
+(:mod:`lexecutor_c.apps.behaviour`: return values, exception types, printed
+output, mutations of the arguments and of ``self``).  Functions in test files
+are reported apart; their calls of the changed function with literal
+arguments become inputs.  Added and removed functions, and module-level code
+that changed, are reported.
 
-* The function is extracted on its own (decorators dropped, methods
-  dedented) and executed in a sandbox child; everything it reads that is not
-  defined in it -- module globals, imports, ``self``'s attributes, results of
-  calls of other code -- is missing and gets injected.
-* Randomized injection with a fixed seed: the runtime derives every injected
-  value from ``(seed, name, class)`` only, so the unchanged parts of the two
-  versions read identical values.  The arguments come from the same
-  mechanism: every parameter without a default is injected by its name
-  (``self`` included); parameters with defaults keep them, so a changed
-  default shows up.
-* Per seed the pair is ``exception`` (either version raised, timed out or
-  crashed), ``changed`` (return types differ, primitive return values
-  differ, or collection sizes differ) or ``same``.  Over the seeds: a
-  commit is ``changed`` if any seed differs, else ``same`` if some seed ran
-  both versions to a return, else ``exception``.
+A commit is ``changed`` when some input distinguishes the versions of one of
+its functions (the report shows that input), ``same`` when every changed
+function ran its changed lines alike on every input, else ``undecided``
+(some function's changed lines were never reached, or every run failed).
 
 Commits are found with ``git`` through ``subprocess``: no extra dependency,
 and revision ranges mean exactly what they mean to ``git log``.
@@ -26,25 +22,21 @@ and revision ranges mean exactly what they mean to ``git log``.
 from __future__ import annotations
 
 import ast
-import inspect
-import itertools
 import os
 import subprocess
-import textwrap
-from dataclasses import asdict, dataclass, field
+import time
+from dataclasses import dataclass, field
 from typing import Optional
 
-from ..engine import sandbox
+from .behaviour import (CHANGED, SAME, FunctionCheck, Input, Options, Tree, Version,
+                        check_function, code_dump, function_versions)
 
-__all__ = ["GitError", "FunctionDef", "CommitCheck", "check_commits", "functions_of",
-           "compare_function", "describe_value", "compare_values"]
+__all__ = ["GitError", "CommitCheck", "FunctionCheck", "check_commits", "summary",
+           "is_test_path", "module_level_dump", "CHANGED", "SAME", "UNDECIDED", "SKIPPED"]
 
-#: values of the tool's verdicts
-CHANGED, SAME, EXCEPTION, SKIPPED = "changed", "same", "exception", "skipped"
-DEFAULT_SEEDS = (0, 1, 2, 3, 4)
-_PRIMITIVES = (type(None), bool, int, float, complex, str, bytes)
-_COLLECTIONS = (list, tuple, dict, set, frozenset, bytearray, range)
-_GEN_MAX = 1000
+#: commit verdicts (function checks also use UNREACHED / EXCEPTION / added / removed)
+UNDECIDED, SKIPPED = "undecided", "skipped"
+DEFAULT_SEEDS = (0, 1)
 
 
 class GitError(Exception):
@@ -127,189 +119,50 @@ def _show(repo: str, rev: Optional[str], path: str) -> bytes:
     return _git(repo, "show", f"{rev or ''}:{path}", binary=True)
 
 
-# ---------------------------------------------------------------- functions
+
+# ---------------------------------------------------------------- what a commit touches
+
+_TEST_DIRS = {"test", "tests", "testing", "unittests"}
+
+
+def is_test_path(path: str) -> bool:
+    """Test code by the usual conventions: a test/tests/testing folder,
+    test_*.py, *_test.py, conftest.py."""
+    parts = path.replace("\\", "/").split("/")
+    base = parts[-1]
+    return any(p in _TEST_DIRS for p in parts[:-1]) or base.startswith("test_") or \
+        base.endswith("_test.py") or base in ("conftest.py", "tests.py", "test.py")
+
+
+class _Blank(ast.NodeTransformer):
+    def _fn(self, node):
+        node.body = [ast.Pass()]
+        node.decorator_list = [d for d in node.decorator_list]
+        return node
+
+    visit_FunctionDef = visit_AsyncFunctionDef = _fn
+
+
+def module_level_dump(tree: ast.Module) -> str:
+    """The module with every function body replaced by ``pass``: what is left
+    is module-level and class-level code (docstrings and annotations
+    normalized away)."""
+    import copy
+    t = _Blank().visit(copy.deepcopy(tree))
+    return code_dump(t)
+
 
 @dataclass
-class FunctionDef:
+class _Touched:
+    path: str
     qualname: str
-    name: str
-    source: str            # dedented, without decorators
-    dump: str              # ast.dump without positions: equal dumps = same code
-    line: int
-    required: list         # parameters without default, passed positionally
-    kwonly: list           # keyword-only parameters without default
-    is_async: bool
+    old: Optional[Version]
+    new: Optional[Version]
+    test: bool
 
-
-def _function_def(node, qualname: str, text: str) -> FunctionDef:
-    seg = ast.get_source_segment(text, node, padded=True) or ""
-    a = node.args
-    positional = a.posonlyargs + a.args
-    n_required = len(positional) - len(a.defaults)
-    required = [p.arg for p in positional[:n_required]]
-    kwonly = [p.arg for p, d in zip(a.kwonlyargs, a.kw_defaults) if d is None]
-    return FunctionDef(qualname, node.name, textwrap.dedent(seg),
-                       ast.dump(node, include_attributes=False), node.lineno, required,
-                       kwonly, isinstance(node, ast.AsyncFunctionDef))
-
-
-def functions_of(text: str, filename: str = "<file>") -> dict[str, FunctionDef]:
-    """qualname -> FunctionDef for the functions and methods of a module
-    (nested functions belong to their enclosing function; a name defined
-    twice gets ``#2``).  Raises SyntaxError."""
-    tree = ast.parse(text, filename)
-    out: dict[str, FunctionDef] = {}
-
-    def visit(stmts, prefix):
-        for s in stmts:
-            if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                q = prefix + s.name
-                k, n = q, 1
-                while k in out:
-                    n += 1
-                    k = f"{q}#{n}"
-                out[k] = _function_def(s, k, text)
-            elif isinstance(s, ast.ClassDef):
-                visit(s.body, f"{prefix}{s.name}.")
-            else:
-                for attr in ("body", "orelse", "finalbody"):
-                    visit(getattr(s, attr, None) or [], prefix)
-                for h in getattr(s, "handlers", None) or []:
-                    visit(h.body, prefix)
-                for c in getattr(s, "cases", None) or []:
-                    visit(c.body, prefix)
-    visit(tree.body, "")
-    return out
-
-
-# ---------------------------------------------------------------- execution
-
-def describe_value(v) -> dict:
-    """What the comparison looks at: the type, the value of primitives, the
-    size of collections (generators are drained, up to 1000 items)."""
-    if inspect.isgenerator(v):
-        items = list(itertools.islice(v, _GEN_MAX))
-        return {"type": "generator", "size": len(items)}
-    t = type(v)
-    name = t.__qualname__ if t.__module__ in ("builtins", "__main__") else \
-        f"{t.__module__}.{t.__qualname__}"
-    d = {"type": name}
-    if isinstance(v, _PRIMITIVES) and t in _PRIMITIVES:
-        d["value"] = repr(v)
-    elif t in _COLLECTIONS:
-        d["size"] = len(v)
-    return d
-
-
-def _absent():
-    raise NameError("absent")
-
-
-def _run_function(fsrc: str, name: str, required: list, kwonly: list, is_async: bool,
-                  seed: int, predictor: str, filename: str) -> dict:
-    """In the sandbox child: define the function under injection, inject its
-    arguments by name and call it."""
-    import builtins
-    from .._core import Runtime
-    from ..engine import run as api
-    from ..engine.instrument import instrument
-    inst = instrument(fsrc, filename=filename)
-    code = inst.compile()
-    rt = Runtime(sites=inst.iids, predictor=predictor, abstraction="fine",
-                 seed=seed, randomize=True, record=False, filename=filename)
-    loaders = rt.loaders()
-    env = {"__name__": "__lexecuted__", "__builtins__": builtins, "__file__": filename}
-    env.update(loaders)
-    try:
-        exec(code, env)
-        fn = env.get(name)
-        inject = loaders["_n_"]
-        args = [inject(0, p, _absent) for p in required]
-        kwargs = {p: inject(0, p, _absent) for p in kwonly}
-        if is_async:
-            import asyncio
-            value = asyncio.run(fn(*args, **kwargs))
-        else:
-            value = fn(*args, **kwargs)
-        out = {"returned": describe_value(value)}
-    except sandbox.Timeout:
-        out = {"raised": {"type": "Timeout", "message": "timed out", "line": None}}
-    except BaseException as e:
-        out = {"raised": {"type": api._type_name(type(e)), "message": api._safe_str(e)[:300],
-                          "line": api._exception_line(e, filename)}}
-    out["injections"] = len(rt.injections)
-    return out
-
-
-def run_version(fn: FunctionDef, seed: int, *, predictor: str = "random",
-                timeout: float = 5.0, filename: str = "<function>") -> dict:
-    """One isolated run: ``{"returned": {...}}`` or ``{"raised": {...}}``."""
-    out = sandbox.call_isolated(_run_function, fn.source, fn.name, fn.required, fn.kwonly,
-                                fn.is_async, seed, predictor, filename,
-                                limits=sandbox.Limits(timeout=timeout))
-    if out.status == "ok" and isinstance(out.value, dict):
-        return out.value
-    what = {"timeout": "Timeout", "memory": "MemoryError"}.get(out.status, "Crash")
-    return {"raised": {"type": what, "message": out.describe(), "line": None}}
-
-
-def compare_values(old: dict, new: dict) -> tuple[str, str]:
-    """(verdict, detail) for two runs of one seed."""
-    if "raised" in old or "raised" in new:
-        def s(r):
-            if "raised" in r:
-                x = r["raised"]
-                return f"raised {x['type']}: {x['message']}"
-            return f"returned {r['returned']['type']}"
-        return EXCEPTION, f"old {s(old)}; new {s(new)}"
-    a, b = old["returned"], new["returned"]
-    if a["type"] != b["type"]:
-        return CHANGED, f"return type {a['type']} -> {b['type']}"
-    if "value" in a and a.get("value") != b.get("value"):
-        return CHANGED, f"return value {a['value']} -> {b['value']}"
-    if "size" in a and a.get("size") != b.get("size"):
-        return CHANGED, f"{a['type']} size {a['size']} -> {b['size']}"
-    return SAME, f"both return {a['type']}" + (f" {a['value']}" if "value" in a else "") + \
-        (f" of size {a['size']}" if "size" in a else "")
-
-
-def compare_function(old: FunctionDef, new: FunctionDef, seeds=DEFAULT_SEEDS, *,
-                     predictor: str = "random", timeout: float = 5.0,
-                     filename: str = "<function>") -> tuple[str, str, list]:
-    """Run both versions with every seed: (verdict, detail, per-seed rows)."""
-    rows = []
-    for seed in seeds:
-        a = run_version(old, seed, predictor=predictor, timeout=timeout, filename=filename)
-        b = run_version(new, seed, predictor=predictor, timeout=timeout, filename=filename)
-        verdict, detail = compare_values(a, b)
-        rows.append({"seed": seed, "verdict": verdict, "detail": detail, "old": a, "new": b})
-    changed = [r for r in rows if r["verdict"] == CHANGED]
-    same = [r for r in rows if r["verdict"] == SAME]
-    if changed:
-        r = changed[0]
-        return CHANGED, f"seed {r['seed']}: {r['detail']}", rows
-    if same:
-        n_exc = len(rows) - len(same)
-        extra = f" ({n_exc} of {len(rows)} seeds raised)" if n_exc else ""
-        return SAME, f"{same[0]['detail']} in {len(same)} of {len(rows)} seeds{extra}", rows
-    return EXCEPTION, f"seed {rows[0]['seed']}: {rows[0]['detail']}" if rows else "", rows
-
-
-# ---------------------------------------------------------------- commits
-
-@dataclass
-class CommitCheck:
-    commit: str                       # sha, or "staged"
-    subject: str
-    verdict: str                      # changed | same | exception | skipped
-    detail: str = ""
-    file: Optional[str] = None
-    function: Optional[str] = None
-    parent: Optional[str] = None
-    seeds: list = field(default_factory=list)
-
-    def to_dict(self) -> dict:
-        return asdict(self)
+    @property
+    def status(self) -> str:
+        return "added" if self.old is None else "removed" if self.new is None else "modified"
 
 
 def _decode(data: bytes, path: str) -> str:
@@ -321,9 +174,8 @@ def _decode(data: bytes, path: str) -> str:
 
 
 def _touched(repo: str, old_rev: str, new_rev: Optional[str]):
-    """(list of (file, qualname, old FunctionDef|None, new FunctionDef|None),
-    reason to skip or None)."""
-    touched = []
+    """(touched functions, files whose module-level code changed, problems)."""
+    touched, module_files, problems = [], [], []
     for st, a, b in _changed_py_files(repo, old_rev, new_rev):
         try:
             old_text = _decode(_show(repo, old_rev, a), a) if st != "A" and a.endswith(".py") \
@@ -331,28 +183,501 @@ def _touched(repo: str, old_rev: str, new_rev: Optional[str]):
             new_text = _decode(_show(repo, new_rev, b), b) if st != "D" and b.endswith(".py") \
                 else ""
         except (ValueError, GitError) as e:
-            return [], f"cannot read {b}: {e}"
-        fns = []
+            problems.append(f"cannot read {b}: {e}")
+            continue
+        fns, trees = [], []
+        bad = False
         for label, text, path in (("old", old_text, a), ("new", new_text, b)):
             try:
-                fns.append(functions_of(text, path))
-            except (SyntaxError, ValueError) as e:
+                fns.append(function_versions(text, path))
+                trees.append(ast.parse(text, path))
+            except (SyntaxError, ValueError, RecursionError) as e:
                 where = f" (line {e.lineno})" if getattr(e, "lineno", None) else ""
-                return [], f"the {label} version of {path} does not parse{where}"
+                problems.append(f"the {label} version of {path} does not parse{where}")
+                bad = True
+                break
+        if bad:
+            continue
         old_f, new_f = fns
+        test = is_test_path(b)
+        if not test and st not in "AD" and module_level_dump(trees[0]) != \
+                module_level_dump(trees[1]):
+            module_files.append(b)
         for q in list(old_f) + [q for q in new_f if q not in old_f]:
             o, n = old_f.get(q), new_f.get(q)
-            if o is None or n is None or o.dump != n.dump:
-                touched.append((b, q, o, n))
-    return touched, None
+            if o is None or n is None or code_dump(o.node, False) != code_dump(n.node, False):
+                touched.append(_Touched(b, q, o, n, test))
+    return touched, module_files, problems
+
+
+# ---------------------------------------------------------------- inputs from tests
+
+_MAX_TEST_CALLS = 6
+_BUILTINS = set(dir(__import__("builtins")))
+
+
+def _free_names(e: ast.AST) -> set:
+    """Names an expression reads that it does not bind itself (lambda
+    parameters, comprehension targets)."""
+    bound, used = set(), set()
+    for x in ast.walk(e):
+        if isinstance(x, ast.Lambda):
+            a = x.args
+            bound.update(p.arg for p in a.posonlyargs + a.args + a.kwonlyargs)
+            bound.update(p.arg for p in (a.vararg, a.kwarg) if p is not None)
+        elif isinstance(x, ast.comprehension):
+            bound.update(n.id for n in ast.walk(x.target) if isinstance(n, ast.Name))
+        elif isinstance(x, ast.NamedExpr) and isinstance(x.target, ast.Name):
+            bound.add(x.target.id)
+        elif isinstance(x, ast.Name) and isinstance(x.ctx, ast.Load):
+            used.add(x.id)
+    return used - bound
+
+
+class _TestFile:
+    def __init__(self, path: str, text: str):
+        self.path, self.text = path, text
+        self.tree = ast.parse(text, path)
+        self.imports: dict = {}          # name -> import statement source
+        for s in self.tree.body:
+            if isinstance(s, (ast.Import, ast.ImportFrom)) and not getattr(s, "level", 0):
+                src = ast.get_source_segment(text, s) or ""
+                for nm in _bound_by_import(s):
+                    self.imports[nm] = src
+        self.parents: dict = {}
+        for node in ast.walk(self.tree):
+            for ch in ast.iter_child_nodes(node):
+                self.parents[ch] = node
+
+    def function_of(self, node) -> Optional[ast.AST]:
+        while node in self.parents:
+            node = self.parents[node]
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                return node
+        return None
+
+    def src(self, e) -> str:
+        return ast.get_source_segment(self.text, e) or ""
+
+    def usable(self, exprs) -> Optional[list]:
+        """The import statements the expressions need; None when they read
+        a name neither a builtin nor imported at the test module's top."""
+        need = []
+        for e in exprs:
+            for nm in _free_names(e):
+                if nm in _BUILTINS:
+                    continue
+                if nm not in self.imports:
+                    return None
+                if self.imports[nm] not in need:
+                    need.append(self.imports[nm])
+        return need
+
+    def receiver(self, recv: ast.AST, call: ast.AST):
+        """The expression that made the object a method is called on: the
+        expression itself, or the last ``name = expr`` before the call in
+        the same test function."""
+        if not isinstance(recv, ast.Name):
+            return recv
+        fn = self.function_of(call)
+        if fn is None:
+            return None
+        best = None
+        for s in ast.walk(fn):
+            if isinstance(s, ast.Assign) and len(s.targets) == 1 and \
+                    isinstance(s.targets[0], ast.Name) and s.targets[0].id == recv.id and \
+                    s.lineno < call.lineno:
+                if best is None or s.lineno > best.lineno:
+                    best = s
+        return best.value if best is not None else None
+
+
+def _bound_by_import(s) -> list:
+    if isinstance(s, ast.Import):
+        return [(a.asname or a.name).split(".")[0] for a in s.names]
+    return [a.asname or a.name for a in s.names if a.name != "*"]
+
+
+#: special methods and how code uses them: a builtin called on the object,
+#: or an operator whose left operand (right, for ``in``) it is
+_DUNDER_USES = {
+    "__repr__": "repr", "__str__": "str", "__len__": "len", "__hash__": "hash",
+    "__bool__": "bool", "__iter__": "list", "__eq__": ast.Eq, "__ne__": ast.NotEq,
+    "__lt__": ast.Lt, "__le__": ast.LtE, "__gt__": ast.Gt, "__ge__": ast.GtE,
+    "__contains__": ast.In, "__getitem__": ast.Subscript, "__add__": ast.Add,
+    "__sub__": ast.Sub, "__mul__": ast.Mult, "__and__": ast.BitAnd, "__or__": ast.BitOr,
+    "__truediv__": ast.Div, "__mod__": ast.Mod,
+}
+
+
+def _dunder_use(e: ast.AST, name: str):
+    """(receiver expression, argument expressions) when ``e`` uses the
+    special method ``name`` (``repr(x)``, ``x == y``, ``k in x``, ``x[k]``)."""
+    use = _DUNDER_USES[name]
+    if isinstance(use, str):
+        if isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and e.func.id == use \
+                and len(e.args) == 1 and not e.keywords:
+            return e.args[0], []
+        return None
+    if use is ast.Subscript:
+        if isinstance(e, ast.Subscript) and isinstance(e.ctx, ast.Load) and \
+                not isinstance(e.slice, ast.Slice):
+            return e.value, [e.slice]
+        return None
+    if isinstance(e, ast.Compare) and len(e.ops) == 1 and isinstance(e.ops[0], use):
+        if use is ast.In:
+            return e.comparators[0], [e.left]
+        return e.left, [e.comparators[0]]
+    if isinstance(e, ast.BinOp) and isinstance(e.op, use):
+        return e.left, [e.right]
+    return None
+
+
+def _call_input(tf: _TestFile, v: Version, e: ast.AST) -> Optional[Input]:
+    """An Input from one expression of a test file that calls ``v``."""
+    kind = v.kind
+    name = v.name
+    cls_name = v.cls.name if v.cls is not None else None
+    self_e = None
+    if kind == "method" and name in _DUNDER_USES:
+        found = _dunder_use(e, name)
+        if found is None:
+            return None
+        recv, args = found
+        self_e = tf.receiver(recv, e)
+        if self_e is None:
+            return None
+        kws = []
+    elif kind == "getter":
+        if not (isinstance(e, ast.Attribute) and e.attr == name and
+                isinstance(e.ctx, ast.Load)):
+            return None
+        if isinstance(tf.parents.get(e), ast.Call) and tf.parents[e].func is e:
+            return None
+        self_e = tf.receiver(e.value, e)
+        args, kws = [], []
+    else:
+        if not isinstance(e, ast.Call):
+            return None
+        f = e.func
+        called = f.id if isinstance(f, ast.Name) else f.attr \
+            if isinstance(f, ast.Attribute) else None
+        if name == "__init__" and cls_name:
+            if called != cls_name:
+                return None
+        elif called != name:
+            return None
+        elif kind == "method":
+            if not isinstance(f, ast.Attribute):
+                return None
+            self_e = tf.receiver(f.value, e)
+            if self_e is None:
+                return None
+        elif kind == "function" and isinstance(f, ast.Attribute) and not (
+                isinstance(f.value, ast.Name) and f.value.id in tf.imports):
+            return None
+        if any(isinstance(a, ast.Starred) for a in e.args) or \
+                any(k.arg is None for k in e.keywords):
+            return None
+        args, kws = list(e.args), list(e.keywords)
+    exprs = ([self_e] if self_e is not None else []) + args + [k.value for k in kws]
+    imports = tf.usable(exprs)
+    if imports is None:
+        return None
+    call = {"self": tf.src(self_e) if self_e is not None else None,
+            "args": [tf.src(a) for a in args],
+            "kwargs": {k.arg: tf.src(k.value) for k in kws}, "imports": imports}
+    if any(not x for x in call["args"]) or any(not x for x in call["kwargs"].values()):
+        return None
+    return Input("", call, 0, f"test call {tf.path}:{e.lineno}")
+
+
+def inputs_from_tests(repo: str, rev: Optional[str], v: Version, touched_tests=(),
+                      seed: int = 0, cap: int = _MAX_TEST_CALLS) -> list:
+    """Inputs from calls of ``v``'s function in the repository's test files
+    at ``rev`` (None: the index), those in test functions the commit touched
+    first: the call's argument expressions and, for a method, the expression
+    that made the object (evaluated in the module; they may only use builtins
+    and what the test module imports)."""
+    name = v.cls.name if v.cls is not None and (v.name == "__init__" or
+                                                 v.name in _DUNDER_USES) else v.name
+    args = ["grep", "-l", "-w", "-F", "-e", name]
+    args += ["--cached"] if rev is None else [rev]
+    args += ["--", "*.py"]
+    try:
+        out = _git(repo, *args)
+    except GitError:
+        return []
+    files = []
+    for line in out.splitlines():
+        path = line.split(":", 1)[1] if rev is not None and ":" in line else line
+        if is_test_path(path):
+            files.append(path)
+    touched = {(p, q.split("#")[0].split(".")[-1]) for p, q in touched_tests}
+    files.sort(key=lambda p: not any(t[0] == p for t in touched))
+    first, rest = [], []
+    for path in files[:8]:
+        try:
+            tf = _TestFile(path, _decode(_show(repo, rev, path), path))
+        except Exception:
+            continue
+        for e in ast.walk(tf.tree):
+            inp = _call_input(tf, v, e)
+            if inp is None:
+                continue
+            inp.seed = seed
+            fn = tf.function_of(e)
+            hot = fn is not None and (path, fn.name) in touched
+            (first if hot else rest).append(inp)
+    out_inputs, seen = [], set()
+    for inp in first + rest:
+        k = repr(inp.call)
+        if k in seen:
+            continue
+        seen.add(k)
+        out_inputs.append(inp)
+        if len(out_inputs) >= cap:
+            break
+    return out_inputs
+
+
+def _references(node: ast.AST) -> set:
+    """Names a function's body refers to: plain names and attribute names
+    (``self._helper(...)``, ``Parser(...)``)."""
+    out = set()
+    for x in ast.walk(node):
+        if isinstance(x, ast.Name):
+            out.add(x.id)
+        elif isinstance(x, ast.Attribute):
+            out.add(x.attr)
+    return out
+
+
+def callers_of(v: Version, depth: int = 3) -> list:
+    """Functions and methods of ``v``'s module that call it, directly or
+    through others of the module (up to ``depth`` calls away), nearest
+    first: the entry points a project's tests may reach it through.  A
+    reference by name is taken for a call (a method by its name on any
+    object; a constructor by its class's name)."""
+    from .funcsource import function_versions
+    try:
+        versions = function_versions(v.text, v.path)
+    except SyntaxError:
+        return []
+    refs = {q: _references(w.node) for q, w in versions.items()}
+
+    def names_of(w: Version) -> set:
+        if w.name == "__init__" and w.cls is not None:
+            return {w.cls.name}
+        return {w.name}
+    out, seen = [], {v.qualname}
+    frontier = [v]
+    for _ in range(depth):
+        nxt = []
+        for target in frontier:
+            want = names_of(target)
+            for q, w in versions.items():
+                if q in seen or "<locals>" in q or not (refs[q] & want):
+                    continue
+                if w.name.startswith("__") and w.name != "__init__":
+                    continue
+                seen.add(q)
+                nxt.append(w)
+        out.extend(nxt)
+        frontier = nxt
+    return out
+
+
+def inputs_from_callers(repo: str, rev: Optional[str], v: Version, touched_tests=(),
+                        seed: int = 0, limit: int = 4) -> list:
+    """Inputs through callers (:func:`callers_of`): the tests' calls of a
+    function or method of the module that leads to ``v``; in module mode the
+    caller runs and ``v``'s changed lines are tracked.  Marked with
+    ``call["entry"]`` (the caller's path in the module and kind)."""
+    pool = []
+    for w in callers_of(v):
+        if w.kind in ("setter", "deleter"):
+            continue
+        path = (w.qualname.split("#")[0]).split(".")
+        for inp in inputs_from_tests(repo, rev, w, touched_tests, seed, cap=24):
+            inp.call["entry"] = {"path": path, "kind": w.kind, "name": w.qualname}
+            inp.note = f"{inp.note} through {w.qualname}"
+            pool.append(inp)
+        if len(pool) >= 48:
+            break
+    if len(pool) <= limit:
+        return pool
+    # spread over the pool (the tests of different features), nearest first
+    step = len(pool) / limit
+    return [pool[int(i * step)] for i in range(limit)]
+
+
+# ---------------------------------------------------------------- checkouts (module mode)
+
+class _Trees:
+    """Checkouts of revisions (their .py files) in a temporary folder, the
+    last few kept; ``None`` revision: the index."""
+
+    def __init__(self, repo: str, keep: int = 4):
+        import tempfile
+        self.repo = repo
+        self.base = tempfile.mkdtemp(prefix="lexecutor_c-commits-")
+        self.cache: dict = {}
+        self.keep = keep
+        self.n = 0
+
+    def get(self, rev: Optional[str]) -> Optional[Tree]:
+        key = rev or ":index"
+        if key in self.cache:
+            return self.cache[key]
+        import shutil
+        import tarfile
+        import io
+        self.n += 1
+        dest = os.path.join(self.base, f"t{self.n}")
+        os.makedirs(dest)
+        try:
+            if rev is None:
+                _git(self.repo, "checkout-index", "-a", f"--prefix={dest}/")
+            else:
+                data = _git(self.repo, "archive", "--format=tar", rev, binary=True)
+                with tarfile.open(fileobj=io.BytesIO(data)) as tar:
+                    members = [m for m in tar.getmembers()
+                               if m.isfile() and m.name.endswith(".py")]
+                    tar.extractall(dest, members=members, filter="data")
+        except (GitError, tarfile.TarError, OSError):
+            shutil.rmtree(dest, ignore_errors=True)
+            self.cache[key] = None
+            return None
+        pk = set()
+        for d, _, files in os.walk(dest):
+            if "__init__.py" in files:
+                pk.add(os.path.relpath(d, dest).replace(os.sep, "/"))
+        tree = Tree(dest, pk)
+        self.cache[key] = tree
+        while len(self.cache) > self.keep:
+            old = next(iter(self.cache))
+            t = self.cache.pop(old)
+            if t is not None:
+                shutil.rmtree(t.root, ignore_errors=True)
+        return tree
+
+    def close(self) -> None:
+        import shutil
+        shutil.rmtree(self.base, ignore_errors=True)
+
+
+# ---------------------------------------------------------------- commits
+
+@dataclass
+class CommitCheck:
+    commit: str                       # sha, or "staged"
+    subject: str
+    verdict: str                      # changed | same | undecided | skipped
+    detail: str = ""
+    parent: Optional[str] = None
+    functions: list = field(default_factory=list)     # FunctionCheck, non-test code
+    tests: list = field(default_factory=list)         # "file:qualname (status)"
+    module_level: list = field(default_factory=list)  # files whose module-level code changed
+    seconds: float = 0.0
+
+    @property
+    def file(self) -> Optional[str]:
+        f = self.first()
+        return f.file if f else None
+
+    @property
+    def function(self) -> Optional[str]:
+        f = self.first()
+        return f.function if f else None
+
+    def first(self) -> Optional[FunctionCheck]:
+        """The function that decides the verdict (the first changed one, else
+        the first modified one)."""
+        mods = [f for f in self.functions if f.status in ("modified", "static")]
+        for f in mods:
+            if f.verdict == CHANGED:
+                return f
+        return mods[0] if mods else (self.functions[0] if self.functions else None)
+
+    def modified(self) -> list:
+        return [f for f in self.functions if f.status in ("modified", "static")]
+
+    def to_dict(self) -> dict:
+        return {"commit": self.commit, "subject": self.subject, "verdict": self.verdict,
+                "detail": self.detail, "parent": self.parent, "file": self.file,
+                "function": self.function, "functions": [f.to_dict() for f in self.functions],
+                "tests": self.tests, "module_level": self.module_level,
+                "seconds": round(self.seconds, 3)}
+
+
+def _commit_verdict(c: CommitCheck) -> None:
+    mods = c.modified()
+    added = [f for f in c.functions if f.status == "added"]
+    removed = [f for f in c.functions if f.status == "removed"]
+    extra = []
+    if added:
+        extra.append(f"adds {', '.join(f.function for f in added[:3])}"
+                     f"{', ...' if len(added) > 3 else ''}")
+    if removed:
+        extra.append(f"removes {', '.join(f.function for f in removed[:3])}"
+                     f"{', ...' if len(removed) > 3 else ''}")
+    if c.module_level:
+        extra.append(f"module-level code of {', '.join(c.module_level[:2])}"
+                     f"{', ...' if len(c.module_level) > 2 else ''}")
+    if c.tests:
+        extra.append(f"{len(c.tests)} test function{'s' if len(c.tests) != 1 else ''}")
+    tail = ("; " + "; ".join(extra)) if extra else ""
+    if not mods:
+        c.verdict = SKIPPED
+        if added or removed:
+            c.detail = "no existing function modified" + tail
+        elif c.tests:
+            c.detail = "changes tests only" + tail
+        elif c.module_level:
+            c.detail = "changes module-level code only" + tail
+        else:
+            c.detail = (c.detail or "changes no function") + tail
+        return
+    changed = [f for f in mods if f.verdict == CHANGED]
+    same = [f for f in mods if f.verdict == SAME]
+    if changed:
+        f = changed[0]
+        c.verdict = CHANGED
+        c.detail = f"{f.function}: {f.detail}"
+        if len(changed) > 1:
+            c.detail += f" (+{len(changed) - 1} more changed)"
+    elif len(same) == len(mods):
+        c.verdict = SAME
+        c.detail = f"{len(mods)} function{'s' if len(mods) != 1 else ''} alike"
+    else:
+        c.verdict = UNDECIDED
+        counts: dict = {}
+        for f in mods:
+            counts[f.verdict] = counts.get(f.verdict, 0) + 1
+        c.detail = ", ".join(f"{n} {k}" for k, n in counts.items())
+        f = next(f for f in mods if f.verdict != SAME)
+        c.detail += f" ({f.function}: {f.detail})"
+    c.detail += tail
 
 
 def check_commits(repo: str = ".", rev_range: Optional[str] = None, *, staged: bool = False,
-                  seeds=DEFAULT_SEEDS, predictor: str = "random", timeout: float = 5.0,
-                  progress=None) -> list[CommitCheck]:
+                  seeds=DEFAULT_SEEDS, predictor="constraints", timeout: float = 5.0,
+                  max_inputs: int = 12, budget: float = 30.0, max_functions: int = 20,
+                  use_tests: bool = True, module: bool = True, compare_messages: bool = False,
+                  progress=None) -> list:
     """Check each commit of ``rev_range`` (default ``HEAD``: the last commit)
-    or, with ``staged``, the staged changes against ``HEAD``.  Raises GitError
-    for a path that is no repository, a bad range, or git failing."""
+    or, with ``staged``, the staged changes against ``HEAD``.  ``seeds``:
+    seeds of the injected values and of the prefix generator; ``predictor``:
+    the injection under the prefixes; ``timeout``: seconds per run;
+    ``max_inputs``/``budget``: inputs and seconds per function;
+    ``max_functions``: functions checked per commit (the rest are reported
+    as not checked); ``use_tests``: inputs from calls in the project's
+    tests; ``module``: run each version inside its module, loaded from a
+    checkout of its revision (else the function with its context alone);
+    ``compare_messages``: a different exception message is a change too.
+    Raises GitError for a path that is no repository, a bad
+    range, or git failing."""
     root = repo_root(repo)
     if staged:
         if rev_range:
@@ -365,48 +690,71 @@ def check_commits(repo: str = ".", rev_range: Optional[str] = None, *, staged: b
         todo = [("staged", ["HEAD"], "staged changes")]
     else:
         todo = _commits(root, rev_range or "HEAD")
+    opts = Options(predictor=predictor, seeds=tuple(seeds) or (0,), timeout=timeout,
+                   max_inputs=max_inputs, budget=budget, compare_messages=compare_messages)
+    trees = _Trees(root) if module else None
     results = []
-    for sha, parents, subject in todo:
-        if progress is not None:
-            progress(sha, subject)
-        new_rev = None if sha == "staged" else sha
-        if len(parents) > 1:
-            results.append(CommitCheck(sha, subject, SKIPPED, "merge commit", parent=parents[0]))
-            continue
-        if not parents:
-            results.append(CommitCheck(sha, subject, SKIPPED, "root commit: no old version"))
-            continue
-        touched, why = _touched(root, parents[0], new_rev)
-        if why is not None:
-            results.append(CommitCheck(sha, subject, SKIPPED, why, parent=parents[0]))
-            continue
-        if not touched:
-            results.append(CommitCheck(sha, subject, SKIPPED, "changes no function",
-                                       parent=parents[0]))
-            continue
-        if len(touched) > 1:
-            names = ", ".join(f"{f}:{q}" for f, q, _, _ in touched[:4])
-            more = "" if len(touched) <= 4 else ", ..."
-            results.append(CommitCheck(sha, subject, SKIPPED,
-                                       f"changes {len(touched)} functions ({names}{more})",
-                                       parent=parents[0]))
-            continue
-        path, q, old, new = touched[0]
-        if old is None or new is None:
-            results.append(CommitCheck(sha, subject, SKIPPED,
-                                       "adds the function" if old is None else
-                                       "removes the function",
-                                       file=path, function=q, parent=parents[0]))
-            continue
-        verdict, detail, rows = compare_function(old, new, seeds, predictor=predictor,
-                                                 timeout=timeout, filename=path)
-        results.append(CommitCheck(sha, subject, verdict, detail, file=path, function=q,
-                                   parent=parents[0], seeds=rows))
+    try:
+        for sha, parents, subject in todo:
+            if progress is not None:
+                progress(sha, subject)
+            results.append(_check_commit(root, sha, parents, subject, opts, trees,
+                                         max_functions, use_tests))
+    finally:
+        if trees is not None:
+            trees.close()
     return results
 
 
-def summary(checks: list[CommitCheck]) -> dict:
-    counts = {CHANGED: 0, SAME: 0, EXCEPTION: 0, SKIPPED: 0}
+def _check_commit(root, sha, parents, subject, opts, trees, max_functions, use_tests):
+    t0 = time.monotonic()
+    new_rev = None if sha == "staged" else sha
+    if len(parents) > 1:
+        return CommitCheck(sha, subject, SKIPPED, "merge commit", parent=parents[0])
+    if not parents:
+        return CommitCheck(sha, subject, SKIPPED, "root commit: no old version")
+    touched, module_files, problems = _touched(root, parents[0], new_rev)
+    c = CommitCheck(sha, subject, SKIPPED, parent=parents[0], module_level=module_files)
+    if problems and not any(not t.test for t in touched):
+        c.detail = problems[0]
+    touched_tests = [(t.path, t.qualname) for t in touched if t.test and t.new is not None]
+    n_checked = 0
+    for t in touched:
+        if t.test:
+            c.tests.append(f"{t.path}:{t.qualname} ({t.status})")
+            continue
+        if t.status != "modified":
+            c.functions.append(FunctionCheck(t.path, t.qualname, t.status, t.status,
+                                             f"{t.status} in this commit"))
+            continue
+        static = code_dump(t.old.node) == code_dump(t.new.node)
+        if n_checked >= max_functions and not static:
+            c.functions.append(FunctionCheck(t.path, t.qualname, "modified", UNDECIDED,
+                                             f"not checked: more than {max_functions} "
+                                             "functions in the commit"))
+            continue
+        n_checked += 0 if static else 1
+        tests = inputs_from_tests(root, new_rev, t.new, touched_tests, opts.seeds[0]) \
+            if use_tests else []
+        old_tree = new_tree = None
+        if trees is not None:
+            old_tree, new_tree = trees.get(parents[0]), trees.get(new_rev)
+        if use_tests and len(tests) < 2 and old_tree is not None and new_tree is not None:
+            # few tests call it: the tests of the module's functions that do
+            tests += inputs_from_callers(root, new_rev, t.new, touched_tests, opts.seeds[0],
+                                         limit=8 - len(tests))
+        fc = check_function(t.old, t.new, opts=opts, test_inputs=tests, file=t.path,
+                            old_tree=old_tree, new_tree=new_tree)
+        c.functions.append(fc)
+    if problems and c.functions:
+        c.module_level.extend(problems)
+    _commit_verdict(c)
+    c.seconds = time.monotonic() - t0
+    return c
+
+
+def summary(checks: list) -> dict:
+    counts = {CHANGED: 0, SAME: 0, UNDECIDED: 0, SKIPPED: 0}
     for c in checks:
         counts[c.verdict] = counts.get(c.verdict, 0) + 1
     return {"commits": len(checks), **counts}

@@ -1,0 +1,670 @@
+"""Does an edit change what one function does?  The old and the new version
+of a function run on the same inputs, each in a sandbox child
+(lexecutor_c.apps.funcrun; module or extract mode: lexecutor_c.apps.funcsource);
+their outcomes (return or exception type), return values, printed output
+and the arguments and ``self`` after the call are compared.
+
+Inputs (:class:`Input`), in this order: calls of the function found in the
+project's tests (their argument expressions and the object a method is
+called on; those in tests the commit touched first); the top prefix the
+offline Treefix generator proposes for each version's free names and
+parameters (``self`` included: a stand-in class with the attributes and
+methods the code uses); the empty prefix (injection alone); the generator's
+other initial prefixes; then, while no input has reached the changed lines,
+error guidance (the generator's repairs for the exceptions seen) and
+coverage guidance (other values for what guards the unreached lines), in
+turn with the rest.  The same input runs both versions, and what the prefix
+leaves undefined is injected by ``(seed, name, class)``: the same name gets
+the same value in both.
+
+Verdict for one function: ``changed`` as soon as an input distinguishes the
+versions (shown with that input); ``same`` when no input did and some input
+reached the changed lines; ``unreached`` when none reached them;
+``exception`` when every run failed in setup, timed out or crashed.  The
+same exception type on the same input is "same" (a different message is
+noted, or counted with ``compare_messages``).
+
+Flakiness: when the two versions disagree on an input, both run a second
+time; only what both runs of each version agree on counts, so a
+nondeterministic function (time, random, ids, hash order) never yields
+"changed".
+"""
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import dataclass, field
+from typing import Optional
+
+from ..engine import sandbox
+from .funcrun import run_case, snapshot
+from .funcsource import (Version, build_driver, changed_lines, code_dump, facts_source,
+                         function_versions, module_driver, module_name_of,
+                         relative_levels)
+
+__all__ = ["Version", "FunctionCheck", "Options", "Input", "Tree", "function_versions",
+           "check_function", "snapshot", "code_dump", "changed_lines", "build_driver",
+           "facts_source", "CHANGED", "SAME", "UNREACHED", "EXCEPTION"]
+
+CHANGED, SAME, UNREACHED, EXCEPTION = "changed", "same", "unreached", "exception"
+
+_FIELDS = ("outcome", "ret", "out", "args", "self")
+_FIELD_WORDS = {"outcome": "outcome", "ret": "return value", "out": "printed output",
+                "args": "arguments after the call", "self": "self after the call",
+                "message": "exception message"}
+
+
+# ------------------------------------------------------------------ comparison
+
+@dataclass
+class FunctionCheck:
+    """The verdict for one function touched by an edit."""
+
+    file: str
+    function: str
+    status: str                 # modified | added | removed | static
+    verdict: str                # changed | same | unreached | exception | added | removed
+    detail: str = ""
+    input: Optional[dict] = None    # the distinguishing input: prefix, arguments
+    old: Optional[dict] = None      # what each version did on it
+    new: Optional[dict] = None
+    inputs: int = 0             # inputs run
+    reached: bool = False       # some input reached the changed lines
+    runs: int = 0
+    seconds: float = 0.0
+    mode: str = ""              # module | extract
+    test: bool = False
+    evidence: str = ""          # changed: "concrete", or "injected" (the values that
+                                # differ involve an injected Dummy)
+
+    def to_dict(self) -> dict:
+        return {k: getattr(self, k) for k in (
+            "file", "function", "status", "verdict", "detail", "input", "old", "new",
+            "inputs", "reached", "runs", "seconds", "mode", "test", "evidence")}
+
+
+@dataclass
+class Options:
+    """How a function is checked: ``predictor`` under the prefixes (a name
+    of run()'s predictors, a callable, or "constraints": the naive Dummy
+    except where a use-site constraint of the knowledge package asks for a
+    value of some class, e.g. an int for ``range(n)``),
+    ``seeds`` (of the injection and of the prefix generator), ``timeout``
+    seconds per run, ``max_inputs`` and ``budget`` seconds per function;
+    ``compare_messages``: a different exception message (same type) is a
+    change too (by default it is only noted)."""
+
+    predictor: object = "constraints"
+    seeds: tuple = (0,)
+    timeout: float = 5.0
+    max_inputs: int = 12
+    budget: float = 30.0
+    randomize: bool = True
+    compare_messages: bool = False
+
+    def resolved_predictor(self):
+        if self.predictor == "constraints":
+            from ..knowledge.inject import ConstraintPredictor
+            self.predictor = ConstraintPredictor("object")
+        return self.predictor
+
+
+@dataclass
+class Input:
+    prefix: str = ""
+    call: Optional[dict] = None     # {"self": expr, "args": [expr], "kwargs": {}, "imports": []}
+    seed: int = 0
+    note: str = ""
+    plan: object = None
+
+    def key(self):
+        return (self.prefix, repr(self.call), self.seed)
+
+    def show(self) -> dict:
+        d = {"note": self.note, "seed": self.seed}
+        if self.prefix:
+            d["prefix"] = self.prefix
+        if self.call:
+            d["call"] = {k: v for k, v in self.call.items() if k != "imports"}
+        return d
+
+
+@dataclass
+class Tree:
+    """A checkout of one revision (module mode): ``root`` on disk and the
+    folders that are packages."""
+
+    root: str
+    packages: set = field(default_factory=set)
+
+    def has_init(self, folder: str) -> bool:
+        return folder in self.packages
+
+
+class _Side:
+    """One version ready to run."""
+
+    def __init__(self, v: Version, args: list, kwargs: list, tree: Optional[Tree]):
+        self.v = v
+        if tree is not None:
+            rel, name, pkg = module_name_of(v.path, tree.has_init, relative_levels(v.module))
+            self.driver = module_driver(v, tree.root, rel, name, pkg) if name else \
+                build_driver(v)
+        else:
+            self.driver = build_driver(v)
+        d = self.driver
+        # the child sees a read-only view of the system (engine.sandbox): the
+        # checkout its module is imported from is added to it
+        self.readable = (d.root,) if d.mode == "module" and d.root else ()
+        self.spec = {"mode": d.mode, "text": d.text, "filename": d.filename,
+                     "target_first": d.target_first, "target_def": d.target_def,
+                     "target_last": d.target_last, "offset": d.offset,
+                     "class_path": d.class_path, "kind": d.kind, "self": d.self_name,
+                     "root": d.root, "module_name": d.module_name,
+                     "is_package": d.is_package, "module_file": d.module_file,
+                     "args": args, "kwargs": kwargs}
+
+    def run(self, inp: Input, opts: Options) -> dict:
+        out = sandbox.call_isolated(run_case, self.spec, {"prefix": inp.prefix,
+                                                           "call": inp.call},
+                                    inp.seed, opts.resolved_predictor(), opts.randomize,
+                                    limits=sandbox.Limits(timeout=opts.timeout,
+                                                          readable=self.readable))
+        if out.status == "ok" and isinstance(out.value, dict):
+            r = out.value
+            if r.get("outcome") is None:
+                r["outcome"] = "crash"
+            return r
+        return {"outcome": {"timeout": "timeout", "memory": "memory"}.get(out.status, "crash"),
+                "message": out.describe()[:300]}
+
+
+def _inconclusive(r: dict) -> bool:
+    o = r.get("outcome") or "crash"
+    return o in ("timeout", "crash", "memory") or o.startswith(("setup:", "input:"))
+
+
+_DUMMY_NAME = re.compile(r"<(Dummy|DummyResource) (?:'[^'\\]*'|\"[^\"\\]*\")>")
+
+
+def _unnamed(x):
+    """A snapshot with the names of injected values removed: a value the
+    injection made stands for "some object", whatever the name it was
+    asked for (a dependency renamed by the commit, ``ifilter`` ->
+    ``xfilter``, is no change of the function)."""
+    return _DUMMY_NAME.sub(r"<\1>", x) if isinstance(x, str) else x
+
+
+_CONTAINERS = ("list", "tuple", "dict", "set", "frozenset", "<iterator>")
+
+
+def _object_attrs(x) -> Optional[dict]:
+    """The attributes of an object snapshot (``[class, [[name, value], ...]]``,
+    see funcrun.snapshot), else None."""
+    if not (isinstance(x, list) and len(x) == 2 and isinstance(x[0], str)
+            and x[0] not in _CONTAINERS and isinstance(x[1], list)):
+        return None
+    pairs = x[1]
+    if not all(isinstance(p, list) and len(p) == 2 and isinstance(p[0], str)
+               and p[0].isidentifier() for p in pairs):
+        return None
+    return {p[0]: p[1] for p in pairs}
+
+
+def _alike_but_renamed(x, y) -> bool:
+    """Whether two snapshots are equal once attributes that only one side
+    has are matched by their values: an attribute renamed by a refactoring
+    (``self._schema`` -> ``self._schema_class``) holds the same value and is
+    no change of behaviour; one that only one version sets at all (a new
+    ``self._re_flags``) is not compared.  Attributes both sides have are
+    compared as they are, so values moved between them still differ."""
+    if x == y:
+        return True
+    ax, ay = _object_attrs(x), _object_attrs(y)
+    if ax is not None and ay is not None:
+        if x[0] != y[0]:
+            return False
+        if not all(_alike_but_renamed(ax[k], ay[k]) for k in ax.keys() & ay.keys()):
+            return False
+        # attributes only one side has: renamed ones hold the same values;
+        # what is left over is an attribute the commit added (or dropped),
+        # which no code of the other version can observe
+        rest_x = [ax[k] for k in ax.keys() - ay.keys()]
+        rest_y = [ay[k] for k in ay.keys() - ax.keys()]
+        short, rest = (rest_x, rest_y) if len(rest_x) <= len(rest_y) else (rest_y, rest_x)
+        for item in short:
+            i = next((j for j, z in enumerate(rest) if _alike_but_renamed(item, z)), None)
+            if i is None:
+                return False
+            del rest[i]
+        return True
+    if isinstance(x, list) and isinstance(y, list) and len(x) == len(y):
+        return all(_alike_but_renamed(p, q) for p, q in zip(x, y))
+    return False
+
+
+def _same_value(a, b, arguments: bool = False) -> bool:
+    """Two fields' snapshots (strings of funcrun.snapshot's data) describe
+    the same value: equal without the injected values' names, or equal but
+    for renamed attributes.  ``arguments``: the lists of the arguments after
+    the call: when their lengths differ (a parameter the commit added or
+    removed), each argument of the shorter list must be found among the
+    other's, as the call left it."""
+    a, b = _unnamed(a), _unnamed(b)
+    if a == b:
+        return True
+    if not (isinstance(a, str) and isinstance(b, str)) or "[" not in a or "[" not in b:
+        return False
+    import ast
+    try:
+        x, y = ast.literal_eval(a), ast.literal_eval(b)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return False
+    if arguments and isinstance(x, list) and isinstance(y, list) and len(x) != len(y):
+        # a parameter added or removed anywhere: each argument of the shorter
+        # list must be found, as it was left, among the other's
+        short, rest = (x, list(y)) if len(x) < len(y) else (y, list(x))
+        for item in short:
+            i = next((j for j, z in enumerate(rest) if _alike_but_renamed(item, z)), None)
+            if i is None:
+                return False
+            del rest[i]
+        return True
+    return _alike_but_renamed(x, y)
+
+
+_QUOTED = re.compile(r"'([A-Za-z_][A-Za-z0-9_.]*)'")
+
+
+def _stand_in_failure(r: dict, prefix: str) -> bool:
+    """Whether a run raised because a value the input made up lacks what
+    the code asks of it: a TypeError or AttributeError whose message names
+    an injected Dummy or a class the prefix defined as a stand-in (``'C_x'
+    object is not subscriptable``).  Such an exception says nothing about
+    the function: the other version may merely ask the stand-in something
+    the generator happened to give it (``x.copy()`` vs ``x[:]``)."""
+    o = str(r.get("outcome", ""))
+    if not o.startswith("raised:"):
+        return False
+    msg = str(r.get("message", ""))
+    if re.search(r"\bDummy(Resource)?\b", msg):
+        return True         # any exception about an injected value
+    if o not in ("raised:TypeError", "raised:AttributeError"):
+        return False
+    made = set(re.findall(r"^class (\w+)", prefix or "", re.M))
+    return any(n in made or n in ("Dummy", "DummyResource") or n.startswith("Dummy")
+               for n in _QUOTED.findall(msg))
+
+
+def _artefact(ro: dict, rn: dict, inp: "Input") -> bool:
+    """Whether two outcomes that differ tell nothing about the function:
+    one version failed on a made-up value (:func:`_stand_in_failure`), or
+    both raised on an input the generator made up (not a test's call) --
+    the values were invalid for both, and only where they blew up differs."""
+    if _stand_in_failure(ro, inp.prefix) or _stand_in_failure(rn, inp.prefix):
+        return True
+    return not inp.call and str(ro.get("outcome")).startswith("raised:") and \
+        str(rn.get("outcome")).startswith("raised:")
+
+
+def _differences(a: dict, b: dict) -> list:
+    """Fields in which two runs differ (the exception message counts only as
+    "message": by itself it does not make a change, see check_function)."""
+    if a.get("outcome") != b.get("outcome"):
+        return ["outcome"]
+    out = [k for k in _FIELDS[1:] if not _same_value(a.get(k), b.get(k), k == "args")]
+    if str(a.get("outcome")).startswith("raised:") and \
+            _unnamed(a.get("message")) != _unnamed(b.get("message")):
+        out.append("message")
+    return out
+
+
+def _through_injection(fields: list, a: dict, b: dict) -> bool:
+    """Whether the values that differ involve an injected Dummy (then the
+    difference may come from what the Dummy does rather than the code)."""
+    for k in fields:
+        vals = [a.get(k), b.get(k)]
+        if k == "outcome":
+            vals = [a.get("ret"), b.get("ret"), a.get("message"), b.get("message")]
+        if any("Dummy" in str(v) for v in vals if v is not None):
+            return True
+    return False
+
+
+def _describe(r: dict) -> dict:
+    d = {"outcome": r.get("outcome")}
+    for k in ("ret", "out", "args", "self", "message", "line"):
+        if r.get(k) not in (None, ""):
+            d[k] = r[k] if not isinstance(r[k], str) else r[k][:600]
+    return d
+
+
+def _short(s, n: int = 70) -> str:
+    s = str(s).replace("\n", "\\n")
+    return s if len(s) <= n else s[:n - 3] + "..."
+
+
+def diff_excerpt(a: str, b: str, width: int = 60) -> tuple:
+    """The part of two long strings around their first difference."""
+    a, b = str(a).replace("\n", "\\n"), str(b).replace("\n", "\\n")
+    if len(a) <= width and len(b) <= width:
+        return a, b
+    i = 0
+    while i < min(len(a), len(b)) and a[i] == b[i]:
+        i += 1
+    start = max(0, i - 20)
+    pre = "..." if start else ""
+
+    def cut(s):
+        part = s[start:start + width]
+        return pre + part + ("..." if start + width < len(s) else "")
+    return cut(a), cut(b)
+
+
+def _summary_of(field_: str, a: dict, b: dict) -> str:
+    if field_ == "outcome":
+        x, y = diff_excerpt(_oc(a), _oc(b))
+        return f"{x} -> {y}"
+    x, y = diff_excerpt(a.get(field_), b.get(field_))
+    return f"{_FIELD_WORDS[field_]} {x} -> {y}"
+
+
+def _oc(r: dict) -> str:
+    o = r.get("outcome", "")
+    if o == "returned":
+        return f"returns {r.get('ret')}"
+    if o.startswith("raised:"):
+        return f"raises {o[7:]}"
+    return o
+
+
+def _accepts(v: Version, n: int) -> bool:
+    """Whether ``v`` takes ``n`` positional arguments (besides self/cls)."""
+    a = v.node.args
+    k = len(a.posonlyargs + a.args)
+    if v.kind in ("method", "classmethod", "getter", "setter", "deleter") and k:
+        k -= 1
+    return a.vararg is not None or n <= k
+
+
+def check_function(old: Version, new: Version, *, opts: Optional[Options] = None,
+                   test_inputs: Optional[list] = None, file: str = "",
+                   old_tree: Optional[Tree] = None, new_tree: Optional[Tree] = None,
+                   **kw) -> FunctionCheck:
+    """Run both versions on the same inputs; see the module docstring.
+    ``test_inputs``: :class:`Input` objects from the project's tests;
+    ``old_tree``/``new_tree``: checkouts for module mode (else extract mode)."""
+    opts = opts or Options(**kw)
+    t0 = time.monotonic()
+    import asyncio  # noqa: F401  (the children patch it: imported once, here, not in each)
+    fc = FunctionCheck(file or new.path, new.qualname, "modified", EXCEPTION)
+    if code_dump(old.node) == code_dump(new.node) and \
+            (old.cls is None) == (new.cls is None) and old.kind == new.kind:
+        fc.status, fc.verdict = "static", SAME
+        fc.detail = "only docstrings or annotations changed"
+        return fc
+    o_req, o_kw = old.params()
+    n_req, n_kw = new.params()
+    # positional arguments by position: the new version's names when the
+    # counts agree, so a renamed parameter gets the same value in both; when
+    # they differ, the longer list if both versions accept that many (a
+    # parameter turned into *args), else each its own
+    o_args = n_args = n_req
+    if len(o_req) != len(n_req):
+        longer = o_req if len(o_req) > len(n_req) else n_req
+        if _accepts(old, len(longer)) and _accepts(new, len(longer)):
+            o_args = n_args = longer
+        else:
+            o_args = o_req
+    sig_note = "" if (o_req, o_kw) == (n_req, n_kw) else \
+        f" (signature ({', '.join(o_req + o_kw)}) -> ({', '.join(n_req + n_kw)}))"
+
+    def make(trees):
+        return (_Side(old, o_args, o_kw, trees[0]), _Side(new, n_args, n_kw, trees[1]))
+    module_mode = old_tree is not None and new_tree is not None
+    try:
+        sides = make((old_tree, new_tree) if module_mode else (None, None))
+    except (ValueError, SyntaxError, IndexError) as e:
+        fc.verdict, fc.detail = EXCEPTION, f"cannot build the driver: {e}"
+        return fc
+    fc.mode = sides[1].driver.mode
+    ch_old, ch_new = changed_lines(old, new)
+    source = _InputSource(old, new, ch_old, ch_new, test_inputs or [], opts)
+    results: list = []          # (input, ro, rn, same?)
+    reached = False
+    n_inputs = 0
+    last_err = None
+    setup_failures = 0
+    message_note = None
+    best = None         # (input, old run, new run, fields, through injected values?)
+    weak_left = 4
+    while n_inputs < opts.max_inputs and time.monotonic() - t0 < opts.budget:
+        inp = source.next()
+        if inp is None:
+            break
+        n_inputs += 1
+        ro = sides[0].run(inp, opts)
+        rn = sides[1].run(inp, opts)
+        fc.runs += 2
+        if fc.mode == "module" and (str(ro["outcome"]).startswith("setup:") or
+                                    str(rn["outcome"]).startswith("setup:")):
+            setup_failures += 1
+            if setup_failures >= 2 or not inp.call:
+                # the module does not load here: the function with its context alone
+                try:
+                    sides = make((None, None))
+                except (ValueError, SyntaxError, IndexError):
+                    pass
+                else:
+                    fc.mode = "extract"
+                    ro = sides[0].run(inp, opts)
+                    rn = sides[1].run(inp, opts)
+                    fc.runs += 2
+        source.feedback(inp, ro, rn)
+        if _inconclusive(ro) or _inconclusive(rn):
+            last_err = ro if _inconclusive(ro) else rn
+            results.append((inp, ro, rn, None))
+            continue
+        hit = bool(set(ro.get("reached", ())) & ch_old or set(rn.get("reached", ())) & ch_new
+                   or (not ch_old and not ch_new))
+        if inp.call and inp.call.get("entry") and not hit:
+            # a caller's test that does not lead to the changed lines says
+            # nothing about this function (another edit may show in it)
+            results.append((inp, ro, rn, None))
+            continue
+        diff = _differences(ro, rn)
+        if diff == ["outcome"] and _artefact(ro, rn, inp):
+            # one version fails on a made-up value lacking an operation the
+            # other version does not use, or both fail on made-up values (in
+            # different places): no evidence either way
+            last_err = ro if _stand_in_failure(ro, inp.prefix) else rn
+            results.append((inp, ro, rn, None))
+            continue
+        if diff:
+            ro2 = sides[0].run(inp, opts)
+            rn2 = sides[1].run(inp, opts)
+            fc.runs += 2
+            every = set(_FIELDS) | {"message"}
+            stable_o = every - set(_differences(ro, ro2)) \
+                if ro2.get("outcome") == ro.get("outcome") else set()
+            stable_n = every - set(_differences(rn, rn2)) \
+                if rn2.get("outcome") == rn.get("outcome") else set()
+            real = [k for k in diff if k in stable_o and k in stable_n]
+            if "message" in real and not opts.compare_messages:
+                # the same exception type is "same"; the message is noted
+                if message_note is None:
+                    message_note = _summary_of("message", ro, rn)
+                real.remove("message")
+            if real:
+                weak = _through_injection(real, ro, rn)
+                if best is None or (best[4] and not weak):
+                    best = (inp, ro, rn, real, weak)
+                results.append((inp, ro, rn, False))
+                if not weak:
+                    break
+                # the difference shows in injected values: look a little
+                # further for one that does not
+                weak_left -= 1
+                if weak_left <= 0:
+                    break
+                continue
+            # what differs differs between identical runs too: no evidence
+        results.append((inp, ro, rn, True))
+        if hit:
+            reached = True
+    fc.inputs = n_inputs
+    fc.seconds = round(time.monotonic() - t0, 3)
+    if best is not None:
+        inp, ro, rn, real, weak = best
+        fc.verdict = CHANGED
+        fc.reached = True
+        fc.evidence = "injected" if weak else "concrete"
+        fc.detail = _summary_of(real[0], ro, rn) + sig_note
+        fc.input = inp.show()
+        fc.input["arguments"] = rn.get("input") or ro.get("input")
+        fc.old, fc.new = _describe(ro), _describe(rn)
+        return fc
+    conclusive = [r for r in results if r[3] is not None]
+    fc.reached = reached
+    if reached:
+        fc.verdict = SAME
+        n = len(conclusive)
+        fc.detail = f"{n} input{'s' if n != 1 else ''} alike" + sig_note
+        if message_note:
+            fc.detail += f"; same exception type, but {message_note}"
+        fc.old, fc.new = _describe(conclusive[0][1]), _describe(conclusive[0][2])
+    elif conclusive:
+        fc.verdict = UNREACHED
+        r = conclusive[0][1]
+        why = f" (e.g. {_oc(r)} at line {r.get('line')})" if \
+            str(r.get("outcome", "")).startswith("raised:") else ""
+        fc.detail = f"no input reached the changed lines{why}"
+    else:
+        fc.verdict = EXCEPTION
+        if last_err is not None:
+            fc.detail = f"every input ended in {last_err.get('outcome')}: " \
+                f"{_short(last_err.get('message', ''), 120)}"
+        else:
+            fc.detail = "no input could be run"
+    return fc
+
+
+# ------------------------------------------------------------------ inputs
+
+class _InputSource:
+    """Inputs in order: the Treefix generator's top plan for each version,
+    the test calls, the empty prefix (injection alone), the generator's
+    other initial plans; error and coverage guidance whenever the changed
+    lines are still unreached."""
+
+    def __init__(self, old: Version, new: Version, ch_old: set, ch_new: set,
+                 test_inputs: list, opts: Options):
+        self.opts = opts
+        self.queue: list = []           # initial inputs
+        self.guided_queue: list = []    # from error and coverage guidance
+        self.turn = 0
+        self.seen: set = set()
+        self.gens: list = []
+        self.plans: dict = {}
+        self.ch = {"old": ch_old, "new": ch_new}
+        self.cov = {"old": set(), "new": set()}
+        self.errors: list = []
+        self.guided = 0
+        self.seed0 = opts.seeds[0] if opts.seeds else 0
+        props: dict = {}
+        for label, v in (("new", new), ("old", old)):
+            try:
+                from ..prefixtree.analysis import analyze
+                from ..prefixtree.offline import OfflineGenerator
+                facts = analyze(facts_source(v))
+                gen = OfflineGenerator(seed=self.seed0)
+                props[label] = gen.initial(facts, 8)
+                self.gens.append((label, facts, gen))
+            except Exception:         # an analysis failure costs only these inputs
+                props.setdefault(label, [])
+        tests = list(test_inputs)
+        for t in tests[:2]:
+            self._add(t)
+        for label in ("new", "old"):
+            for p in props.get(label, [])[:1]:
+                self._add(Input(p.prefix, None, self.seed0, f"treefix ({label}): {p.note}",
+                                p.plan))
+        for t in tests[2:]:
+            self._add(t)
+        self._add(Input("", None, self.seed0, "injection alone"))
+        a, b = props.get("new", [])[1:], props.get("old", [])[1:]
+        for i in range(max(len(a), len(b))):
+            for label, lst in (("new", a), ("old", b)):
+                if i < len(lst):
+                    self._add(Input(lst[i].prefix, None, self.seed0,
+                                    f"treefix ({label}): {lst[i].note}", lst[i].plan))
+        for s in opts.seeds[1:]:
+            for label in ("new", "old"):
+                for p in props.get(label, [])[:1]:
+                    self._add(Input(p.prefix, None, s, f"treefix ({label}), seed {s}", p.plan))
+
+    def _add(self, inp: Input, guided: bool = False) -> None:
+        k = inp.key()
+        if k in self.seen:
+            return
+        self.seen.add(k)
+        if inp.plan is not None:
+            self.plans.setdefault(inp.prefix, inp.plan)
+        (self.guided_queue if guided else self.queue).append(inp)
+
+    def feedback(self, inp: Input, ro: dict, rn: dict) -> None:
+        self.cov["old"].update(ro.get("reached", ()))
+        self.cov["new"].update(rn.get("reached", ()))
+        if inp.call:
+            return
+        for label, r in (("old", ro), ("new", rn)):
+            if str(r.get("outcome", "")).startswith("raised:") and r.get("line"):
+                self.errors.append((label, inp.prefix, r))
+
+    def _reached(self) -> bool:
+        return bool(self.cov["old"] & self.ch["old"] or self.cov["new"] & self.ch["new"])
+
+    def next(self) -> Optional[Input]:
+        """The first four initial inputs, then guided and initial ones in
+        turn (guidance only while the changed lines are unreached, or when
+        nothing else is left)."""
+        self.turn += 1
+        if self.turn > 4 and not self.guided_queue and (not self._reached() or
+                                                        not self.queue):
+            self._guide()
+        if self.guided_queue and (self.turn > 4 and self.turn % 2 == 1 or not self.queue):
+            return self.guided_queue.pop(0)
+        if self.queue:
+            return self.queue.pop(0)
+        return self.guided_queue.pop(0) if self.guided_queue else None
+
+    def _guide(self) -> None:
+        """Error guidance for the last failures, coverage guidance for the
+        changed lines not reached yet; the new prefixes go first."""
+        self.guided += 1
+        if self.guided > 8:
+            return
+        new_items = []
+        for label, facts, gen in self.gens:
+            for _, prefix, r in [e for e in self.errors if e[0] == label][-2:]:
+                err = {"type": r["outcome"][7:], "message": r.get("message", ""),
+                       "line": r.get("line"), "where": "snippet"}
+                try:
+                    for p in gen.repair(facts, self.plans.get(prefix), err, 2):
+                        new_items.append(Input(p.prefix, None, self.seed0,
+                                               f"error guidance ({err['type']}, {label})",
+                                               p.plan))
+                except Exception:          # a generator failure costs only its advice
+                    pass
+            unc = sorted(self.ch[label] - self.cov[label])
+            if unc:
+                bases = [pl for pl in list(self.plans.values())[:2] if pl is not None]
+                try:
+                    for p in gen.guide(facts, unc, bases, 2):
+                        new_items.append(Input(p.prefix, None, self.seed0,
+                                               f"coverage guidance ({label})", p.plan))
+                except Exception:
+                    pass
+        self.errors.clear()
+        for inp in new_items:
+            self._add(inp, guided=True)

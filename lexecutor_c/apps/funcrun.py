@@ -1,0 +1,531 @@
+"""One run of one version of a function, in a sandbox child
+(:func:`run_case`, called through ``sandbox.call_isolated``):
+
+1. the input's *prefix* runs first, as it is (no injection), one top-level
+   statement at a time; a statement that raises is skipped (what Treefix's
+   post-processing does by re-running);
+2. the driver (lexecutor_c.apps.funcsource) runs instrumented, injection
+   underneath: in module mode the module is registered in ``sys.modules``
+   under its name, its package imported first from the checkout;
+3. the function is found by where its code was compiled (decorators
+   unwrapped: ``__wrapped__``, property parts, static/class methods) and
+   called -- with a test's argument expressions (evaluated in the module),
+   or with the prefix's value of each parameter without default, else an
+   injected one (by name); a method gets the object the test built, or one
+   made without ``__init__`` carrying the prefix ``self``'s attributes;
+4. a closure the function returns is called too (up to three levels), so
+   edits inside a decorator's wrapper are reached;
+5. what comes back is plain data: the outcome (returned / raised:Type), a
+   :func:`snapshot` of the return value, the printed output, the arguments
+   and ``self`` after the call, the lines of the function reached.
+"""
+from __future__ import annotations
+
+import ast
+import itertools
+import re
+from typing import Optional
+
+from ..engine import sandbox
+
+__all__ = ["run_case", "snapshot"]
+
+_ADDR = re.compile(r"0x[0-9a-fA-F]{4,}")
+_GEN_MAX = 200
+
+
+def _dummy_types():
+    from .._core import Dummy, DummyResource
+    return (Dummy, DummyResource)
+
+
+def snapshot(v, _depth: int = 0, _dummies=None):
+    """A comparable, deterministic description of a value: primitives by
+    value, containers by content (sets and dict items sorted), injected
+    Dummies by name, objects without their own repr by class and attributes,
+    other objects by repr with addresses removed.  Never asks an injected
+    value for anything (no predictor queries)."""
+    if _dummies is None:
+        _dummies = _dummy_types()
+    t = type(v)
+    if v is None or t in (bool, int, float, complex, bytes):
+        return repr(v)
+    if t is str:
+        return repr(v) if len(v) <= 2000 else repr(v[:2000]) + "..."
+    if t in _dummies:
+        try:
+            return _ADDR.sub("0x?", repr(v))
+        except Exception:
+            return "<Dummy>"
+    tname = t.__qualname__ if t.__module__ in ("builtins", "__lx_check__") else \
+        f"{t.__module__}.{t.__qualname__}"
+    if _depth > 5:
+        return f"<{tname}>"
+    d = _depth + 1
+    try:
+        import types
+        if isinstance(v, (list, tuple)) and (t in (list, tuple) or t.__repr__ in
+                                             (list.__repr__, tuple.__repr__)):
+            items = [snapshot(x, d, _dummies) for x in v[:50]]
+            return [tname] + items + (["..."] if len(v) > 50 else [])
+        if isinstance(v, (set, frozenset)):
+            items = sorted((snapshot(x, d, _dummies) for x in list(v)[:200]), key=repr)
+            return [tname] + items
+        if isinstance(v, dict):
+            items = sorted(([snapshot(k, d, _dummies), snapshot(x, d, _dummies)]
+                            for k, x in list(v.items())[:200]), key=repr)
+            return [tname] + items
+        if isinstance(v, (bytearray, memoryview)):
+            return [tname, repr(bytes(v[:2000]))]
+        if isinstance(v, (types.FunctionType, types.BuiltinFunctionType, types.MethodType)):
+            return f"<function {getattr(v, '__qualname__', '?')}>"
+        if isinstance(v, type):
+            return f"<class {v.__qualname__}>"
+        if isinstance(v, types.ModuleType):
+            return f"<module {v.__name__}>"
+        if isinstance(v, types.CoroutineType):
+            return f"<{tname}>"
+        if _is_iterator(v):
+            # a lazy sequence (generator, map, filter, zip...): its items,
+            # whatever kind of iterator yields them
+            try:
+                items = [snapshot(x, d, _dummies) for x in itertools.islice(v, _GEN_MAX)]
+            except Exception as e:
+                return ["<iterator>", f"raised:{type(e).__name__}"]
+            return ["<iterator>"] + items
+        if isinstance(v, BaseException):
+            return [tname] + [snapshot(a, d, _dummies) for a in v.args[:5]]
+        if t.__repr__ is object.__repr__ or _own_class(t):
+            # the state of an object of the project (or without a repr of its
+            # own), not what its __repr__ -- maybe edited too -- makes of it
+            attrs = {}
+            try:
+                attrs = dict(vars(v))
+            except TypeError:
+                for cls in t.__mro__:
+                    for s in getattr(cls, "__slots__", ()) or ():
+                        if isinstance(s, str) and hasattr(v, s):
+                            attrs[s] = getattr(v, s)
+            return [tname, sorted([k, snapshot(x, d, _dummies)] for k, x in attrs.items()
+                                  if not k.startswith("__lx"))]
+        return [tname, _ADDR.sub("0x?", repr(v))[:2000]]
+    except Exception as e:      # a broken __repr__, a container that raises
+        return f"<{tname}: {type(e).__name__}>"
+
+
+def _own_class(t: type) -> bool:
+    """A class of the code under test or another installed package (not the
+    standard library's) whose instances carry their state in attributes."""
+    import sys
+    top = (t.__module__ or "").split(".")[0]
+    if top in sys.stdlib_module_names or top in ("builtins", "__future__"):
+        return False
+    return "__dict__" in dir(t) or any(getattr(c, "__slots__", None) for c in t.__mro__)
+
+
+def _absent():
+    raise NameError("absent")
+
+
+def _line_of(exc: BaseException, filename: str) -> Optional[int]:
+    tb, line = exc.__traceback__, None
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename == filename:
+            line = tb.tb_lineno
+        tb = tb.tb_next
+    return line
+
+
+def _unwrap(obj):
+    """(how it is called, function) pairs that ``obj`` (a class or module
+    attribute) holds."""
+    import functools
+    if isinstance(obj, property):
+        return [("getter", obj.fget), ("setter", obj.fset), ("deleter", obj.fdel)]
+    if isinstance(obj, staticmethod):
+        return [("static", obj.__func__)]
+    if isinstance(obj, classmethod):
+        return [("classmethod", obj.__func__)]
+    if isinstance(obj, functools.cached_property):
+        return [("plain", obj.func)]
+    out, seen = [], 0
+    while obj is not None and seen < 6:
+        out.append(("plain", obj))
+        try:
+            obj = obj.__dict__.get("__wrapped__") if hasattr(obj, "__dict__") else None
+        except Exception:
+            obj = None
+        seen += 1
+    return out
+
+
+def _find_target(container, filename: str, lo: int, hi: int):
+    """(kind, function) in ``container`` (a module or class dict) whose code
+    was compiled from ``filename`` and starts on lines lo..hi."""
+    for obj in list(container.values()):
+        for kind, fn in _unwrap(obj):
+            code = getattr(fn, "__code__", None) if fn is not None else None
+            if code is not None and code.co_filename == filename and \
+                    lo <= code.co_firstlineno <= hi:
+                return kind, fn
+    return None, None
+
+
+def _is_iterator(v) -> bool:
+    t = type(v)
+    try:
+        return hasattr(t, "__next__") and hasattr(t, "__iter__") and iter(v) is v
+    except Exception:
+        return False
+
+
+def _drain(value):
+    """A returned iterator's items (up to 200), drained inside the call so
+    that what it raises counts as the function's exception."""
+    if type(value) not in _dummy_types() and _is_iterator(value):
+        return ["<iterator>"] + list(itertools.islice(value, _GEN_MAX))
+    return value
+
+
+def _closure_of(value, filename: str, first: int, last: int):
+    """``value`` if it is a function defined inside the function under test."""
+    import types
+    if isinstance(value, types.FunctionType):
+        c = value.__code__
+        if c.co_filename == filename and first < c.co_firstlineno <= last:
+            return value
+    return None
+
+
+def _closure_args(fn, pre: dict, inject) -> list:
+    """Positional arguments for a closure: the prefix's value of each
+    parameter name, else an injected one."""
+    c = fn.__code__
+    n_req = c.co_argcount - len(fn.__defaults__ or ())
+    return [pre[p] if p in pre else inject(0, p, _absent) for p in c.co_varnames[:n_req]]
+
+
+def _stub_packages(dotted: str, root: str) -> None:
+    import os
+    import sys
+    import types
+    parts = dotted.split(".")
+    for i in range(1, len(parts) + 1):
+        name = ".".join(parts[:i])
+        if name in sys.modules and getattr(sys.modules[name], "__path__", None) is not None:
+            continue
+        m = types.ModuleType(name)
+        m.__path__ = [os.path.join(root, *parts[:i])]
+        m.__package__ = name
+        sys.modules[name] = m
+
+
+def _compat_aliases() -> None:
+    """Names the standard library dropped since Python 3.8 that older
+    histories import (the ABCs in ``collections``, ``inspect.getargspec``,
+    ``formatargspec`` and ``ArgSpec``, ``asyncio.coroutine``, ``time.clock``,
+    ``fractions.gcd``, ``base64.encodestring``), put back
+    in this child so old code loads as it did when it was written."""
+    import base64
+    import collections
+    import collections.abc
+    import fractions
+    import inspect
+    import math
+    import time
+    for n in collections.abc.__all__:
+        if not hasattr(collections, n):
+            setattr(collections, n, getattr(collections.abc, n))
+    if not hasattr(inspect, "getargspec"):
+        from collections import namedtuple
+        ArgSpec = namedtuple("ArgSpec", "args varargs keywords defaults")
+
+        def getargspec(func):
+            s = inspect.getfullargspec(func)
+            return ArgSpec(s.args, s.varargs, s.varkw, s.defaults)
+        inspect.getargspec, inspect.ArgSpec = getargspec, ArgSpec
+    if not hasattr(inspect, "formatargspec"):
+        def formatargspec(args, varargs=None, varkw=None, defaults=None, *rest,
+                          formatvalue=lambda v: "=" + repr(v), **kw):
+            first = len(args) - len(defaults or ())
+            specs = [str(a) + (formatvalue(defaults[i - first]) if defaults and i >= first
+                               else "") for i, a in enumerate(args)]
+            specs += ["*" + varargs] if varargs is not None else []
+            specs += ["**" + varkw] if varkw is not None else []
+            return "(" + ", ".join(specs) + ")"
+        inspect.formatargspec = formatargspec
+    import asyncio
+    import types
+    if not hasattr(asyncio, "coroutine"):
+        asyncio.coroutine = types.coroutine
+    if not hasattr(time, "clock"):
+        time.clock = time.perf_counter
+    if not hasattr(fractions, "gcd"):
+        fractions.gcd = math.gcd
+    if not hasattr(base64, "encodestring"):
+        base64.encodestring, base64.decodestring = base64.encodebytes, base64.decodebytes
+
+
+def _test_namespace(call: dict, env: dict) -> dict:
+    """The namespace a test's call expressions are evaluated in: the
+    module's, plus what the test module imports (the module wins)."""
+    ns = dict(env)
+    for imp in call.get("imports", ()):
+        try:
+            exec(compile(imp, "<test imports>", "exec"), ns)
+        except BaseException:
+            pass
+    ns.update(env)
+    return ns
+
+
+class _NoEntry(Exception):
+    """The caller a test input goes through is not in this version."""
+
+
+def _entry_call(entry: dict, call: dict, env: dict):
+    """(callable, self object or None, args, kwargs) for a test's call of
+    ``entry`` (``{"path": [class..., name], "kind": ...}``), a function of
+    the module that calls the changed one."""
+    path, kind = entry["path"], entry["kind"]
+    holder = None
+    if len(path) > 1:
+        holder = env.get(path[0])
+        for c in path[1:-1]:
+            holder = getattr(holder, c, None)
+        if not isinstance(holder, type):
+            raise _NoEntry(".".join(path[:-1]))
+    elif path[0] not in env:
+        raise _NoEntry(path[0])
+    ns = _test_namespace(call, env)
+    args = [eval(compile(e, "<test call>", "eval"), ns) for e in call["args"]]
+    kwargs = {k: eval(compile(e, "<test call>", "eval"), ns)
+              for k, e in call["kwargs"].items()}
+    name = path[-1]
+    if holder is None:
+        return env[name], None, args, kwargs
+    if name == "__init__":
+        return holder, None, args, kwargs
+    if kind in ("static", "classmethod"):
+        return getattr(holder, name), None, args, kwargs
+    obj = eval(compile(call["self"], "<test call>", "eval"), ns) if call.get("self") else None
+    if not isinstance(obj, holder):
+        raise _NoEntry("another class")
+    if kind == "getter":
+        return (lambda: getattr(obj, name)), obj, [], {}
+    return getattr(obj, name), obj, args, kwargs
+
+
+def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dict:
+    """In the sandbox child: prefix, module or driver, call; plain data back."""
+    import builtins
+    import io
+    import os
+    import sys
+    import types
+    from .._core import Runtime
+    from ..engine.instrument import instrument
+    res: dict = {"outcome": None, "dropped": 0}
+    dummies = _dummy_types()
+    filename = drv["filename"]
+    real_out = sys.stdout
+    sink = io.StringIO()
+    sys.stdout = sink
+
+    def stop(outcome, e=None):
+        sys.stdout = real_out
+        res["outcome"] = outcome
+        if e is not None:
+            res["message"] = _ADDR.sub("0x?", f"{type(e).__name__}: {e}")[:300]
+        return res
+
+    # 0. the module object (module mode: registered, its package imported)
+    if drv["mode"] == "module":
+        import importlib
+        sys.path.insert(0, drv["root"])
+        name = drv["module_name"]
+        parent = name if drv["is_package"] else name.rpartition(".")[0]
+        _compat_aliases()
+        if parent and parent != name:
+            try:
+                importlib.import_module(parent)
+            except BaseException:
+                # the package does not import here: a stand-in package, so
+                # that the module's relative imports of its siblings work
+                _stub_packages(parent, drv["root"])
+        mod = types.ModuleType(name)
+        mod.__file__ = drv["module_file"]
+        mod.__package__ = parent
+        if drv["is_package"]:
+            mod.__path__ = [os.path.dirname(drv["module_file"])]
+        sys.modules[name] = mod
+        env = mod.__dict__
+        env["__builtins__"] = builtins
+    else:
+        env = {"__name__": "__lx_check__", "__builtins__": builtins, "__file__": filename}
+    # 1. the prefix, as it is, statement by statement
+    try:
+        stmts = ast.parse(inp.get("prefix") or "").body
+    except SyntaxError:
+        stmts = []
+        res["dropped"] = -1
+    for s in stmts:
+        try:
+            exec(compile(ast.Module([s], []), "<prefix>", "exec"), env)
+        except sandbox.Timeout:
+            return stop("timeout")
+        except BaseException:
+            res["dropped"] += 1
+    params = drv["args"] + drv["kwargs"] + ([drv["self"]] if drv["self"] else [])
+    given = {p: env[p] for p in params if p in env}
+    pre = {k: env[k] for k in [st.id for s in stmts for st in ast.walk(s)
+                               if isinstance(st, ast.Name) and isinstance(st.ctx, ast.Store)]
+           if k in env}
+    s_obj = given.get(drv["self"]) if drv["self"] else None
+    base = object
+    if s_obj is not None and type(type(s_obj)) is type and \
+            type(s_obj).__module__ == env.get("__name__"):
+        base = type(s_obj)
+    env["__lx_base__"] = base
+    # 2. the module or driver, instrumented, injection underneath
+    inst = instrument(drv["text"], filename=filename)
+    code = inst.compile()
+    rt = Runtime(sites=inst.iids, predictor=predictor, abstraction="fine", seed=seed,
+                 randomize=randomize, record=False, filename=filename)
+    loaders = rt.loaders()
+    env.update(loaders)
+    marks = {int(r.iid): int(r.line) for r in inst.lines}
+    try:
+        exec(code, env)
+        holder = env
+        for c in drv["class_path"]:
+            holder = holder[c].__dict__ if isinstance(holder, dict) else \
+                getattr(holder, c).__dict__
+        cls = None
+        if drv["class_path"]:
+            cls = env[drv["class_path"][0]]
+            for c in drv["class_path"][1:]:
+                cls = getattr(cls, c)
+        found, fn = _find_target(holder, filename, drv["target_first"], drv["target_def"])
+        if fn is None:
+            return stop("setup:TargetNotFound")
+    except sandbox.Timeout:
+        return stop("timeout")
+    except BaseException as e:
+        return stop(f"setup:{type(e).__name__}", e)
+    kind = drv["kind"]
+    if found in ("getter", "setter", "deleter", "static", "classmethod"):
+        kind = found
+    needs_self = cls is not None and kind not in ("static", "classmethod")
+    # 3. the arguments: a test's call expressions, or the prefix's values and injection
+    call = inp.get("call")
+    obj = None
+    entry = call.get("entry") if call else None
+    try:
+        if entry:
+            # a test's call of another function of the module that leads to
+            # the target (a caller): run it; the target's lines are tracked
+            fn, obj, args, kwargs = _entry_call(entry, call, env)
+            needs_self = False
+            kind = "function"
+        elif call:
+            ns = dict(env)
+            for imp in call.get("imports", ()):
+                try:
+                    exec(compile(imp, "<test imports>", "exec"), ns)
+                except BaseException:
+                    pass
+            ns.update(env)
+            args = [eval(compile(e, "<test call>", "eval"), ns) for e in call["args"]]
+            kwargs = {k: eval(compile(e, "<test call>", "eval"), ns)
+                      for k, e in call["kwargs"].items()}
+            if needs_self and call.get("self"):
+                obj = eval(compile(call["self"], "<test call>", "eval"), ns)
+                if not isinstance(obj, cls):
+                    # the test calls a method of that name on another class
+                    return stop("input:OtherClass")
+        else:
+            inject = loaders["_n_"]
+
+            def arg(p):
+                return given[p] if p in given else inject(0, p, _absent)
+            args = [arg(p) for p in drv["args"]]
+            kwargs = {p: arg(p) for p in drv["kwargs"]}
+        if needs_self and obj is None:
+            obj = object.__new__(cls) if cls.__new__ is object.__new__ else cls.__new__(cls)
+            if s_obj is not None and not isinstance(s_obj, dummies):
+                try:
+                    src = dict(vars(s_obj))
+                except TypeError:
+                    src = {}
+                for a, x in src.items():
+                    try:
+                        obj.__dict__[a] = x
+                    except (AttributeError, TypeError):
+                        try:
+                            object.__setattr__(obj, a, x)
+                        except Exception:
+                            pass
+    except sandbox.Timeout:
+        return stop("timeout")
+    except BaseException as e:
+        return stop(f"input:{type(e).__name__}", e)
+    lead = [obj] if needs_self else [cls] if kind == "classmethod" else []
+    names = [f"{entry['name']}:{i}" for i in range(len(args))] if entry else drv["args"]
+    res["input"] = {p: _ADDR.sub("0x?", str(snapshot(x, 0, dummies)))[:300]
+                    for p, x in list(zip(names, args)) + list(kwargs.items())}
+    sink = io.StringIO()
+    sys.stdout = sink
+    try:
+        value = fn(*lead, *args, **kwargs)
+        if isinstance(value, types.CoroutineType):
+            import asyncio
+            loop = asyncio.new_event_loop()
+            try:
+                value = loop.run_until_complete(value)
+            finally:
+                loop.close()
+        value = _drain(value)
+        chain = [snapshot(value, 0, dummies)]
+        # a closure the function made (a decorator's wrapper, a factory's
+        # product): call it too, so that changes inside it are reached
+        for _ in range(3):
+            inner = _closure_of(value, filename, drv["target_first"], drv["target_last"])
+            if inner is None:
+                break
+            try:
+                value = _drain(inner(*_closure_args(inner, pre, loaders["_n_"])))
+                chain.append(snapshot(value, 0, dummies))
+            except sandbox.Timeout:
+                raise
+            except BaseException as e:
+                chain.append(f"raised:{type(e).__name__}")
+                break
+        res["outcome"] = "returned"
+        res["ret"] = _ADDR.sub("0x?", repr(chain[0] if len(chain) == 1 else
+                                           ["<calls>"] + chain))
+    except sandbox.Timeout:
+        return stop("timeout")
+    except BaseException as e:
+        res["outcome"] = f"raised:{type(e).__name__}"
+        try:
+            res["message"] = _ADDR.sub("0x?", str(e))[:300]
+        except BaseException:
+            res["message"] = ""
+        line = _line_of(e, filename)
+        res["line"] = None if line is None else line - drv["offset"]
+    finally:
+        sys.stdout = real_out
+    try:
+        sandbox._disarm()
+    except Exception:
+        pass
+    res["out"] = _ADDR.sub("0x?", sink.getvalue()[:20000])
+    res["args"] = _ADDR.sub("0x?", repr([snapshot(x, 0, dummies) for x in args] +
+                                        [snapshot(x, 0, dummies) for x in kwargs.values()]))
+    res["self"] = _ADDR.sub("0x?", repr(snapshot(obj, 0, dummies))) if obj is not None else ""
+    first, last, off = drv["target_first"], drv["target_last"], drv["offset"]
+    res["reached"] = sorted({marks[i] - off for i in rt.reached()
+                             if i in marks and first <= marks[i] <= last})
+    res["injections"] = len(rt.injections)
+    return res

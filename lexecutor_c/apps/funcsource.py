@@ -1,0 +1,456 @@
+"""Functions in a module's source, as the commit check needs them: each
+function and method keyed by qualified name (:func:`function_versions`), a
+normalized dump to tell real edits from docstring/annotation edits, the
+lines an edit touches, and the source a sandbox child runs to define one
+version (:class:`Driver`):
+
+* *module mode* (:func:`module_driver`): the whole module, loaded under its
+  own name from a checkout of its revision, so its imports of the project
+  are real;
+* *extract mode* (:func:`build_driver`): the function alone with what it
+  reads from its module (imports of other packages, constants, up to 12
+  same-module helpers; a method with its whole class, bases replaced).
+
+:func:`facts_source` gives Treefix's analysis the function with its
+parameters turned into free names, at its own line numbers.
+"""
+from __future__ import annotations
+
+import ast
+import difflib
+from dataclasses import dataclass
+from typing import Optional
+
+__all__ = ["Version", "Driver", "function_versions", "code_dump", "changed_lines",
+           "module_name_of", "relative_levels", "module_driver", "build_driver", "facts_source"]
+
+#: decorators kept on methods in extract mode (everything else is dropped:
+#: the function is called as written)
+_KEPT_DECORATORS = {"property", "staticmethod", "classmethod"}
+_MAX_HELPERS = 12
+
+
+# ------------------------------------------------------------------ one version
+
+@dataclass
+class Version:
+    """One version of a function in its module: what is needed to run it."""
+
+    qualname: str
+    text: str                       # the whole module
+    node: ast.AST                   # the FunctionDef / AsyncFunctionDef
+    cls: Optional[ast.ClassDef]     # the class it is a method of (directly)
+    module: ast.Module
+    path: str = "<file>"
+
+    @property
+    def name(self) -> str:
+        return self.node.name
+
+    @property
+    def first_line(self) -> int:
+        return self.node.lineno
+
+    @property
+    def last_line(self) -> int:
+        return self.node.end_lineno or self.node.lineno
+
+    def decorators(self) -> list:
+        return [_dotted(d) or "" for d in self.node.decorator_list]
+
+    @property
+    def kind(self) -> str:
+        """method | static | classmethod | getter | setter | deleter | function"""
+        if self.cls is None:
+            return "function"
+        decs = self.decorators()
+        if "staticmethod" in decs:
+            return "static"
+        if "classmethod" in decs:
+            return "classmethod"
+        if "property" in decs:
+            return "getter"
+        for d in decs:
+            if d.endswith(".setter"):
+                return "setter"
+            if d.endswith(".deleter"):
+                return "deleter"
+        return "method"
+
+    def params(self) -> tuple:
+        """(positional parameters without default -- ``self``/``cls`` left out
+        for methods --, keyword-only parameters without default)."""
+        a = self.node.args
+        positional = a.posonlyargs + a.args
+        n_req = len(positional) - len(a.defaults)
+        req = [p.arg for p in positional[:n_req]]
+        if self.kind in ("method", "classmethod", "getter", "setter", "deleter") and \
+                positional:
+            first = positional[0].arg
+            if req and req[0] == first:
+                req = req[1:]
+        kw = [p.arg for p, d in zip(a.kwonlyargs, a.kw_defaults) if d is None]
+        return req, kw
+
+    def self_name(self) -> Optional[str]:
+        if self.kind in ("method", "getter", "setter", "deleter", "classmethod"):
+            pos = self.node.args.posonlyargs + self.node.args.args
+            return pos[0].arg if pos else None
+        return None
+
+
+def function_versions(text: str, path: str = "<file>") -> dict:
+    """qualname -> Version for the functions and methods of a module; a nested
+    function belongs to its enclosing function; a name defined twice gets
+    ``#2``.  Raises SyntaxError."""
+    tree = ast.parse(text, path)
+    out: dict = {}
+
+    def visit(stmts, prefix, cls):
+        for s in stmts:
+            if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                q = prefix + s.name
+                k, n = q, 1
+                while k in out:
+                    n += 1
+                    k = f"{q}#{n}"
+                out[k] = Version(k, text, s, cls, tree, path)
+            elif isinstance(s, ast.ClassDef):
+                visit(s.body, f"{prefix}{s.name}.", s)
+            else:
+                for attr in ("body", "orelse", "finalbody"):
+                    visit(getattr(s, attr, None) or [], prefix, cls)
+                for h in getattr(s, "handlers", None) or []:
+                    visit(h.body, prefix, cls)
+                for c in getattr(s, "cases", None) or []:
+                    visit(c.body, prefix, cls)
+    visit(tree.body, "", None)
+    return out
+
+
+def _strip_doc(body: list) -> list:
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
+            and isinstance(body[0].value.value, str):
+        return body[1:] or [ast.Pass()]
+    return body
+
+
+class _Normalizer(ast.NodeTransformer):
+    """Docstrings and annotations do not change what a call does."""
+
+    def _fn(self, node):
+        self.generic_visit(node)
+        node.body = _strip_doc(node.body)
+        node.returns = None
+        node.type_comment = None
+        return node
+
+    visit_FunctionDef = visit_AsyncFunctionDef = _fn
+
+    def visit_ClassDef(self, node):
+        self.generic_visit(node)
+        node.body = _strip_doc(node.body)
+        return node
+
+    def visit_arg(self, node):
+        node.annotation = None
+        node.type_comment = None
+        return node
+
+    def visit_AnnAssign(self, node):
+        self.generic_visit(node)
+        if node.value is None:
+            return ast.Pass()
+        return ast.Assign(targets=[node.target], value=node.value, lineno=node.lineno)
+
+
+def code_dump(node: ast.AST, normalize: bool = True) -> str:
+    """ast.dump without positions; ``normalize``: docstrings and annotations
+    removed (two functions with equal normalized dumps behave alike)."""
+    import copy
+    if normalize:
+        node = _Normalizer().visit(copy.deepcopy(node))
+    return ast.dump(node, include_attributes=False)
+
+
+# ------------------------------------------------------------------ source pieces
+
+def _dotted(e) -> Optional[str]:
+    if isinstance(e, ast.Call):
+        e = e.func
+    if isinstance(e, ast.Name):
+        return e.id
+    if isinstance(e, ast.Attribute):
+        b = _dotted(e.value)
+        return None if b is None else f"{b}.{e.attr}"
+    return None
+
+
+def _lines(text: str) -> list:
+    return text.splitlines()
+
+
+def _cut(lines: list, first: int, last: int, col: int) -> list:
+    """Lines first..last (1-based, inclusive) with ``col`` leading columns
+    removed where they are blank (continuation lines of strings keep theirs)."""
+    return [ln[col:] if not ln[:col].strip() else ln for ln in lines[first - 1:last]]
+
+
+def _names_read(node: ast.AST) -> set:
+    out = set()
+    for e in ast.walk(node):
+        if isinstance(e, ast.Name):
+            out.add(e.id)
+        elif isinstance(e, ast.Attribute):
+            d = _dotted(e)
+            if d:
+                out.add(d.split(".")[0])
+    return out
+
+
+def _bound_by(stmt) -> set:
+    if isinstance(stmt, ast.Import):
+        return {(a.asname or a.name).split(".")[0] for a in stmt.names}
+    if isinstance(stmt, ast.ImportFrom):
+        return {a.asname or a.name for a in stmt.names if a.name != "*"}
+    if isinstance(stmt, ast.Assign):
+        return {t.id for t in stmt.targets if isinstance(t, ast.Name)}
+    if isinstance(stmt, ast.AnnAssign) and stmt.value is not None and \
+            isinstance(stmt.target, ast.Name):
+        return {stmt.target.id}
+    if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return {stmt.name}
+    return set()
+
+
+def _top_statements(module: ast.Module) -> list:
+    """Module-level statements, including those inside top-level try/if
+    blocks (``try: import x except ImportError: ...``)."""
+    out = []
+
+    def walk(stmts):
+        for s in stmts:
+            if isinstance(s, ast.Try):
+                walk(s.body)
+            elif isinstance(s, ast.If):
+                walk(s.body)
+            else:
+                out.append(s)
+    walk(module.body)
+    return out
+
+
+@dataclass
+class Driver:
+    """What a sandbox child needs to define the function under test."""
+
+    mode: str                   # "module": the whole module; "extract": the function alone
+    text: str                   # the source to instrument and execute
+    filename: str
+    target_first: int           # the function's lines in ``text`` (first decorator .. end)
+    target_def: int             # its def line in ``text``
+    target_last: int
+    offset: int                 # text line - module line
+    class_path: list            # classes holding the method, outermost first
+    kind: str                   # Version.kind
+    self_name: Optional[str]
+    root: Optional[str] = None          # module mode: the folder put on sys.path
+    module_name: str = ""
+    is_package: bool = False
+    module_file: str = ""
+
+
+def module_name_of(path: str, has_init, levels: int = 0) -> tuple:
+    """(root folder relative to the tree, dotted module name, is_package) for
+    a file of a tree; ``has_init(folder)`` tells whether a folder of the tree
+    is a package; ``levels``: how many folders up the module's relative
+    imports reach (those are packages even without ``__init__.py``: PEP 420).
+    ``src/pkg/mod.py`` -> ("src", "pkg.mod", False)."""
+    parts = path.split("/")
+    base = parts[-1][:-3]
+    folders = parts[:-1]
+    mod = [] if base == "__init__" else [base]
+    need = levels - (1 if base == "__init__" else 0)
+    while folders and (has_init("/".join(folders)) or need > 0):
+        mod.insert(0, folders.pop())
+        need -= 1
+    return "/".join(folders), ".".join(mod), base == "__init__"
+
+
+def relative_levels(module: ast.Module) -> int:
+    """The deepest relative import of a module (``from .. import x``: 2)."""
+    return max([s.level or 0 for s in ast.walk(module) if isinstance(s, ast.ImportFrom)],
+               default=0)
+
+
+def _first_line(node) -> int:
+    return min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])])
+
+
+def module_driver(v: Version, root: str, rel_root: str, module_name: str,
+                  is_package: bool) -> Driver:
+    """The whole module, as it is: run as ``module_name`` with ``root`` (a
+    checkout of the revision) on sys.path, so its imports of the project
+    are real."""
+    import os
+    return Driver("module", v.text if v.text.endswith("\n") else v.text + "\n",
+                  f"<lx>/{v.path}", _first_line(v.node), v.node.lineno, v.last_line, 0,
+                  _class_path(v), v.kind, v.self_name(), os.path.join(root, rel_root),
+                  module_name, is_package, os.path.join(root, v.path))
+
+
+def _class_path(v: Version) -> list:
+    q = v.qualname.split("#")[0].split(".")
+    return q[:-1] if v.cls is not None else []
+
+
+def build_driver(v: Version) -> Driver:
+    """The function alone with what it reads from its module: the imports
+    of other packages, module constants and same-module helpers (up to 12),
+    and for a method its whole class (bases replaced, decorators other than
+    property/staticmethod/classmethod dropped).  Everything else is left to
+    the prefix and to injection."""
+    lines = _lines(v.text)
+    reads = _names_read(v.node)
+    own = {v.name}
+    if v.cls is not None:
+        reads |= _names_read(v.cls)
+        own = {v.cls.name}
+    tops = _top_statements(v.module)
+    by_name: dict = {}
+    for s in tops:
+        for nm in _bound_by(s):
+            by_name.setdefault(nm, []).append(s)
+    chosen: list = []
+    todo = list(reads - own)
+    seen = set(own)
+    helpers = 0
+    while todo:
+        nm = todo.pop()
+        if nm in seen:
+            continue
+        seen.add(nm)
+        for s in by_name.get(nm, []):
+            if s in chosen:
+                continue
+            if isinstance(s, ast.ImportFrom) and s.level:
+                continue                        # the project's own modules: injected
+            if isinstance(s, ast.ClassDef):
+                continue                        # other classes: injected
+            if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                if helpers >= _MAX_HELPERS or s is v.node:
+                    continue
+                helpers += 1
+            chosen.append(s)
+            if not isinstance(s, (ast.Import, ast.ImportFrom)):
+                todo.extend(_names_read(s) - seen)
+    chosen.sort(key=lambda s: s.lineno)
+    out: list = []
+    for s in chosen:
+        out.extend(_cut(lines, s.lineno, s.end_lineno or s.lineno, s.col_offset))
+    fname = f"<lx-extract>/{v.path}"
+    if v.cls is None:
+        node = v.node
+        first = len(out) + 1
+        out.extend(_cut(lines, node.lineno, v.last_line, node.col_offset))
+        return Driver("extract", "\n".join(out) + "\n", fname, first, first, len(out),
+                      first - node.lineno, [], v.kind, v.self_name())
+    cls = v.cls
+    if not cls.body or cls.body[0].lineno <= cls.lineno:
+        raise ValueError("a one-line class")
+    first_member = min(_first_line(m) for m in cls.body)
+    seg = _cut(lines, cls.lineno, cls.end_lineno or cls.lineno, cls.col_offset)
+    # the class header -> one line with our base, blank lines for the rest
+    header_len = first_member - cls.lineno
+    seg[0:header_len] = [f"class {cls.name}(__lx_base__):"] + [""] * (header_len - 1)
+    # decorators that are not kept become blank lines
+    for m in cls.body:
+        if not isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        for d in m.decorator_list:
+            name = _dotted(d) or ""
+            keep = name in _KEPT_DECORATORS or (
+                not isinstance(d, ast.Call) and name.endswith((".setter", ".getter",
+                                                              ".deleter")))
+            if not keep:
+                for i in range(d.lineno - 1, d.end_lineno or d.lineno):
+                    seg[i - cls.lineno + 1] = ""
+    start = len(out) + 1
+    out.extend(seg)
+    off = start - cls.lineno
+    return Driver("extract", "\n".join(out) + "\n", fname, _first_line(v.node) + off,
+                  v.node.lineno + off, v.last_line + off, off, [cls.name], v.kind,
+                  v.self_name())
+
+
+def facts_source(v: Version) -> str:
+    """The function as Treefix's analysis should see it: at its own line
+    numbers (every other line blank), parameters removed so that they are
+    free names like the globals it reads (``self`` included)."""
+    lines = _lines(v.text)
+    node = v.node
+    body_first = node.body[0].lineno
+    out = [""] * len(lines)
+    if body_first <= node.lineno:          # def f(x): return x
+        stmt = lines[node.lineno - 1]
+        idx = stmt.find(":", stmt.find(")"))
+        out[node.lineno - 1] = "def __lx_f__(): " + stmt[idx + 1:].strip()
+        return "\n".join(out) + "\n"
+    col = node.col_offset
+    out[node.lineno - 1] = "def __lx_f__():"
+    for i in range(body_first, v.last_line + 1):
+        ln = lines[i - 1]
+        out[i - 1] = ln[col:] if not ln[:col].strip() else ln
+    if col and node.lineno >= 2:
+        # indented in the module (a method): wrap in a block at column 0
+        out[node.lineno - 1] = " " * col + "def __lx_f__():"
+        out[node.lineno - 2] = "if 1:"
+        for i in range(body_first, v.last_line + 1):
+            out[i - 1] = lines[i - 1]
+    return "\n".join(out) + "\n"
+
+
+def changed_lines(old: Optional[Version], new: Optional[Version]) -> tuple:
+    """(old lines, new lines): the statement lines (where their line markers
+    are) that the edit touches, in each version's own numbering."""
+    if old is None or new is None:
+        return set(), set()
+    a = _lines(old.text)[old.first_line - 1:old.last_line]
+    b = _lines(new.text)[new.first_line - 1:new.last_line]
+    sm = difflib.SequenceMatcher(None, [x.strip() for x in a], [x.strip() for x in b],
+                                 autojunk=False)
+    ca, cb = set(), set()
+    for tag, i1, i2, j1, j2 in sm.get_opcodes():
+        if tag == "equal":
+            continue
+        ca.update(range(old.first_line + i1, old.first_line + i2))
+        cb.update(range(new.first_line + j1, new.first_line + j2))
+        if i1 == i2:          # pure insertion: the neighbours in the old version
+            ca.update({old.first_line + max(i1 - 1, 0), old.first_line + i1})
+        if j1 == j2:
+            cb.update({new.first_line + max(j1 - 1, 0), new.first_line + j1})
+    return _to_markers(old, ca), _to_markers(new, cb)
+
+
+def _to_markers(v: Version, lines: set) -> set:
+    """Each line -> the first line of the innermost statement that holds it
+    (a statement's line marker sits there).  Signature lines -> the first
+    body statement: entering the function reaches them."""
+    stmts = [s for s in ast.walk(v.node) if isinstance(s, ast.stmt) and s is not v.node]
+    body_first = v.node.body[0].lineno
+    out = set()
+    for ln in lines:
+        if ln < body_first:
+            out.add(body_first)
+            continue
+        best = None
+        for s in stmts:
+            end = s.end_lineno or s.lineno
+            if s.lineno <= ln <= end:
+                # a compound statement holds its body's lines: the innermost wins
+                if best is None or (end - s.lineno) < ((best.end_lineno or best.lineno)
+                                                       - best.lineno):
+                    best = s
+        if best is not None:
+            out.add(best.lineno)
+    return out
