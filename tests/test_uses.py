@@ -1,6 +1,7 @@
 """The use analysis behind predictor='neural' (lexecutor_c/model/uses.py) and
 the choice among the model's classes (lexecutor_c.model.neural.choose)."""
 import os
+from types import SimpleNamespace
 
 import pytest
 
@@ -9,9 +10,19 @@ from lexecutor_c.model.neural import choose
 from lexecutor_c.model.uses import Probe, Uses
 
 
-def uses_of(src):
+def uses_of(src, constrained=True):
+    """The use analysis of ``src``; ``constrained=False`` hides the sites'
+    use-site constraints (what the runtime's hook would replace), so that
+    the probe's own judgement of a use shows."""
     inst = lexecutor_c.instrument(src)
-    return Uses(src, inst.iids), inst
+    sites = inst.iids
+    if not constrained:
+        sites = [SimpleNamespace(**{f: getattr(s, f) for f in _FIELDS}, use=None)
+                 for s in sites]
+    return Uses(src, sites), inst
+
+
+_FIELDS = ("iid", "kind", "name", "line", "col", "end_line", "end_col", "before", "after")
 
 
 def site(inst, kind, name, nth=0):
@@ -19,8 +30,8 @@ def site(inst, kind, name, nth=0):
     return found[nth].iid
 
 
-def survivors(src, kind, name, classes, nth=0):
-    u, inst = uses_of(src)
+def survivors(src, kind, name, classes, nth=0, constrained=True):
+    u, inst = uses_of(src, constrained)
     iid = site(inst, kind, name, nth)
     return [c for c in classes if u.probe(c, iid).ok]
 
@@ -59,25 +70,54 @@ def test_every_read_of_a_name_counts():
 def test_iteration_unpacking_and_join():
     assert survivors("for k, v in d.items():\n    pass\n", "name", "d", ALL) == \
         ["dict_empty", "dict_nonempty"] + DUMMIES
-    # unpacking pairs out of a Dummy or a one-item list fails
+    # the runtime's use-site constraint reshapes what the iteration or the
+    # unpacking at the injection site cannot take ([(Dummy, Dummy)], a tuple
+    # of two Dummies): the probe judges that value, so they survive
     assert survivors("for k, v in pairs:\n    pass\n", "name", "pairs",
-                     ["list_nonempty", "object", "list_empty"]) == ["list_empty"]
+                     ["list_nonempty", "object", "list_empty", "int_pos"]) == \
+        ["list_nonempty", "object", "list_empty", "int_pos"]
+    assert survivors("a, b = pair\n", "name", "pair", ["tuple_nonempty", "object"]) == \
+        ["tuple_nonempty", "object"]
+    # ... but only at the injection site: the second read keeps the value
+    assert survivors("print(pair)\na, b = pair\n", "name", "pair",
+                     ["tuple_nonempty", "object"]) == []
+    # an argument's constraint is the probe's own check (its replacement may
+    # write a file): a list of Dummies does not join
     assert survivors("s = ', '.join(words)\n", "name", "words",
                      ["list_nonempty", "str_nonempty", "object"]) == ["str_nonempty"]
-    assert survivors("a, b = pair\n", "name", "pair", ["tuple_nonempty", "object"]) == []
+
+
+def test_the_probe_judges_the_value_the_runtime_injects():
+    # an empty str survives `for a, b in x` (nothing to unpack) but skips the
+    # loop; a Dummy becomes [(Dummy, Dummy)] and runs it: the better score
+    src = "for a, b in xs:\n    y = a\n    z = b\nw = 1\n"
+    u, inst = uses_of(src)
+    iid = site(inst, "name", "xs")
+    empty, dummy = u.probe("str_empty", iid), u.probe("object", iid)
+    assert empty.ok and dummy.ok
+    assert empty.score < 0 and dummy.score == 0
+    ranked = [("str_nonempty", 0.45), ("str_empty", 0.4), ("object", 0.15)]
+    assert choose(ranked, lambda c: u.probe(c, iid)) != "str_empty"
 
 
 def test_membership_comparison_and_format_spec():
+    assert survivors("ok = key in 'abc'\n", "name", "key", ["str_nonempty", "int_pos"],
+                     constrained=False) == ["str_nonempty"]
+    # the runtime injects a character of the literal instead of the int
     assert survivors("ok = key in 'abc'\n", "name", "key", ["str_nonempty", "int_pos"]) == \
-        ["str_nonempty"]
-    assert survivors("ok = 3 in c\n", "name", "c", ["int_pos", "list_nonempty", "object"]) == \
-        ["list_nonempty", "object"]
+        ["str_nonempty", "int_pos"]
+    assert survivors("ok = 3 in c\n", "name", "c", ["int_pos", "list_nonempty", "object"],
+                     constrained=False) == ["list_nonempty", "object"]
     assert survivors("t = f'{v:.2f}'\n", "name", "v", ["float_pos", "str_nonempty",
-                                                        "object"]) == ["float_pos", "object"]
+                                                        "object"], constrained=False) == \
+        ["float_pos", "object"]
 
 
 def test_called_indexed_decorator_with_raise_await():
-    assert survivors("f(1)\n", "name", "f", ALL) == ["callable", "resource", "object"]
+    assert survivors("f(1)\n", "name", "f", ALL, constrained=False) == \
+        ["callable", "resource", "object"]
+    # the runtime makes whatever is called at the injection site callable
+    assert survivors("f(1)\n", "name", "f", ALL) == ALL
     assert survivors("@deco\ndef g():\n    pass\n", "name", "deco", ["str_nonempty",
                                                                   "callable"]) == ["callable"]
     assert survivors("@deco(1)\ndef g():\n    pass\n", "call", "deco", ["None",
@@ -85,10 +125,11 @@ def test_called_indexed_decorator_with_raise_await():
     # a key only known at run time: only a Dummy is sure to have it
     assert survivors("v = d[k]\n", "name", "d", ["dict_nonempty", "list_nonempty",
                                                   "object"]) == ["object"]
-    assert survivors("v = d['a']\n", "name", "d", ["dict_nonempty", "list_nonempty"]) == \
-        ["dict_nonempty"]
+    assert survivors("v = d['a']\n", "name", "d", ["dict_nonempty", "list_nonempty"],
+                     constrained=False) == ["dict_nonempty"]
     assert survivors("with r:\n    pass\n", "name", "r", ["str_nonempty", "resource",
-                                                          "object"]) == ["resource", "object"]
+                                                          "object"], constrained=False) == \
+        ["resource", "object"]
     assert survivors("raise e\n", "name", "e", ALL) == []
     assert survivors("x.attr = 1\n", "name", "x", ["str_nonempty", "object"]) == ["object"]
 
@@ -262,11 +303,18 @@ def test_use_site_constraints_of_known_callees():
 
 
 def test_while_tests_that_never_change_end_only_by_timeout():
+    src = "while not ready:\n    wait()\nx = 1\ny = 2\n"
+    u, inst = uses_of(src)
+    iid = site(inst, "name", "ready")
+    # False: `not False` loops for ever (a name's value, read again, is
+    # nothing the loop guard sees change): worst
+    assert u.probe("False", iid).score == -1 and u.probe("True", iid).score == 2
+    # a call's result is injected at every evaluation: the runtime's loop
+    # guard ends the loop after a few iterations, then the rest runs
     src = "while not ready():\n    wait()\nx = 1\ny = 2\n"
     u, inst = uses_of(src)
     iid = site(inst, "call", "ready")
-    # False: `not False` loops for ever (the same answer each time): worst
-    assert u.probe("False", iid).score == -1 and u.probe("True", iid).score == 2
+    assert u.probe("False", iid).score == (1 + 1) + 2 and u.probe("True", iid).score == 2
     # a loop that can leave: running it counts
     src = "while more():\n    if done():\n        break\nz = 1\n"
     u, inst = uses_of(src)
@@ -316,3 +364,22 @@ def test_a_flaw_in_the_use_analysis_does_not_end_the_run(monkeypatch):
     pytest.importorskip("lexecutor_c._torch_shim")
     r = lexecutor_c.run("y = x + 1\nprint(y)\n", predictor="neural", isolate=False)
     assert r.status == "ok" and r.injections[0]["cls"] in ("object", "callable", "resource")
+
+
+def test_a_use_that_works_only_if_an_unknown_operand_is_no_dummy_is_risky():
+    # `result.endswith(expected + foot)`: foot is missing, so the operand is
+    # a Dummy at run time and str.endswith refuses it
+    src = "expected = 'ab'\nresult = render()\nassert result.endswith(expected + foot)\nz = 1\n"
+    u, inst = uses_of(src)
+    iid = site(inst, "call", "render")
+    assert not u.probe("str_nonempty", iid).ok
+    # `lower.endswith(ext)` with ext bound by the snippet: unknown, risky
+    src = "for ext in exts:\n    if low.endswith(ext):\n        z = 1\n"
+    u, inst = uses_of(src)
+    iid = site(inst, "name", "low")
+    r = u.probe("str_nonempty", iid)
+    assert r.ok and r.risky
+    assert not u.probe("object", iid).risky
+    # a risky concrete value is not chosen over a Dummy, however likely
+    assert choose([("str_nonempty", 0.9), ("object", 0.1)], lambda c: u.probe(c, iid)) == \
+        "object"

@@ -254,6 +254,9 @@ FLOOR = 0.02
 GUARD_FLOOR = 0.05
 #: at most this many of the model's classes are probed per query
 MAX_PROBED = 8
+#: a survivor whose probe was risky (a use worked only if an unknown operand
+#: is not a Dummy) loses this many expected lines in a guard's choice
+RISK_PENALTY = 0.25
 
 
 def choose(ranked, probe=None, confidence: float = CONFIDENCE, floor: float = FLOOR,
@@ -274,9 +277,11 @@ def choose(ranked, probe=None, confidence: float = CONFIDENCE, floor: float = FL
        counts its header, a branch that raises or returns ends the count)
        -- the model's order among equals;
     4. otherwise the first survivor if it is a Dummy class or the model
-       gives it at least ``confidence``; else ``object`` when a Dummy
-       survives (it survives what the snippet does next, a doubtful
-       concrete value may not), else the first survivor.
+       gives it at least ``confidence`` and its probe was not ``risky``
+       (a use worked only if an unknown operand is not a Dummy); else
+       ``object`` when a Dummy survives (it survives what the snippet does
+       next, a doubtful concrete value may not), else the first survivor.
+       In step 3 a risky survivor's score loses ``RISK_PENALTY``.
     """
     cands, seen = [], set()
     for cls, p in ranked:
@@ -309,12 +314,15 @@ def choose(ranked, probe=None, confidence: float = CONFIDENCE, floor: float = FL
             if (p >= guard_floor or cls == "object") and survives(cls):
                 rc = tried(cls)
                 sc = rc.score if rc is not None else float("-inf")
+                if rc is not None and rc.risky:
+                    sc -= RISK_PENALTY
                 if best is None or sc > best[0]:
                     best = (sc, cls)
         if best is not None:
             return best[1]
     cls, p = first
-    if cls in DUMMY_CLASSES or p >= confidence:
+    r = tried(cls)
+    if cls in DUMMY_CLASSES or (p >= confidence and not (r is not None and r.risky)):
         return cls
     if survives("object"):
         return "object"

@@ -46,6 +46,7 @@ from typing import Dict, List, Optional, Tuple
 
 from .. import _core
 from ..knowledge.constraints import constraint_for, satisfies
+from ..knowledge.inject import runtime_hook
 
 #: builtins without side effects that a probe may call with example values
 _PURE_BUILTINS = frozenset({
@@ -65,6 +66,15 @@ _EXIT_CALLS = frozenset({"exit", "quit", "sys.exit", "os._exit", "os.abort"})
 
 _NOTHING = object()
 _EITHER = object()          # a test whose outcome other operands decide
+
+
+class _ProbeRuntime:
+    """Stands for the run's ``Runtime`` where a use-site constraint's factory
+    makes a value (``rt.concretize``): Dummies without a runtime."""
+
+    @staticmethod
+    def concretize(cls: str, name: str = ""):
+        return _core.concretize(cls, name=name)
 
 
 class _Unknown(Exception):
@@ -142,14 +152,18 @@ RAISE_PENALTY = 0.5
 class Probe:
     """Outcome of one probe: ``ok`` (the value survived every use),
     ``decided`` (guards whose outcome it fixed), ``score`` (line markers
-    expected from those guards on, see ``Uses.branch_score``)."""
+    expected from those guards on, see ``Uses.branch_score``), ``risky``
+    (a use failed with an unknown operand standing as a Dummy and worked
+    only with some typical values for it: the value survives only if that
+    operand is not what the run will most likely have there, a Dummy)."""
 
-    __slots__ = ("ok", "decided", "score")
+    __slots__ = ("ok", "decided", "score", "risky")
 
     def __init__(self):
         self.ok = True
         self.decided = 0
         self.score = 0.0
+        self.risky = False
 
 
 class Uses:
@@ -167,6 +181,8 @@ class Uses:
         self.bound_other: set = set()       # by def, class, import, global
         self.sites = {}
         self._placeholders: dict = {}
+        self._probing_kind = "name"
+        self._probe: Optional[Probe] = None
         if self.tree is None:
             return
         for node in ast.walk(self.tree):
@@ -243,9 +259,12 @@ class Uses:
         """Try every use of the value injected at ``iid`` on an example of
         class ``cls`` (a fresh value per use: probes may mutate it)."""
         res = Probe()
+        self._probe = res
+        site = self.sites.get(iid)
+        self._probing_kind = getattr(site, "kind", "name")
         for node in self.use_nodes(iid):
             try:
-                value = _core.concretize(cls)
+                value = self._injected_value(cls, iid)
             except ValueError:
                 res.ok = False
                 return res
@@ -255,6 +274,30 @@ class Uses:
                 res.ok = False
                 return res
         return res
+
+    def _injected_value(self, cls: str, iid: int):
+        """What the runtime injects at ``iid`` when the predictor answers
+        ``cls``: the class's example value, unless the site's use-site
+        constraint (docs/RUNTIME.md, ``knowledge.inject.runtime_hook``)
+        replaces it -- a Dummy iterated as ``for k, v in x`` becomes
+        ``[(Dummy, Dummy)]``, an object entered by ``with`` a resource.  The
+        probe must judge the value the run will see, not the one asked for.
+        Uses of kind ``arg`` are left to the probe's own check: their
+        replacement may write a file for ``open()``."""
+        value = _core.concretize(cls)
+        site = self.sites.get(iid)
+        use = getattr(site, "use", None)
+        if not isinstance(use, tuple) or not use or use[0] == "arg":
+            return value
+        try:
+            answer = runtime_hook(use, value, cls, site.kind, site.name or "")
+        except Exception:          # the runtime would raise PredictorError: no better guess
+            return value
+        if answer is None:
+            return value
+        if isinstance(answer, str):
+            return _core.concretize(answer)
+        return answer(_ProbeRuntime)
 
     def _climb(self, val, cur: ast.AST, res: Probe, depth: int) -> bool:
         try:
@@ -287,6 +330,9 @@ class Uses:
                 isinstance(getattr(builtins, node.id, None), type):
             return getattr(builtins, node.id)        # str, int, ValueError, ...
         d = _core.Dummy()
+        if isinstance(node, ast.BinOp) and (self._missing_root(node.left) or
+                                            self._missing_root(node.right)):
+            return d             # `s + missing`: a Dummy operand makes a Dummy
         if not self._missing_root(node):
             self._placeholders[id(d)] = d
         return d
@@ -304,6 +350,8 @@ class Uses:
                 fn(*a2, **k2)
             except Exception:
                 continue
+            if self._probe is not None:
+                self._probe.risky = True
             raise _Unknown
         raise _Fail
 
@@ -410,7 +458,9 @@ class Uses:
             return _NOTHING
         if isinstance(par, ast.While) and par.test is cur:
             res.decided += 1
-            res.score += self.loop_score(par, bool(val))
+            res.score += self.loop_score(par, bool(val),
+                                         _is_dummy(val) or (depth == 0 and
+                                                             self._probing_kind != "name"))
             return _NOTHING
         if isinstance(par, ast.Assert) and par.test is cur:
             res.decided += 1
@@ -490,24 +540,32 @@ class Uses:
             res.score += max(self.branch_score(par, True), self.branch_score(par, False))
         elif isinstance(par, ast.While) and par.test is cur:
             res.decided += 1
-            res.score += max(self.loop_score(par, True), self.loop_score(par, False))
+            res.score += max(self.loop_score(par, True, True), self.loop_score(par, False))
         elif isinstance(par, ast.Assert) and par.test is cur:
             res.decided += 1
             res.score += self.rest(par)
         return _NOTHING
 
-    def loop_score(self, node: ast.While, outcome: bool) -> float:
+    def loop_score(self, node: ast.While, outcome: bool, bounded: bool = False) -> float:
         """Line markers expected when a ``while`` test is always ``outcome``
         (the same value every time): false skips the block; true runs it and,
         without a ``break``/``return``/``raise``/``exit()`` in it, never
-        leaves -- the run ends by its timeout, the worst outcome here."""
+        leaves -- the run ends by its timeout, the worst outcome here --
+        unless ``bounded``: the test injects or touches a Dummy on every
+        evaluation (a call's result, an attribute of a Dummy, a Dummy's
+        truth), so the runtime's loop guard (``_w_``, docs/RUNTIME.md) ends
+        the loop after a few iterations as if the test were false."""
         if not outcome:
             return self.rest(node) + sum(self.size(x) for x in node.orelse)
         body = 1 + sum(self.size(x) for x in node.body)
         leaves = any(isinstance(n, (ast.Break, ast.Return, ast.Raise)) or
                      (isinstance(n, ast.stmt) and _is_exit_call(n))
                      for x in node.body for n in ast.walk(x))
-        return body + self.rest(node) if leaves else -1.0
+        if leaves:
+            return body + self.rest(node)
+        if bounded:
+            return body + self.rest(node) + sum(self.size(x) for x in node.orelse)
+        return -1.0
 
     def size(self, stmt: ast.AST) -> int:
         """_size, remembered per statement."""
