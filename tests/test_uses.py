@@ -383,3 +383,25 @@ def test_a_use_that_works_only_if_an_unknown_operand_is_no_dummy_is_risky():
     # a risky concrete value is not chosen over a Dummy, however likely
     assert choose([("str_nonempty", 0.9), ("object", 0.1)], lambda c: u.probe(c, iid)) == \
         "object"
+
+
+def test_a_missing_name_answered_earlier_in_the_run_is_a_known_operand():
+    # n is injected once per run; once answered (int 0), `m > n` is decided
+    # by m: 1 > 0 enters the block, 0 > 0 does not, a str cannot compare
+    src = "print(n)\nif m > n:\n    x = 1\n    y = 2\nz = 3\n"
+    u, inst = uses_of(src)
+    iid = site(inst, "name", "m")
+    u.injected["n"] = "int_zero"
+    got = {c: u.probe(c, iid) for c in ("int_pos", "int_zero", "str_nonempty")}
+    assert got["int_pos"].score == 1 + 2 + 1 and got["int_zero"].score == 1
+    assert not got["str_nonempty"].ok
+    # the run's predictor records its answers for names
+    from lexecutor_c.model.neural import NeuralPredictor, RunPredictor
+
+    class Fixed(NeuralPredictor):
+        def ranked(self, query):
+            return [("int_zero", 0.9), ("object", 0.1)]
+    rp = RunPredictor(Fixed(), src, inst.iids)
+    q = SimpleNamespace(iid=site(inst, "name", "n"), kind="name", name="n",
+                        abstraction="fine", before="print (", after=")")
+    assert rp(q) == "int_zero" and rp.uses.injected == {"n": "int_zero"}

@@ -419,6 +419,8 @@ class RunPredictor:
             except Exception:        # a flaw of the use analysis must not end the run
                 got = next((c for c, _ in ranked if c in DUMMY_CLASSES), "object")
         self._memo[key] = got
+        if query.kind == "name" and query.name and self._uses is not None:
+            self._uses.injected.setdefault(query.name, got)
         return got
 
     def __repr__(self):

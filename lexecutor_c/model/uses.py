@@ -183,6 +183,9 @@ class Uses:
         self._placeholders: dict = {}
         self._probing_kind = "name"
         self._probe: Optional[Probe] = None
+        #: missing name -> the class answered for it in this run (one value
+        #: per name per run): an operand the probe then knows
+        self.injected: Dict[str, str] = {}
         if self.tree is None:
             return
         for node in ast.walk(self.tree):
@@ -329,6 +332,12 @@ class Uses:
         if isinstance(node, ast.Name) and node.id not in self.bound and \
                 isinstance(getattr(builtins, node.id, None), type):
             return getattr(builtins, node.id)        # str, int, ValueError, ...
+        if isinstance(node, ast.Name) and node.id in self.injected and \
+                node.id not in self.bound:
+            try:             # a missing name this run has already answered
+                return _core.concretize(self.injected[node.id])
+            except ValueError:
+                pass
         d = _core.Dummy()
         if isinstance(node, ast.BinOp) and (self._missing_root(node.left) or
                                             self._missing_root(node.right)):
