@@ -247,7 +247,7 @@ class NeuralModel:
 DUMMY_CLASSES = frozenset({"object", "callable", "resource"})
 #: a concrete class is injected instead of a Dummy only when the model gives
 #: it at least this probability (or when no Dummy survives the uses)
-CONFIDENCE = 0.5
+CONFIDENCE = 0.35
 #: classes below this probability are not considered at all
 FLOOR = 0.02
 #: a value that decides an if/assert: the candidates (besides object)
@@ -282,6 +282,12 @@ def choose(ranked, probe=None, confidence: float = CONFIDENCE, floor: float = FL
        ``object`` when a Dummy survives (it survives what the snippet does
        next, a doubtful concrete value may not), else the first survivor.
        In step 3 a risky survivor's score loses ``RISK_PENALTY``.
+
+    A class that survives only because the runtime's use-site constraint
+    replaces its value (``Probe.replaced``: an int called, a str iterated
+    as pairs) is a survivor in step 3 (scored with the value the run gets)
+    but ranks after the classes that survive as themselves, and in step 4
+    counts only when none of those survives.
     """
     cands, seen = [], set()
     for cls, p in ranked:
@@ -301,8 +307,14 @@ def choose(ranked, probe=None, confidence: float = CONFIDENCE, floor: float = FL
         r = tried(cls)
         return r is None or r.ok
 
-    # the first survivor, probing lazily (most queries end here)
-    first = next(((c, p) for c, p in cands if survives(c)), None)
+    def kept(cls):            # survives as itself: no use-site constraint replaces it
+        r = tried(cls)
+        return survives(cls) and not (r is not None and r.replaced)
+
+    # the first survivor, probing lazily (most queries end here); one that
+    # the runtime would replace only when no class survives as itself
+    first = next(((c, p) for c, p in cands if kept(c)), None) or \
+        next(((c, p) for c, p in cands if survives(c)), None)
     if first is None:
         return "object"
     r = tried(first[0])
@@ -316,8 +328,11 @@ def choose(ranked, probe=None, confidence: float = CONFIDENCE, floor: float = FL
                 sc = rc.score if rc is not None else float("-inf")
                 if rc is not None and rc.risky:
                     sc -= RISK_PENALTY
-                if best is None or sc > best[0]:
-                    best = (sc, cls)
+                # among equal scores a class that stays itself before one
+                # the runtime replaces, then the model's order
+                key = (sc, kept(cls))
+                if best is None or key > best[0]:
+                    best = (key, cls)
         if best is not None:
             return best[1]
     cls, p = first

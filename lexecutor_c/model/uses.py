@@ -65,6 +65,7 @@ _BIG = 10_000
 _EXIT_CALLS = frozenset({"exit", "quit", "sys.exit", "os._exit", "os.abort"})
 
 _NOTHING = object()
+_REPLACED = object()        # _injected_value: the constraint replaced it (self._replacement)
 _EITHER = object()          # a test whose outcome other operands decide
 
 
@@ -155,15 +156,18 @@ class Probe:
     expected from those guards on, see ``Uses.branch_score``), ``risky``
     (a use failed with an unknown operand standing as a Dummy and worked
     only with some typical values for it: the value survives only if that
-    operand is not what the run will most likely have there, a Dummy)."""
+    operand is not what the run will most likely have there, a Dummy),
+    ``replaced`` (the runtime's use-site constraint injects another value
+    instead of this class's at the site: the probe judged that one)."""
 
-    __slots__ = ("ok", "decided", "score", "risky")
+    __slots__ = ("ok", "decided", "score", "risky", "replaced")
 
     def __init__(self):
         self.ok = True
         self.decided = 0
         self.score = 0.0
         self.risky = False
+        self.replaced = False
 
 
 class Uses:
@@ -183,6 +187,7 @@ class Uses:
         self._placeholders: dict = {}
         self._probing_kind = "name"
         self._probe: Optional[Probe] = None
+        self._replacement = None
         #: missing name -> the class answered for it in this run (one value
         #: per name per run): an operand the probe then knows
         self.injected: Dict[str, str] = {}
@@ -271,6 +276,9 @@ class Uses:
             except ValueError:
                 res.ok = False
                 return res
+            if value is _REPLACED:
+                res.replaced = True
+                value = self._replacement
             ok = self._climb(value, node, res, 0)
             self._placeholders.clear()
             if not ok:
@@ -299,8 +307,10 @@ class Uses:
         if answer is None:
             return value
         if isinstance(answer, str):
-            return _core.concretize(answer)
-        return answer(_ProbeRuntime)
+            self._replacement = _core.concretize(answer)
+        else:
+            self._replacement = answer(_ProbeRuntime)
+        return _REPLACED
 
     def _climb(self, val, cur: ast.AST, res: Probe, depth: int) -> bool:
         try:
