@@ -517,3 +517,21 @@ def test_frequency_baseline_counts_per_kind():
     assert fb["per_kind"]["attribute"] == {"n": 0, "fine": {"top1": 0.0, "top3": 0.0, "top5": 0.0},
                                           "coarse": {"top1": 0.0, "top3": 0.0, "top5": 0.0}}
     assert fb["fine"]["top1"] == 0.75
+
+
+@needs_shim
+def test_shipped_model_runs_figure1_as_the_paper_describes():
+    """`make demo`: LExecutor's Figure 1 under predictor='neural' with the
+    shipped model -- has_min_size a callable returning True, all_data a
+    non-empty list, config_str a non-empty string, logger.info a callable
+    returning None, and the lines the paper runs (all but the raise)."""
+    from lexecutor_c.cli.demo import example_path, figure1_matches
+    from lexecutor_c.model.neural import MODEL_FILE
+    if not os.path.exists(MODEL_FILE):
+        pytest.skip("no shipped model")
+    import lexecutor_c
+    r = lexecutor_c.run(example_path(), predictor="neural")
+    got = figure1_matches(r)
+    assert got == {"has_min_size": True, "all_data": True, "config_str": True, "logger": True,
+                   "lines_run": [1, 4, 6], "coverage": True}, r.injections
+    assert r.status == "ok" and r.exception is None
