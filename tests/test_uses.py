@@ -219,7 +219,7 @@ def fake_probe(table):
 def test_choose_confidence_and_survival():
     ranked = [("str_nonempty", 0.9), ("int_pos", 0.05), ("object", 0.01)]
     assert choose(ranked) == "str_nonempty"                       # confident
-    assert choose([("str_nonempty", 0.4), ("int_pos", 0.3)]) == "object"   # doubtful
+    assert choose([("str_nonempty", 0.3), ("int_pos", 0.25)]) == "object"  # doubtful (< 0.35)
     # the confident class does not survive: the next survivor, a Dummy here
     assert choose(ranked, fake_probe({"str_nonempty": (False, None)})) == "object"
     # no Dummy survives: the model's best survivor even when doubtful
@@ -405,3 +405,17 @@ def test_a_missing_name_answered_earlier_in_the_run_is_a_known_operand():
     q = SimpleNamespace(iid=site(inst, "name", "n"), kind="name", name="n",
                         abstraction="fine", before="print (", after=")")
     assert rp(q) == "int_zero" and rp.uses.injected == {"n": "int_zero"}
+
+
+def test_a_class_the_runtime_would_replace_ranks_after_those_it_keeps():
+    # Figure 1's has_min_size: the model ranks int_pos first, but an int that
+    # is called gets replaced by a callable at run time (its probe survives
+    # only as that): the callable the model also offers is chosen
+    src = "if not has_min_size(data):\n    raise RuntimeError('x')\nn = 1\n"
+    u, inst = uses_of(src)
+    iid = site(inst, "name", "has_min_size")
+    r = u.probe("int_pos", iid)
+    assert r.ok and r.replaced
+    assert not u.probe("callable", iid).replaced
+    ranked = [("int_pos", 0.28), ("False", 0.14), ("callable", 0.13), ("object", 0.08)]
+    assert choose(ranked, lambda c: u.probe(c, iid)) == "callable"
