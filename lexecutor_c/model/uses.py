@@ -42,6 +42,7 @@ from __future__ import annotations
 import ast
 import builtins
 import math
+from collections import deque
 from typing import Dict, List, Optional, Tuple
 
 from .. import _core
@@ -193,9 +194,14 @@ class Uses:
         self.injected: Dict[str, str] = {}
         if self.tree is None:
             return
-        for node in ast.walk(self.tree):
+        stores: Dict[str, int] = {}
+        # ast.walk's order (breadth first), with the parent map in the same pass
+        todo = deque([self.tree])
+        while todo:
+            node = todo.popleft()
             for child in ast.iter_child_nodes(node):
                 self.parent[child] = node
+                todo.append(child)
             if isinstance(node, (ast.Name, ast.Attribute, ast.Call)):
                 key = (type(node).__name__, node.lineno, node.col_offset, node.end_lineno,
                        node.end_col_offset)
@@ -205,6 +211,7 @@ class Uses:
                     self.reads.setdefault(node.id, []).append(node)
                 else:
                     self.bound.add(node.id)
+                    stores[node.id] = stores.get(node.id, 0) + 1
             elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 self.bound.add(node.name)
                 self.bound_other.add(node.name)
@@ -221,10 +228,6 @@ class Uses:
                     self.text_reads.setdefault(key, []).append(node)
         # names bound once, by a top-level assignment of a literal
         self.consts: Dict[str, tuple] = {}
-        stores: Dict[str, int] = {}
-        for node in ast.walk(self.tree):
-            if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
-                stores[node.id] = stores.get(node.id, 0) + 1
         for stmt in self.tree.body:
             if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and \
                     isinstance(stmt.targets[0], ast.Name) and \
