@@ -419,3 +419,22 @@ def test_a_class_the_runtime_would_replace_ranks_after_those_it_keeps():
     assert not u.probe("callable", iid).replaced
     ranked = [("int_pos", 0.28), ("False", 0.14), ("callable", 0.13), ("object", 0.08)]
     assert choose(ranked, lambda c: u.probe(c, iid)) == "callable"
+
+
+def test_value_model_for_prefixes_keeps_classes_that_survive_as_themselves():
+    """NeuralValueModel (the offline generator's value model): a prefix
+    assigns a present value, which no use-site constraint replaces, so a
+    class that survives only replaced is left out."""
+    from lexecutor_c.model.value_model import NeuralValueModel
+
+    class Stub:
+        def __init__(self, ranked):
+            self.model = SimpleNamespace(predict=lambda *a, **k: ranked)
+    ranked = [("int_pos", 0.5), ("callable", 0.3), ("str_nonempty", 0.15), ("None", 0.01)]
+    vm = NeuralValueModel(Stub(ranked))
+    src = "f(1)\n"
+    # an int or a str that is called would be replaced by a callable at run
+    # time; in a prefix it stays what it is and fails
+    assert vm("f", "name", {"source": src, "lines": [1]}) == ["callable"]
+    # p below the floor is left out; without the source, the ranking alone
+    assert vm("f", "name", {}) == ["int_pos", "callable", "str_nonempty"]
