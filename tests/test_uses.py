@@ -438,3 +438,16 @@ def test_value_model_for_prefixes_keeps_classes_that_survive_as_themselves():
     assert vm("f", "name", {"source": src, "lines": [1]}) == ["callable"]
     # p below the floor is left out; without the source, the ranking alone
     assert vm("f", "name", {}) == ["int_pos", "callable", "str_nonempty"]
+
+
+def test_arithmetic_that_only_a_dummy_operand_absorbs_is_risky():
+    # `self.app.plugins + self.plugins`: None + Dummy works (the Dummy
+    # absorbs it), but the other operand is answered by the predictor too
+    # and None + anything else fails
+    src = "ps = self.app.plugins + self.plugins\nn = len(ps)\n"
+    u, inst = uses_of(src)
+    iid = site(inst, "attribute", "plugins")
+    none, lst, text = (u.probe(c, iid) for c in ("None", "list_nonempty", "str_nonempty"))
+    assert none.ok and none.risky
+    assert lst.ok and not lst.risky and text.ok and not text.risky
+    assert choose([("None", 0.45), ("object", 0.3)], lambda c: u.probe(c, iid)) == "object"

@@ -377,6 +377,20 @@ class Uses:
             raise _Unknown
         raise _Fail
 
+    def _check_absorbed(self, op, val, val_left: bool) -> None:
+        """``val <op> Dummy`` worked because a Dummy absorbs arithmetic; if
+        it fails with every typical value in the Dummy's place (``None +
+        x``), the value survives only if that operand stays a Dummy -- which
+        another site the predictor answers may not: risky."""
+        for stand_in in ("a", 1, 1.5, (1, 2), [1]):
+            try:
+                _binop(op, *((val, stand_in) if val_left else (stand_in, val)))
+                return
+            except Exception:
+                continue
+        if self._probe is not None:
+            self._probe.risky = True
+
     def _missing_root(self, node: ast.AST) -> bool:
         """Whether an expression reads from a name the snippet never binds
         (and no builtin): injected at run time, most likely a Dummy -- which
@@ -463,7 +477,10 @@ class Uses:
         if isinstance(par, ast.BinOp):
             other = self._other(par.right if par.left is cur else par.left)
             left, right = (val, other) if par.left is cur else (other, val)
-            return self._guarded(_binop, par.op, left, right)
+            out = self._guarded(_binop, par.op, left, right)
+            if _is_dummy(other) and not _is_dummy(val):
+                self._check_absorbed(par.op, val, par.left is cur)
+            return out
         if isinstance(par, ast.UnaryOp):
             return _unaryop(par.op, val)
         if isinstance(par, ast.BoolOp):
