@@ -451,3 +451,14 @@ def test_arithmetic_that_only_a_dummy_operand_absorbs_is_risky():
     assert none.ok and none.risky
     assert lst.ok and not lst.risky and text.ok and not text.risky
     assert choose([("None", 0.45), ("object", 0.3)], lambda c: u.probe(c, iid)) == "object"
+
+
+def test_a_tuple_operand_keeps_its_width():
+    # `self.FMT % (context, message)`: the str 'a' takes no two arguments,
+    # whatever they are (a Dummy in place of the tuple would pass as a mapping)
+    src = "key = self.FMT % (context, message)\nn = 1\n"
+    assert survivors(src, "attribute", "FMT", ["str_nonempty", "object"]) == ["object"]
+    # a tuple of the right width passes: '%s' % (x,) with x the probed value
+    src = "key = '%s!' % (x,)\n"
+    assert survivors(src, "name", "x", ["str_nonempty", "int_pos", "object"]) == \
+        ["str_nonempty", "int_pos", "object"]

@@ -351,6 +351,14 @@ class Uses:
                 return _core.concretize(self.injected[node.id])
             except ValueError:
                 pass
+        if isinstance(node, ast.Tuple) and isinstance(node.ctx, ast.Load) and \
+                len(node.elts) <= 16 and \
+                not any(isinstance(e, ast.Starred) for e in node.elts):
+            # its width is known (`fmt % (a, b)`); unknown elements stand in
+            t = tuple(self._other(e) for e in node.elts)
+            if any(id(e) in self._placeholders for e in t):
+                self._placeholders[id(t)] = t
+            return t
         d = _core.Dummy()
         if isinstance(node, ast.BinOp) and (self._missing_root(node.left) or
                                             self._missing_root(node.right)):
