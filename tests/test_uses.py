@@ -462,3 +462,11 @@ def test_a_tuple_operand_keeps_its_width():
     src = "key = '%s!' % (x,)\n"
     assert survivors(src, "name", "x", ["str_nonempty", "int_pos", "object"]) == \
         ["str_nonempty", "int_pos", "object"]
+
+
+def test_only_called():
+    src = "self.run(1)\nself.run(2)\nx = self.stop\nself.stop()\n"
+    u, inst = uses_of(src)
+    assert u.only_called(site(inst, "attribute", "run"))
+    # self.stop is also read without a call: its value must be probed
+    assert not u.only_called(site(inst, "attribute", "stop"))

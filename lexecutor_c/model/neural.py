@@ -430,7 +430,16 @@ class RunPredictor:
         else:
             ranked = self.base.ranked(query)
             try:
-                got = choose(ranked, lambda c: uses.probe(c, query.iid), self.base.confidence)
+                if ranked and ranked[0][0] == "callable" and ranked[0][1] >= 0.5 and \
+                        uses.only_called(query.iid):
+                    # a method read that is only ever called: the callable
+                    # survives, and every other class either fails the call
+                    # or is replaced by a callable (choose() would answer
+                    # callable too, after probing each)
+                    got = "callable"
+                else:
+                    got = choose(ranked, lambda c: uses.probe(c, query.iid),
+                                 self.base.confidence)
             except Exception:        # a flaw of the use analysis must not end the run
                 got = next((c for c, _ in ranked if c in DUMMY_CLASSES), "object")
         self._memo[key] = got

@@ -262,6 +262,17 @@ class Uses:
             return (same or [node])[:20]
         return [node]
 
+    def only_called(self, iid: int) -> bool:
+        """Whether every use of the value at ``iid`` calls it (``x.m(...)``)."""
+        nodes = self.use_nodes(iid)
+        if not nodes:
+            return False
+        for n in nodes:
+            par = self.parent.get(n)
+            if not (isinstance(par, ast.Call) and par.func is n):
+                return False
+        return True
+
     def known(self, iid: int) -> bool:
         return self.node(iid) is not None
 
