@@ -465,6 +465,11 @@ def test_training_on_a_dataset_directory(tmp_path):
     assert (r["train"], r["test"]) == (100, len(exs) - 100)
     assert r["split"]["kind"] == "project" and r["split"]["heldout"] == ["held"]
     assert r["test_metrics"]["n"] == len(exs) - 100
+    # the frequency baseline per kind too, on the same test examples
+    fb = r["frequency_baseline"]
+    assert sum(v["n"] for v in fb["per_kind"].values()) == len(exs) - 100
+    assert set(fb["per_kind"]) == {"name", "attribute", "call"}
+    assert set(fb["per_kind"]["call"]["fine"]) == {"top1", "top3", "top5"}
     (d / "dataset.json").write_text(json.dumps({**info, "version": 9}))
     with pytest.raises(ValueError, match="not a lexecutor_c.dataset version 1"):
         train([], str(tmp_path / "unused.pt2"), dataset=str(d), **kw)
@@ -493,3 +498,40 @@ def test_run_loads_the_model_once_before_forking(tiny_model):
     first, second = p.stdout.splitlines()
     assert first == "ok ['callable', 'True', 'int_pos']"
     assert second == "True 1"
+
+
+def test_frequency_baseline_counts_per_kind():
+    """train's report: the frequency table of the train part ranks a test
+    name's classes by count, overall and per kind (hand-counted)."""
+    from lexecutor_c.model.training.train import frequency_baseline
+    E = ds.Example
+    train_ex = [E("x", "name", "", "", "int_pos", "p")] * 3 + \
+        [E("x", "name", "", "", "str_nonempty", "p"), E("f", "call", "", "", "None", "p")]
+    test_ex = [E("x", "name", "", "", "int_pos", "q"), E("x", "name", "", "", "str_nonempty", "q"),
+               E("f", "call", "", "", "None", "q"), E("g", "call", "", "", "object", "q")]
+    fb = frequency_baseline(train_ex, test_ex)
+    assert fb["per_kind"]["name"]["n"] == 2 and fb["per_kind"]["name"]["fine"]["top1"] == 0.5
+    assert fb["per_kind"]["name"]["fine"]["top3"] == 1.0
+    # f is known (None); g is not: object first
+    assert fb["per_kind"]["call"]["fine"]["top1"] == 1.0
+    assert fb["per_kind"]["attribute"] == {"n": 0, "fine": {"top1": 0.0, "top3": 0.0, "top5": 0.0},
+                                          "coarse": {"top1": 0.0, "top3": 0.0, "top5": 0.0}}
+    assert fb["fine"]["top1"] == 0.75
+
+
+@needs_shim
+def test_shipped_model_runs_figure1_as_the_paper_describes():
+    """`make demo`: LExecutor's Figure 1 under predictor='neural' with the
+    shipped model -- has_min_size a callable returning True, all_data a
+    non-empty list, config_str a non-empty string, logger.info a callable
+    returning None, and the lines the paper runs (all but the raise)."""
+    from lexecutor_c.cli.demo import example_path, figure1_matches
+    from lexecutor_c.model.neural import MODEL_FILE
+    if not os.path.exists(MODEL_FILE):
+        pytest.skip("no shipped model")
+    import lexecutor_c
+    r = lexecutor_c.run(example_path(), predictor="neural")
+    got = figure1_matches(r)
+    assert got == {"has_min_size": True, "all_data": True, "config_str": True, "logger": True,
+                   "lines_run": [1, 4, 6], "coverage": True}, r.injections
+    assert r.status == "ok" and r.exception is None

@@ -1,6 +1,7 @@
 """The use analysis behind predictor='neural' (lexecutor_c/model/uses.py) and
 the choice among the model's classes (lexecutor_c.model.neural.choose)."""
 import os
+from types import SimpleNamespace
 
 import pytest
 
@@ -9,9 +10,19 @@ from lexecutor_c.model.neural import choose
 from lexecutor_c.model.uses import Probe, Uses
 
 
-def uses_of(src):
+def uses_of(src, constrained=True):
+    """The use analysis of ``src``; ``constrained=False`` hides the sites'
+    use-site constraints (what the runtime's hook would replace), so that
+    the probe's own judgement of a use shows."""
     inst = lexecutor_c.instrument(src)
-    return Uses(src, inst.iids), inst
+    sites = inst.iids
+    if not constrained:
+        sites = [SimpleNamespace(**{f: getattr(s, f) for f in _FIELDS}, use=None)
+                 for s in sites]
+    return Uses(src, sites), inst
+
+
+_FIELDS = ("iid", "kind", "name", "line", "col", "end_line", "end_col", "before", "after")
 
 
 def site(inst, kind, name, nth=0):
@@ -19,8 +30,8 @@ def site(inst, kind, name, nth=0):
     return found[nth].iid
 
 
-def survivors(src, kind, name, classes, nth=0):
-    u, inst = uses_of(src)
+def survivors(src, kind, name, classes, nth=0, constrained=True):
+    u, inst = uses_of(src, constrained)
     iid = site(inst, kind, name, nth)
     return [c for c in classes if u.probe(c, iid).ok]
 
@@ -59,25 +70,54 @@ def test_every_read_of_a_name_counts():
 def test_iteration_unpacking_and_join():
     assert survivors("for k, v in d.items():\n    pass\n", "name", "d", ALL) == \
         ["dict_empty", "dict_nonempty"] + DUMMIES
-    # unpacking pairs out of a Dummy or a one-item list fails
+    # the runtime's use-site constraint reshapes what the iteration or the
+    # unpacking at the injection site cannot take ([(Dummy, Dummy)], a tuple
+    # of two Dummies): the probe judges that value, so they survive
     assert survivors("for k, v in pairs:\n    pass\n", "name", "pairs",
-                     ["list_nonempty", "object", "list_empty"]) == ["list_empty"]
+                     ["list_nonempty", "object", "list_empty", "int_pos"]) == \
+        ["list_nonempty", "object", "list_empty", "int_pos"]
+    assert survivors("a, b = pair\n", "name", "pair", ["tuple_nonempty", "object"]) == \
+        ["tuple_nonempty", "object"]
+    # ... but only at the injection site: the second read keeps the value
+    assert survivors("print(pair)\na, b = pair\n", "name", "pair",
+                     ["tuple_nonempty", "object"]) == []
+    # an argument's constraint is the probe's own check (its replacement may
+    # write a file): a list of Dummies does not join
     assert survivors("s = ', '.join(words)\n", "name", "words",
                      ["list_nonempty", "str_nonempty", "object"]) == ["str_nonempty"]
-    assert survivors("a, b = pair\n", "name", "pair", ["tuple_nonempty", "object"]) == []
+
+
+def test_the_probe_judges_the_value_the_runtime_injects():
+    # an empty str survives `for a, b in x` (nothing to unpack) but skips the
+    # loop; a Dummy becomes [(Dummy, Dummy)] and runs it: the better score
+    src = "for a, b in xs:\n    y = a\n    z = b\nw = 1\n"
+    u, inst = uses_of(src)
+    iid = site(inst, "name", "xs")
+    empty, dummy = u.probe("str_empty", iid), u.probe("object", iid)
+    assert empty.ok and dummy.ok
+    assert empty.score < 0 and dummy.score == 0
+    ranked = [("str_nonempty", 0.45), ("str_empty", 0.4), ("object", 0.15)]
+    assert choose(ranked, lambda c: u.probe(c, iid)) != "str_empty"
 
 
 def test_membership_comparison_and_format_spec():
+    assert survivors("ok = key in 'abc'\n", "name", "key", ["str_nonempty", "int_pos"],
+                     constrained=False) == ["str_nonempty"]
+    # the runtime injects a character of the literal instead of the int
     assert survivors("ok = key in 'abc'\n", "name", "key", ["str_nonempty", "int_pos"]) == \
-        ["str_nonempty"]
-    assert survivors("ok = 3 in c\n", "name", "c", ["int_pos", "list_nonempty", "object"]) == \
-        ["list_nonempty", "object"]
+        ["str_nonempty", "int_pos"]
+    assert survivors("ok = 3 in c\n", "name", "c", ["int_pos", "list_nonempty", "object"],
+                     constrained=False) == ["list_nonempty", "object"]
     assert survivors("t = f'{v:.2f}'\n", "name", "v", ["float_pos", "str_nonempty",
-                                                        "object"]) == ["float_pos", "object"]
+                                                        "object"], constrained=False) == \
+        ["float_pos", "object"]
 
 
 def test_called_indexed_decorator_with_raise_await():
-    assert survivors("f(1)\n", "name", "f", ALL) == ["callable", "resource", "object"]
+    assert survivors("f(1)\n", "name", "f", ALL, constrained=False) == \
+        ["callable", "resource", "object"]
+    # the runtime makes whatever is called at the injection site callable
+    assert survivors("f(1)\n", "name", "f", ALL) == ALL
     assert survivors("@deco\ndef g():\n    pass\n", "name", "deco", ["str_nonempty",
                                                                   "callable"]) == ["callable"]
     assert survivors("@deco(1)\ndef g():\n    pass\n", "call", "deco", ["None",
@@ -85,10 +125,11 @@ def test_called_indexed_decorator_with_raise_await():
     # a key only known at run time: only a Dummy is sure to have it
     assert survivors("v = d[k]\n", "name", "d", ["dict_nonempty", "list_nonempty",
                                                   "object"]) == ["object"]
-    assert survivors("v = d['a']\n", "name", "d", ["dict_nonempty", "list_nonempty"]) == \
-        ["dict_nonempty"]
+    assert survivors("v = d['a']\n", "name", "d", ["dict_nonempty", "list_nonempty"],
+                     constrained=False) == ["dict_nonempty"]
     assert survivors("with r:\n    pass\n", "name", "r", ["str_nonempty", "resource",
-                                                          "object"]) == ["resource", "object"]
+                                                          "object"], constrained=False) == \
+        ["resource", "object"]
     assert survivors("raise e\n", "name", "e", ALL) == []
     assert survivors("x.attr = 1\n", "name", "x", ["str_nonempty", "object"]) == ["object"]
 
@@ -178,7 +219,7 @@ def fake_probe(table):
 def test_choose_confidence_and_survival():
     ranked = [("str_nonempty", 0.9), ("int_pos", 0.05), ("object", 0.01)]
     assert choose(ranked) == "str_nonempty"                       # confident
-    assert choose([("str_nonempty", 0.4), ("int_pos", 0.3)]) == "object"   # doubtful
+    assert choose([("str_nonempty", 0.3), ("int_pos", 0.25)]) == "object"  # doubtful (< 0.35)
     # the confident class does not survive: the next survivor, a Dummy here
     assert choose(ranked, fake_probe({"str_nonempty": (False, None)})) == "object"
     # no Dummy survives: the model's best survivor even when doubtful
@@ -262,11 +303,18 @@ def test_use_site_constraints_of_known_callees():
 
 
 def test_while_tests_that_never_change_end_only_by_timeout():
+    src = "while not ready:\n    wait()\nx = 1\ny = 2\n"
+    u, inst = uses_of(src)
+    iid = site(inst, "name", "ready")
+    # False: `not False` loops for ever (a name's value, read again, is
+    # nothing the loop guard sees change): worst
+    assert u.probe("False", iid).score == -1 and u.probe("True", iid).score == 2
+    # a call's result is injected at every evaluation: the runtime's loop
+    # guard ends the loop after a few iterations, then the rest runs
     src = "while not ready():\n    wait()\nx = 1\ny = 2\n"
     u, inst = uses_of(src)
     iid = site(inst, "call", "ready")
-    # False: `not False` loops for ever (the same answer each time): worst
-    assert u.probe("False", iid).score == -1 and u.probe("True", iid).score == 2
+    assert u.probe("False", iid).score == (1 + 1) + 2 and u.probe("True", iid).score == 2
     # a loop that can leave: running it counts
     src = "while more():\n    if done():\n        break\nz = 1\n"
     u, inst = uses_of(src)
@@ -316,3 +364,109 @@ def test_a_flaw_in_the_use_analysis_does_not_end_the_run(monkeypatch):
     pytest.importorskip("lexecutor_c._torch_shim")
     r = lexecutor_c.run("y = x + 1\nprint(y)\n", predictor="neural", isolate=False)
     assert r.status == "ok" and r.injections[0]["cls"] in ("object", "callable", "resource")
+
+
+def test_a_use_that_works_only_if_an_unknown_operand_is_no_dummy_is_risky():
+    # `result.endswith(expected + foot)`: foot is missing, so the operand is
+    # a Dummy at run time and str.endswith refuses it
+    src = "expected = 'ab'\nresult = render()\nassert result.endswith(expected + foot)\nz = 1\n"
+    u, inst = uses_of(src)
+    iid = site(inst, "call", "render")
+    assert not u.probe("str_nonempty", iid).ok
+    # `lower.endswith(ext)` with ext bound by the snippet: unknown, risky
+    src = "for ext in exts:\n    if low.endswith(ext):\n        z = 1\n"
+    u, inst = uses_of(src)
+    iid = site(inst, "name", "low")
+    r = u.probe("str_nonempty", iid)
+    assert r.ok and r.risky
+    assert not u.probe("object", iid).risky
+    # a risky concrete value is not chosen over a Dummy, however likely
+    assert choose([("str_nonempty", 0.9), ("object", 0.1)], lambda c: u.probe(c, iid)) == \
+        "object"
+
+
+def test_a_missing_name_answered_earlier_in_the_run_is_a_known_operand():
+    # n is injected once per run; once answered (int 0), `m > n` is decided
+    # by m: 1 > 0 enters the block, 0 > 0 does not, a str cannot compare
+    src = "print(n)\nif m > n:\n    x = 1\n    y = 2\nz = 3\n"
+    u, inst = uses_of(src)
+    iid = site(inst, "name", "m")
+    u.injected["n"] = "int_zero"
+    got = {c: u.probe(c, iid) for c in ("int_pos", "int_zero", "str_nonempty")}
+    assert got["int_pos"].score == 1 + 2 + 1 and got["int_zero"].score == 1
+    assert not got["str_nonempty"].ok
+    # the run's predictor records its answers for names
+    from lexecutor_c.model.neural import NeuralPredictor, RunPredictor
+
+    class Fixed(NeuralPredictor):
+        def ranked(self, query):
+            return [("int_zero", 0.9), ("object", 0.1)]
+    rp = RunPredictor(Fixed(), src, inst.iids)
+    q = SimpleNamespace(iid=site(inst, "name", "n"), kind="name", name="n",
+                        abstraction="fine", before="print (", after=")")
+    assert rp(q) == "int_zero" and rp.uses.injected == {"n": "int_zero"}
+
+
+def test_a_class_the_runtime_would_replace_ranks_after_those_it_keeps():
+    # Figure 1's has_min_size: the model ranks int_pos first, but an int that
+    # is called gets replaced by a callable at run time (its probe survives
+    # only as that): the callable the model also offers is chosen
+    src = "if not has_min_size(data):\n    raise RuntimeError('x')\nn = 1\n"
+    u, inst = uses_of(src)
+    iid = site(inst, "name", "has_min_size")
+    r = u.probe("int_pos", iid)
+    assert r.ok and r.replaced
+    assert not u.probe("callable", iid).replaced
+    ranked = [("int_pos", 0.28), ("False", 0.14), ("callable", 0.13), ("object", 0.08)]
+    assert choose(ranked, lambda c: u.probe(c, iid)) == "callable"
+
+
+def test_value_model_for_prefixes_keeps_classes_that_survive_as_themselves():
+    """NeuralValueModel (the offline generator's value model): a prefix
+    assigns a present value, which no use-site constraint replaces, so a
+    class that survives only replaced is left out."""
+    from lexecutor_c.model.value_model import NeuralValueModel
+
+    class Stub:
+        def __init__(self, ranked):
+            self.model = SimpleNamespace(predict=lambda *a, **k: ranked)
+    ranked = [("int_pos", 0.5), ("callable", 0.3), ("str_nonempty", 0.15), ("None", 0.01)]
+    vm = NeuralValueModel(Stub(ranked))
+    src = "f(1)\n"
+    # an int or a str that is called would be replaced by a callable at run
+    # time; in a prefix it stays what it is and fails
+    assert vm("f", "name", {"source": src, "lines": [1]}) == ["callable"]
+    # p below the floor is left out; without the source, the ranking alone
+    assert vm("f", "name", {}) == ["int_pos", "callable", "str_nonempty"]
+
+
+def test_arithmetic_that_only_a_dummy_operand_absorbs_is_risky():
+    # `self.app.plugins + self.plugins`: None + Dummy works (the Dummy
+    # absorbs it), but the other operand is answered by the predictor too
+    # and None + anything else fails
+    src = "ps = self.app.plugins + self.plugins\nn = len(ps)\n"
+    u, inst = uses_of(src)
+    iid = site(inst, "attribute", "plugins")
+    none, lst, text = (u.probe(c, iid) for c in ("None", "list_nonempty", "str_nonempty"))
+    assert none.ok and none.risky
+    assert lst.ok and not lst.risky and text.ok and not text.risky
+    assert choose([("None", 0.45), ("object", 0.3)], lambda c: u.probe(c, iid)) == "object"
+
+
+def test_a_tuple_operand_keeps_its_width():
+    # `self.FMT % (context, message)`: the str 'a' takes no two arguments,
+    # whatever they are (a Dummy in place of the tuple would pass as a mapping)
+    src = "key = self.FMT % (context, message)\nn = 1\n"
+    assert survivors(src, "attribute", "FMT", ["str_nonempty", "object"]) == ["object"]
+    # a tuple of the right width passes: '%s' % (x,) with x the probed value
+    src = "key = '%s!' % (x,)\n"
+    assert survivors(src, "name", "x", ["str_nonempty", "int_pos", "object"]) == \
+        ["str_nonempty", "int_pos", "object"]
+
+
+def test_only_called():
+    src = "self.run(1)\nself.run(2)\nx = self.stop\nself.stop()\n"
+    u, inst = uses_of(src)
+    assert u.only_called(site(inst, "attribute", "run"))
+    # self.stop is also read without a call: its value must be probed
+    assert not u.only_called(site(inst, "attribute", "stop"))

@@ -116,6 +116,12 @@ def _demo(args, ui: UI) -> int:
             "marker opens the block, which counts only when entered)")
     ui.line(f"the paper: {FIGURE1_EXPECTED['coverage']}: "
             f"{'the same here' if match['coverage'] else 'not so here'}")
+    missing = [k for k in ("has_min_size", "all_data", "config_str", "logger", "coverage")
+               if not match[k]]
+    ui.line(f"Figure 1 as the paper describes it ({args.predictor} predictor): "
+            + ("yes: every value and every line the paper runs" if not missing
+               else f"no ({', '.join(missing)} differ)"),
+            style="bold")
     # a demonstration: it succeeded when both runs produced a result, however
     # the example ended (the as-is run crashes by design)
     return EXIT_OK

@@ -254,13 +254,16 @@ class NeuralModel:
 DUMMY_CLASSES = frozenset({"object", "callable", "resource"})
 #: a concrete class is injected instead of a Dummy only when the model gives
 #: it at least this probability (or when no Dummy survives the uses)
-CONFIDENCE = 0.5
+CONFIDENCE = 0.35
 #: classes below this probability are not considered at all
 FLOOR = 0.02
 #: a value that decides an if/assert: the candidates (besides object)
 GUARD_FLOOR = 0.05
 #: at most this many of the model's classes are probed per query
 MAX_PROBED = 8
+#: a survivor whose probe was risky (a use worked only if an unknown operand
+#: is not a Dummy) loses this many expected lines in a guard's choice
+RISK_PENALTY = 0.25
 
 
 def choose(ranked, probe=None, confidence: float = CONFIDENCE, floor: float = FLOOR,
@@ -281,9 +284,17 @@ def choose(ranked, probe=None, confidence: float = CONFIDENCE, floor: float = FL
        counts its header, a branch that raises or returns ends the count)
        -- the model's order among equals;
     4. otherwise the first survivor if it is a Dummy class or the model
-       gives it at least ``confidence``; else ``object`` when a Dummy
-       survives (it survives what the snippet does next, a doubtful
-       concrete value may not), else the first survivor.
+       gives it at least ``confidence`` and its probe was not ``risky``
+       (a use worked only if an unknown operand is not a Dummy); else
+       ``object`` when a Dummy survives (it survives what the snippet does
+       next, a doubtful concrete value may not), else the first survivor.
+       In step 3 a risky survivor's score loses ``RISK_PENALTY``.
+
+    A class that survives only because the runtime's use-site constraint
+    replaces its value (``Probe.replaced``: an int called, a str iterated
+    as pairs) is a survivor in step 3 (scored with the value the run gets)
+    but ranks after the classes that survive as themselves, and in step 4
+    counts only when none of those survives.
     """
     cands, seen = [], set()
     for cls, p in ranked:
@@ -303,8 +314,14 @@ def choose(ranked, probe=None, confidence: float = CONFIDENCE, floor: float = FL
         r = tried(cls)
         return r is None or r.ok
 
-    # the first survivor, probing lazily (most queries end here)
-    first = next(((c, p) for c, p in cands if survives(c)), None)
+    def kept(cls):            # survives as itself: no use-site constraint replaces it
+        r = tried(cls)
+        return survives(cls) and not (r is not None and r.replaced)
+
+    # the first survivor, probing lazily (most queries end here); one that
+    # the runtime would replace only when no class survives as itself
+    first = next(((c, p) for c, p in cands if kept(c)), None) or \
+        next(((c, p) for c, p in cands if survives(c)), None)
     if first is None:
         return "object"
     r = tried(first[0])
@@ -316,12 +333,18 @@ def choose(ranked, probe=None, confidence: float = CONFIDENCE, floor: float = FL
             if (p >= guard_floor or cls == "object") and survives(cls):
                 rc = tried(cls)
                 sc = rc.score if rc is not None else float("-inf")
-                if best is None or sc > best[0]:
-                    best = (sc, cls)
+                if rc is not None and rc.risky:
+                    sc -= RISK_PENALTY
+                # among equal scores a class that stays itself before one
+                # the runtime replaces, then the model's order
+                key = (sc, kept(cls))
+                if best is None or key > best[0]:
+                    best = (key, cls)
         if best is not None:
             return best[1]
     cls, p = first
-    if cls in DUMMY_CLASSES or p >= confidence:
+    r = tried(cls)
+    if cls in DUMMY_CLASSES or (p >= confidence and not (r is not None and r.risky)):
         return cls
     if survives("object"):
         return "object"
@@ -414,10 +437,21 @@ class RunPredictor:
         else:
             ranked = self.base.ranked(query)
             try:
-                got = choose(ranked, lambda c: uses.probe(c, query.iid), self.base.confidence)
+                if ranked and ranked[0][0] == "callable" and ranked[0][1] >= 0.5 and \
+                        uses.only_called(query.iid):
+                    # a method read that is only ever called: the callable
+                    # survives, and every other class either fails the call
+                    # or is replaced by a callable (choose() would answer
+                    # callable too, after probing each)
+                    got = "callable"
+                else:
+                    got = choose(ranked, lambda c: uses.probe(c, query.iid),
+                                 self.base.confidence)
             except Exception:        # a flaw of the use analysis must not end the run
                 got = next((c for c, _ in ranked if c in DUMMY_CLASSES), "object")
         self._memo[key] = got
+        if query.kind == "name" and query.name and self._uses is not None:
+            self._uses.injected.setdefault(query.name, got)
         return got
 
     def __repr__(self):

@@ -42,10 +42,12 @@ from __future__ import annotations
 import ast
 import builtins
 import math
+from collections import deque
 from typing import Dict, List, Optional, Tuple
 
 from .. import _core
 from ..knowledge.constraints import constraint_for, satisfies
+from ..knowledge.inject import runtime_hook
 
 #: builtins without side effects that a probe may call with example values
 _PURE_BUILTINS = frozenset({
@@ -64,7 +66,17 @@ _BIG = 10_000
 _EXIT_CALLS = frozenset({"exit", "quit", "sys.exit", "os._exit", "os.abort"})
 
 _NOTHING = object()
+_REPLACED = object()        # _injected_value: the constraint replaced it (self._replacement)
 _EITHER = object()          # a test whose outcome other operands decide
+
+
+class _ProbeRuntime:
+    """Stands for the run's ``Runtime`` where a use-site constraint's factory
+    makes a value (``rt.concretize``): Dummies without a runtime."""
+
+    @staticmethod
+    def concretize(cls: str, name: str = ""):
+        return _core.concretize(cls, name=name)
 
 
 class _Unknown(Exception):
@@ -142,14 +154,21 @@ RAISE_PENALTY = 0.5
 class Probe:
     """Outcome of one probe: ``ok`` (the value survived every use),
     ``decided`` (guards whose outcome it fixed), ``score`` (line markers
-    expected from those guards on, see ``Uses.branch_score``)."""
+    expected from those guards on, see ``Uses.branch_score``), ``risky``
+    (a use failed with an unknown operand standing as a Dummy and worked
+    only with some typical values for it: the value survives only if that
+    operand is not what the run will most likely have there, a Dummy),
+    ``replaced`` (the runtime's use-site constraint injects another value
+    instead of this class's at the site: the probe judged that one)."""
 
-    __slots__ = ("ok", "decided", "score")
+    __slots__ = ("ok", "decided", "score", "risky", "replaced")
 
     def __init__(self):
         self.ok = True
         self.decided = 0
         self.score = 0.0
+        self.risky = False
+        self.replaced = False
 
 
 class Uses:
@@ -167,11 +186,22 @@ class Uses:
         self.bound_other: set = set()       # by def, class, import, global
         self.sites = {}
         self._placeholders: dict = {}
+        self._probing_kind = "name"
+        self._probe: Optional[Probe] = None
+        self._replacement = None
+        #: missing name -> the class answered for it in this run (one value
+        #: per name per run): an operand the probe then knows
+        self.injected: Dict[str, str] = {}
         if self.tree is None:
             return
-        for node in ast.walk(self.tree):
+        stores: Dict[str, int] = {}
+        # ast.walk's order (breadth first), with the parent map in the same pass
+        todo = deque([self.tree])
+        while todo:
+            node = todo.popleft()
             for child in ast.iter_child_nodes(node):
                 self.parent[child] = node
+                todo.append(child)
             if isinstance(node, (ast.Name, ast.Attribute, ast.Call)):
                 key = (type(node).__name__, node.lineno, node.col_offset, node.end_lineno,
                        node.end_col_offset)
@@ -181,6 +211,7 @@ class Uses:
                     self.reads.setdefault(node.id, []).append(node)
                 else:
                     self.bound.add(node.id)
+                    stores[node.id] = stores.get(node.id, 0) + 1
             elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 self.bound.add(node.name)
                 self.bound_other.add(node.name)
@@ -197,10 +228,6 @@ class Uses:
                     self.text_reads.setdefault(key, []).append(node)
         # names bound once, by a top-level assignment of a literal
         self.consts: Dict[str, tuple] = {}
-        stores: Dict[str, int] = {}
-        for node in ast.walk(self.tree):
-            if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
-                stores[node.id] = stores.get(node.id, 0) + 1
         for stmt in self.tree.body:
             if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and \
                     isinstance(stmt.targets[0], ast.Name) and \
@@ -235,6 +262,17 @@ class Uses:
             return (same or [node])[:20]
         return [node]
 
+    def only_called(self, iid: int) -> bool:
+        """Whether every use of the value at ``iid`` calls it (``x.m(...)``)."""
+        nodes = self.use_nodes(iid)
+        if not nodes:
+            return False
+        for n in nodes:
+            par = self.parent.get(n)
+            if not (isinstance(par, ast.Call) and par.func is n):
+                return False
+        return True
+
     def known(self, iid: int) -> bool:
         return self.node(iid) is not None
 
@@ -243,18 +281,50 @@ class Uses:
         """Try every use of the value injected at ``iid`` on an example of
         class ``cls`` (a fresh value per use: probes may mutate it)."""
         res = Probe()
+        self._probe = res
+        site = self.sites.get(iid)
+        self._probing_kind = getattr(site, "kind", "name")
         for node in self.use_nodes(iid):
             try:
-                value = _core.concretize(cls)
+                value = self._injected_value(cls, iid)
             except ValueError:
                 res.ok = False
                 return res
+            if value is _REPLACED:
+                res.replaced = True
+                value = self._replacement
             ok = self._climb(value, node, res, 0)
             self._placeholders.clear()
             if not ok:
                 res.ok = False
                 return res
         return res
+
+    def _injected_value(self, cls: str, iid: int):
+        """What the runtime injects at ``iid`` when the predictor answers
+        ``cls``: the class's example value, unless the site's use-site
+        constraint (docs/RUNTIME.md, ``knowledge.inject.runtime_hook``)
+        replaces it -- a Dummy iterated as ``for k, v in x`` becomes
+        ``[(Dummy, Dummy)]``, an object entered by ``with`` a resource.  The
+        probe must judge the value the run will see, not the one asked for.
+        Uses of kind ``arg`` are left to the probe's own check: their
+        replacement may write a file for ``open()``."""
+        value = _core.concretize(cls)
+        site = self.sites.get(iid)
+        use = getattr(site, "use", None)
+        if not isinstance(use, tuple) or not use or use[0] == "arg":
+            return value
+        try:
+            answer = runtime_hook(use, value, cls, site.kind, site.name or "")
+        except Exception:          # the runtime would raise PredictorError: no better guess
+            return value
+        if answer is None:
+            return value
+        if isinstance(answer, str):
+            self._replacement = _core.concretize(answer)
+        else:
+            self._replacement = answer(_ProbeRuntime)
+        return _REPLACED
 
     def _climb(self, val, cur: ast.AST, res: Probe, depth: int) -> bool:
         try:
@@ -286,7 +356,24 @@ class Uses:
         if isinstance(node, ast.Name) and node.id not in self.bound and \
                 isinstance(getattr(builtins, node.id, None), type):
             return getattr(builtins, node.id)        # str, int, ValueError, ...
+        if isinstance(node, ast.Name) and node.id in self.injected and \
+                node.id not in self.bound:
+            try:             # a missing name this run has already answered
+                return _core.concretize(self.injected[node.id])
+            except ValueError:
+                pass
+        if isinstance(node, ast.Tuple) and isinstance(node.ctx, ast.Load) and \
+                len(node.elts) <= 16 and \
+                not any(isinstance(e, ast.Starred) for e in node.elts):
+            # its width is known (`fmt % (a, b)`); unknown elements stand in
+            t = tuple(self._other(e) for e in node.elts)
+            if any(id(e) in self._placeholders for e in t):
+                self._placeholders[id(t)] = t
+            return t
         d = _core.Dummy()
+        if isinstance(node, ast.BinOp) and (self._missing_root(node.left) or
+                                            self._missing_root(node.right)):
+            return d             # `s + missing`: a Dummy operand makes a Dummy
         if not self._missing_root(node):
             self._placeholders[id(d)] = d
         return d
@@ -304,8 +391,24 @@ class Uses:
                 fn(*a2, **k2)
             except Exception:
                 continue
+            if self._probe is not None:
+                self._probe.risky = True
             raise _Unknown
         raise _Fail
+
+    def _check_absorbed(self, op, val, val_left: bool) -> None:
+        """``val <op> Dummy`` worked because a Dummy absorbs arithmetic; if
+        it fails with every typical value in the Dummy's place (``None +
+        x``), the value survives only if that operand stays a Dummy -- which
+        another site the predictor answers may not: risky."""
+        for stand_in in ("a", 1, 1.5, (1, 2), [1]):
+            try:
+                _binop(op, *((val, stand_in) if val_left else (stand_in, val)))
+                return
+            except Exception:
+                continue
+        if self._probe is not None:
+            self._probe.risky = True
 
     def _missing_root(self, node: ast.AST) -> bool:
         """Whether an expression reads from a name the snippet never binds
@@ -393,7 +496,10 @@ class Uses:
         if isinstance(par, ast.BinOp):
             other = self._other(par.right if par.left is cur else par.left)
             left, right = (val, other) if par.left is cur else (other, val)
-            return self._guarded(_binop, par.op, left, right)
+            out = self._guarded(_binop, par.op, left, right)
+            if _is_dummy(other) and not _is_dummy(val):
+                self._check_absorbed(par.op, val, par.left is cur)
+            return out
         if isinstance(par, ast.UnaryOp):
             return _unaryop(par.op, val)
         if isinstance(par, ast.BoolOp):
@@ -410,7 +516,9 @@ class Uses:
             return _NOTHING
         if isinstance(par, ast.While) and par.test is cur:
             res.decided += 1
-            res.score += self.loop_score(par, bool(val))
+            res.score += self.loop_score(par, bool(val),
+                                         _is_dummy(val) or (depth == 0 and
+                                                             self._probing_kind != "name"))
             return _NOTHING
         if isinstance(par, ast.Assert) and par.test is cur:
             res.decided += 1
@@ -490,24 +598,32 @@ class Uses:
             res.score += max(self.branch_score(par, True), self.branch_score(par, False))
         elif isinstance(par, ast.While) and par.test is cur:
             res.decided += 1
-            res.score += max(self.loop_score(par, True), self.loop_score(par, False))
+            res.score += max(self.loop_score(par, True, True), self.loop_score(par, False))
         elif isinstance(par, ast.Assert) and par.test is cur:
             res.decided += 1
             res.score += self.rest(par)
         return _NOTHING
 
-    def loop_score(self, node: ast.While, outcome: bool) -> float:
+    def loop_score(self, node: ast.While, outcome: bool, bounded: bool = False) -> float:
         """Line markers expected when a ``while`` test is always ``outcome``
         (the same value every time): false skips the block; true runs it and,
         without a ``break``/``return``/``raise``/``exit()`` in it, never
-        leaves -- the run ends by its timeout, the worst outcome here."""
+        leaves -- the run ends by its timeout, the worst outcome here --
+        unless ``bounded``: the test injects or touches a Dummy on every
+        evaluation (a call's result, an attribute of a Dummy, a Dummy's
+        truth), so the runtime's loop guard (``_w_``, docs/RUNTIME.md) ends
+        the loop after a few iterations as if the test were false."""
         if not outcome:
             return self.rest(node) + sum(self.size(x) for x in node.orelse)
         body = 1 + sum(self.size(x) for x in node.body)
         leaves = any(isinstance(n, (ast.Break, ast.Return, ast.Raise)) or
                      (isinstance(n, ast.stmt) and _is_exit_call(n))
                      for x in node.body for n in ast.walk(x))
-        return body + self.rest(node) if leaves else -1.0
+        if leaves:
+            return body + self.rest(node)
+        if bounded:
+            return body + self.rest(node) + sum(self.size(x) for x in node.orelse)
+        return -1.0
 
     def size(self, stmt: ast.AST) -> int:
         """_size, remembered per statement."""

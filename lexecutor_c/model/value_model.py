@@ -8,7 +8,8 @@ the site of that name, kind and line, and the model is asked with the
 site's context tokens, as ``predictor="neural"`` does at run time.  Classes
 below ``floor`` probability are left out (the generator takes at most three),
 and so are classes whose values do not survive what the snippet does with
-the value (lexecutor_c.model.uses).  Without ``source`` in the context, or
+the value (lexecutor_c.model.uses) as themselves (a prefix's value is
+present: no use-site constraint of the runtime replaces it).  Without ``source`` in the context, or
 without a matching site, the name alone is asked.
 """
 from __future__ import annotations
@@ -67,9 +68,16 @@ class NeuralValueModel:
         for c, p in ranked:
             if p < self.floor or len(out) >= self.k:
                 break
-            if s is None or self._uses is None or self._uses.probe(c, s.iid).ok:
+            if s is None or self._uses is None or self._survives(c, s.iid):
                 out.append(c)
         return out
+
+    def _survives(self, cls: str, iid: int) -> bool:
+        """The class's value survives the snippet's uses *as itself*: a
+        prefix assigns a present value, which the runtime's use-site
+        constraints never replace (they act on injected values only)."""
+        r = self._uses.probe(cls, iid)
+        return r.ok and not r.replaced
 
     def __repr__(self):
         return "neural"

@@ -161,6 +161,21 @@ EXPORT_FORMAT = "1"
 CHECKPOINT_FORMAT = "lexecutor_c.checkpoint"
 
 
+def frequency_baseline(train_ex: Sequence[ds.Example], test_ex: Sequence[ds.Example]) -> dict:
+    """Top-1/3/5 of the frequency table built from ``train_ex`` on
+    ``test_ex``, fine and coarse, overall and per kind (the report's
+    baseline beside the model's ``test_metrics``)."""
+    from lexecutor_c.model.training.collect import topk_frequency
+    table = ds.class_counts(train_ex)
+    out = {"fine": topk_frequency(table, test_ex),
+           "coarse": topk_frequency(table, test_ex, coarse=True), "per_kind": {}}
+    for kd in KINDS:
+        sub = [ex for ex in test_ex if ex.kind == kd]
+        out["per_kind"][kd] = {"n": len(sub), "fine": topk_frequency(table, sub),
+                               "coarse": topk_frequency(table, sub, coarse=True)}
+    return out
+
+
 def export(model, torch, path: str, cfg: TokenizerConfig, report: dict) -> None:
     """Compile the model into an AOTInductor package at ``path`` (one
     LibTorch intra-op thread: the shim answers one query at a time)."""
@@ -360,10 +375,7 @@ def train(events: Sequence[str], out: str, *, seed: int = 0, epochs: float = 4.0
     if test_ex:
         report["test_metrics"] = evaluate(model, torch, Xt, Ytf, Ytc, [e.kind for e in test_ex])
         # the frequency baseline on the same split, for comparison
-        from lexecutor_c.model.training.collect import topk_frequency
-        table = ds.class_counts(train_ex)
-        report["frequency_baseline"] = {"fine": topk_frequency(table, test_ex),
-                                        "coarse": topk_frequency(table, test_ex, coarse=True)}
+        report["frequency_baseline"] = frequency_baseline(train_ex, test_ex)
     model_config = {"dim": dim, "layers": layers, "heads": heads, "ff": ff,
                     "dropout": dropout}
     if checkpoint:
