@@ -52,10 +52,11 @@ def _child(mode: str, modules: list[str], record_dir: str, pytest_args: list[str
         from lexecutor_c.engine import _recorder
         rec = _recorder.start({"dir": record_dir, "modules": modules, "paths": [],
                                "excluded": [], "flush_interval": 5.0})
-        import atexit
-        atexit.register(lambda: print(f"recorded events: {rec.written}"))
     import pytest
     rc = int(pytest.main(pytest_args))
+    if mode == "recording":
+        rec.flush()          # the count, after the last events are written (a quick
+        print(f"recorded events: {rec.written}")   # suite ends before the periodic flush)
     hooked = [m for m in modules if "_l_" in getattr(sys.modules.get(m), "__dict__", {})]
     print(f"instrumented modules: {len(hooked)}")
     return rc
