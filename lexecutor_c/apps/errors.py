@@ -150,13 +150,7 @@ def _edges(node, control: frozenset, edges: list) -> None:
         add(_targets(node.optional_vars), _targets(node.context_expr))
     elif isinstance(node, ast.NamedExpr):
         add(_targets(node.target), _targets(node.value))
-    header = None
-    if isinstance(node, (ast.If, ast.While)):
-        header = node.test
-    elif isinstance(node, (ast.For, ast.AsyncFor)):
-        header = node.iter
-    elif isinstance(node, ast.Match):
-        header = node.subject
+    header = taint.control_header(node)
     inner = control | frozenset(_targets(header)) if header is not None else control
     for field_name, value in ast.iter_fields(node):
         in_body = field_name in ("body", "orelse", "cases")

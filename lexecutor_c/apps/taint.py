@@ -67,6 +67,19 @@ STDIN = "<stdin>"
 
 # ================================================================ the child side
 
+
+def control_header(node: ast.AST) -> "ast.expr | None":
+    """The expression that decides whether *node*'s body runs (an if/while
+    test, a for loop's iterable, a match subject), or None."""
+    if isinstance(node, (ast.If, ast.While)):
+        return node.test
+    if isinstance(node, (ast.For, ast.AsyncFor)):
+        return node.iter
+    if isinstance(node, ast.Match):
+        return node.subject
+    return None
+
+
 def is_injected_value(v, depth: int = 1) -> bool:
     """An injected object (Dummy, DummyResource), or a list/tuple/set/dict
     holding one (one level deep)."""
@@ -445,13 +458,7 @@ class Dependence:
                 add(params, arg_reads | control)
         elif isinstance(node, ast.ExceptHandler) and node.name:
             add({node.name}, control)
-        header = None
-        if isinstance(node, (ast.If, ast.While)):
-            header = node.test
-        elif isinstance(node, (ast.For, ast.AsyncFor)):
-            header = node.iter
-        elif isinstance(node, ast.Match):
-            header = node.subject
+        header = control_header(node)
         inner = control | frozenset(_reads(header)) if header is not None else control
         for field_name, value in ast.iter_fields(node):
             in_body = field_name in ("body", "orelse", "cases")
