@@ -317,9 +317,6 @@ def test_unreached_change_is_undecided(tmp_path):
     assert "RuntimeError" in c.functions[0].detail
 
 
-@pytest.mark.xfail(strict=True, reason="known regression after merging the runtime's use-site "
-                   "constraints and the new offline value rules: in extract mode every input of "
-                   "Counter.bump reaches the call with an injected `by`, so += and -= agree")
 def test_extract_mode_without_checkouts():
     old = bh.function_versions(CORE, "pkg/core.py")
     new = bh.function_versions(CORE.replace("self.count += by", "self.count -= by"),

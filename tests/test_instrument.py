@@ -346,6 +346,22 @@ def test_undefined_references_with_their_uses():
     assert found["LIMIT"].compared == ["y"]
 
 
+def test_undefined_base_of_an_attribute_target():
+    """`obj.attr = v` reads obj (only the attribute is stored); `obj.attr += v`
+    reads the attribute too."""
+    src = textwrap.dedent("""\
+        self.count += by
+        self.label = name
+        (box.x, pair.y) = 1, 2
+        known = object()
+        known.z = 3
+        """)
+    found = {u.name: u for u in lx.instrument(src).undefined}
+    assert set(found) == {"self", "by", "name", "box", "pair"}
+    assert found["self"].attrs == {"count": [None]} and found["self"].lines == [1, 2]
+    assert found["box"].attrs == {} and found["pair"].attrs == {}
+
+
 def test_undefined_respects_scopes():
     src = textwrap.dedent("""\
         def outer():

@@ -1,6 +1,7 @@
 """Treefix loop: static facts, prefix post-processing, set cover, the tree,
 the loop on snippets with known answers, offline repairs, bad input, CLI."""
 import json
+import re
 import os
 
 import pytest
@@ -72,6 +73,25 @@ def test_facts_iteration_keys_comparisons_and_paths():
     assert facts.roots["pairs"].element().width == 2
     assert "path" in facts.roots["data_file"].uses
     assert ("startswith", "test_") in facts.roots["name"].compared
+
+
+def test_augmented_assignment_operand_is_used_like_its_target():
+    facts = analyze("self.count += by\n"
+                    "cfg.text += 'x'\n"
+                    "cfg.text += sep\n"
+                    "cfg.items += [1]\n"
+                    "cfg.items += more\n"
+                    "size = 1\n"
+                    "size *= k\n"
+                    "label = ''\n"
+                    "label += part\n")
+    assert facts.roots["by"].uses == {"num"}
+    assert facts.roots["sep"].uses == {"str"}
+    assert facts.roots["more"].uses == {"list"}
+    assert facts.roots["k"].uses == {"num"}
+    assert "num" not in facts.roots["part"].uses     # the local's type is not known here
+    plans = OfflineGenerator(seed=0).initial(analyze("self.count += by\n"), 4)
+    assert re.search(r"^by = \d+$", plans[0].prefix, re.M)
 
 
 # ---------------------------------------------------------------- post-processing

@@ -795,6 +795,17 @@ lxi_emit_target(Ctx *c, uint32_t n)
         if (obj == NONE_IDX) {
             return lxi_emit_raw(c, n);
         }
+        /* `obj.attr = v` reads obj: an undefined obj is reported, as a plain
+         * read (the attribute is only stored); `obj.attr += v` reads the
+         * attribute too, reported as emit_attribute does for a load */
+        uint32_t attr = field_child(c, n, c->st->field.attribute);
+        if (attr != NONE_IDX && KIND(obj) == K_IDENT && lxi_is_undefined(c, obj)) {
+            uint32_t p = N(n).parent;
+            int aug = p != NONE_IDX && KIND(p) == K_AUGASSIGN;
+            if (lxi_add_undef(c, obj, aug ? U_ATTR : U_READ, aug ? attr : NONE_IDX, -2) < 0) {
+                return -1;
+            }
+        }
         return lxi_emit(c, obj) < 0 ? -1 : copy(c, N(obj).end, N(n).end);
     }
     case K_PATTERN_LIST: case K_TUPLE_PATTERN: case K_LIST_PATTERN: case K_TUPLE:

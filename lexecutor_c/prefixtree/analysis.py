@@ -496,6 +496,15 @@ class _Miner(ast.NodeVisitor):
                 c = None
             n.uses.add("str" if isinstance(c, str) else "list" if isinstance(c, list)
                        else "num")
+        # the operand is used like the target: `self.total += by` makes `by`
+        # a number unless the target is known to be a str or list (`+=` only)
+        # (a local the snippet binds itself tells nothing about its type here)
+        v = self.resolve(s.value, s.lineno)
+        if v is not None and (n is not None or not isinstance(s.op, ast.Add)):
+            kind = "num"
+            if isinstance(s.op, ast.Add):
+                kind = "str" if "str" in n.uses else "list" if "list" in n.uses else "num"
+            v.uses.add(kind)
 
     def visit_If(self, s):
         self._stmt_line(s)
