@@ -153,7 +153,7 @@ def knowledge_projects(path: str = KNOWLEDGE_PROJECTS) -> set:
             for line in f:
                 line = line.split("#", 1)[0].strip()
                 if line and not line.startswith("path:"):
-                    out.add(eb._normalize(re.split(r"[<>=!~\[; ]", line, 1)[0]))
+                    out.add(eb._normalize(re.split(r"[<>=!~\[; ]", line, maxsplit=1)[0]))
     except OSError:
         pass
     return out

@@ -85,7 +85,7 @@ def read_projects(path: str) -> list:
 
 def check_allowed(projects: Iterable[str]) -> None:
     bad = sorted({canonical(p) for p in projects if not p.startswith("path:")
-                  and canonical(re.split(r"[<>=!~\[; ]", p, 1)[0]) in EXCLUDED})
+                  and canonical(re.split(r"[<>=!~\[; ]", p, maxsplit=1)[0]) in EXCLUDED})
     if bad:
         raise BuildError("refusing to build the index from reserved or dev-set projects: "
                          + ", ".join(bad))
@@ -110,7 +110,7 @@ def _artifact_for(dest: str, project: str) -> Optional[str]:
         stem = f.lower()
         if not stem.endswith((".whl", ".tar.gz", ".zip", ".tgz")):
             continue
-        head = re.split(r"-\d", stem, 1)[0]
+        head = re.split(r"-\d", stem, maxsplit=1)[0]
         if canonical(head).replace("-", "_") == want:
             if best is None or f.endswith(".whl"):
                 best = f
