@@ -639,21 +639,24 @@ class _InputSource:
         return self.guided_queue.pop(0) if self.guided_queue else None
 
     def _guide(self) -> None:
-        """Error guidance for the last failures, coverage guidance for the
-        changed lines not reached yet; the new prefixes go first."""
+        """Coverage guidance for the changed lines not reached yet, then error
+        guidance for the last failures; the new prefixes go first.  Coverage
+        guidance leads: reaching the changed lines is what a verdict needs,
+        and a failure that every input repeats (a module's missing base
+        class, say) would otherwise fill the input budget with repairs."""
         self.guided += 1
         if self.guided > 8:
             return
-        new_items = []
+        coverage_items, error_items = [], []
         for label, facts, gen in self.gens:
             for _, prefix, r in [e for e in self.errors if e[0] == label][-2:]:
                 err = {"type": r["outcome"][7:], "message": r.get("message", ""),
                        "line": r.get("line"), "where": "snippet"}
                 try:
                     for p in gen.repair(facts, self.plans.get(prefix), err, 2):
-                        new_items.append(Input(p.prefix, None, self.seed0,
-                                               f"error guidance ({err['type']}, {label})",
-                                               p.plan))
+                        error_items.append(Input(p.prefix, None, self.seed0,
+                                                 f"error guidance ({err['type']}, {label})",
+                                                 p.plan))
                 except Exception:          # a generator failure costs only its advice
                     pass
             unc = sorted(self.ch[label] - self.cov[label])
@@ -661,10 +664,10 @@ class _InputSource:
                 bases = [pl for pl in list(self.plans.values())[:2] if pl is not None]
                 try:
                     for p in gen.guide(facts, unc, bases, 2):
-                        new_items.append(Input(p.prefix, None, self.seed0,
-                                               f"coverage guidance ({label})", p.plan))
+                        coverage_items.append(Input(p.prefix, None, self.seed0,
+                                                    f"coverage guidance ({label})", p.plan))
                 except Exception:
                     pass
         self.errors.clear()
-        for inp in new_items:
+        for inp in coverage_items + error_items:
             self._add(inp, guided=True)
