@@ -211,6 +211,17 @@ def _object_attrs(x) -> Optional[dict]:
     return {p[0]: p[1] for p in pairs}
 
 
+def _each_found_in(short: list, rest: list) -> bool:
+    """Whether every item of ``short`` is alike (renames allowed) to a
+    distinct item of ``rest``; ``rest`` is consumed."""
+    for item in short:
+        i = next((j for j, z in enumerate(rest) if _alike_but_renamed(item, z)), None)
+        if i is None:
+            return False
+        del rest[i]
+    return True
+
+
 def _alike_but_renamed(x, y) -> bool:
     """Whether two snapshots are equal once attributes that only one side
     has are matched by their values: an attribute renamed by a refactoring
@@ -232,12 +243,7 @@ def _alike_but_renamed(x, y) -> bool:
         rest_x = [ax[k] for k in ax.keys() - ay.keys()]
         rest_y = [ay[k] for k in ay.keys() - ax.keys()]
         short, rest = (rest_x, rest_y) if len(rest_x) <= len(rest_y) else (rest_y, rest_x)
-        for item in short:
-            i = next((j for j, z in enumerate(rest) if _alike_but_renamed(item, z)), None)
-            if i is None:
-                return False
-            del rest[i]
-        return True
+        return _each_found_in(short, rest)
     if isinstance(x, list) and isinstance(y, list) and len(x) == len(y):
         return all(_alike_but_renamed(p, q) for p, q in zip(x, y))
     return False
@@ -264,12 +270,7 @@ def _same_value(a, b, arguments: bool = False) -> bool:
         # a parameter added or removed anywhere: each argument of the shorter
         # list must be found, as it was left, among the other's
         short, rest = (x, list(y)) if len(x) < len(y) else (y, list(x))
-        for item in short:
-            i = next((j for j, z in enumerate(rest) if _alike_but_renamed(item, z)), None)
-            if i is None:
-                return False
-            del rest[i]
-        return True
+        return _each_found_in(short, rest)
     return _alike_but_renamed(x, y)
 
 

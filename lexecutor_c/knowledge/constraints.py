@@ -526,6 +526,21 @@ def source_for(spec: Union[Spec, str], hint=None, name: str = "") -> Built:
     return Built("None")
 
 
+def build_value(built: Built, keep_existing: bool = False):
+    """Evaluate ``built`` in the current folder: write its files (those that
+    exist already are kept when ``keep_existing``), run its set-up
+    statements, return the value of its expression."""
+    for fname, content in built.files.items():
+        if keep_existing and os.path.exists(fname):
+            continue
+        with open(fname, "wb" if isinstance(content, bytes) else "w") as f:
+            f.write(content)
+    ns: dict = {}
+    for stmt in built.setup:
+        exec(compile(stmt, "<constraint setup>", "exec"), ns)
+    return eval(compile(built.expr, "<constraint value>", "eval"), ns)
+
+
 def example(spec: Union[Spec, str], workdir: Optional[str] = None, hint=None):
     """A concrete value satisfying ``spec``; files it needs are written into
     ``workdir`` (default: the current folder) and paths are relative to it."""
@@ -535,13 +550,7 @@ def example(spec: Union[Spec, str], workdir: Optional[str] = None, hint=None):
         os.makedirs(workdir, exist_ok=True)
         os.chdir(workdir)
     try:
-        for fname, content in b.files.items():
-            with open(fname, "wb" if isinstance(content, bytes) else "w") as f:
-                f.write(content)
-        ns: dict = {}
-        for stmt in b.setup:
-            exec(compile(stmt, "<constraint setup>", "exec"), ns)
-        value = eval(compile(b.expr, "<constraint value>", "eval"), ns)
+        value = build_value(b)
         if workdir is not None and isinstance(value, str) and \
                 (str(spec).startswith("path") or "path" in str(spec)) and \
                 not os.path.isabs(value):

@@ -42,7 +42,7 @@ import tempfile
 from typing import Callable, Optional, Union
 
 from .. import _core
-from .constraints import (Spec, constraint_for, file_content, format_spec_kind,
+from .constraints import (Spec, build_value, constraint_for, file_content, format_spec_kind,
                           format_string_fields, parse_spec, percent_fields, runtime_class,
                           satisfies, source_for)
 
@@ -150,14 +150,7 @@ def _materialize(spec: Spec, name: str):
     if moved:
         os.chdir(d)
     try:
-        for fname, content in built.files.items():
-            if not os.path.exists(fname):
-                with open(fname, "wb" if isinstance(content, bytes) else "w") as f:
-                    f.write(content)
-        ns: dict = {}
-        for stmt in built.setup:
-            exec(compile(stmt, "<constraint setup>", "exec"), ns)
-        value = eval(compile(built.expr, "<constraint value>", "eval"), ns)
+        value = build_value(built, keep_existing=True)
     finally:
         if moved:
             os.chdir(cwd)
