@@ -87,7 +87,8 @@ asan: deps
 	LX_UNDER_ASAN=1 ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:handle_segv=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	  PYTHONMALLOC=malloc LD_PRELOAD="$$(gcc -print-file-name=libasan.so) $$(gcc -print-file-name=libubsan.so)" \
 	  $(PY) -m pytest -q -x -m "not slow" -p no:cacheprovider
-	rm -f lexecutor_c/_core*.so && $(MAKE) build
+	# drop the sanitized objects too: a later `pip wheel .` from this tree would reuse them
+	rm -rf build lexecutor_c/_core*.so && $(MAKE) build
 
 # Reference-leak check: every C entry point called in loops until the
 # process-wide reference total settles (needs no debug build: uses
