@@ -282,22 +282,33 @@ def test_unprivileged_caller_gets_every_layer(tmp_path):
 
 
 def _unprivileged(tmp_path, script):
+    import lexecutor_c
     prefix = os.path.realpath(sys.base_prefix)
-    # a private mount namespace where the installation's ancestors are traversable
-    cover = prefix.split("/")[1]
-    stage = tmp_path / "stage"
-    stage.mkdir()
-    shell = (f"mount --no-canonicalize --bind /{cover} {stage} && "
-             f"mount -t tmpfs -o mode=755 lx /{cover} && "
-             f"mkdir -p {prefix} && mount --bind {stage}{prefix[len(cover) + 1:]} {prefix} && "
-             f"exec setpriv --reuid=65534 --regid=65534 --clear-groups "
-             f"{sys.executable} {script}")
-    if cover in ("usr", "work"):
-        shell = (f"exec setpriv --reuid=65534 --regid=65534 --clear-groups "
-                 f"{sys.executable} {script}")
+    checkout = os.path.dirname(os.path.dirname(os.path.realpath(lexecutor_c.__file__)))
+    # a private mount namespace where the installation's and the package's
+    # ancestors are traversable: the first ancestor that others cannot enter
+    # (/root, 0700; a checkout under mktemp -d, 0700) is covered by a tmpfs
+    # into which the path itself is bound back
+    covered: dict = {}
+    for path in (prefix, checkout):
+        parts = path.split("/")
+        for i in range(2, len(parts) + 1):
+            d = "/".join(parts[:i])
+            if not os.stat(d).st_mode & 0o001:
+                covered.setdefault(d, []).append(path)
+                break
+    steps = []
+    for k, (blocker, paths) in enumerate(covered.items()):
+        stage = tmp_path / f"stage{k}"
+        stage.mkdir()
+        steps.append(f"mount --no-canonicalize --bind {blocker} {stage} && "
+                     f"mount -t tmpfs -o mode=755 lx {blocker}")
+        steps += [f"mkdir -p {p} && mount --bind {stage}{p[len(blocker):]} {p}" for p in paths]
+    shell = " && ".join(steps + [f"exec setpriv --reuid=65534 --regid=65534 --clear-groups "
+                                 f"{sys.executable} {script}"])
     p = subprocess.run(["unshare", "-m", "--propagation", "private", "sh", "-c", shell],
                        capture_output=True, text=True, timeout=120,
-                       env=dict({"PATH": os.environ["PATH"]},
+                       env=dict({"PATH": os.environ["PATH"], "PYTHONPATH": checkout},
                                 **{k: v for k, v in os.environ.items()    # make asan
                                    if k in ("LD_PRELOAD", "ASAN_OPTIONS", "UBSAN_OPTIONS",
                                             "PYTHONMALLOC", "LX_UNDER_ASAN")}))
