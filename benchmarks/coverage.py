@@ -265,6 +265,9 @@ def approach(name: str, *, seeded: bool = False, available=None, model=None):
 
 def _run(path: str, predictor: str, seed: Optional[int], opts: Options, **kw):
     import lexecutor_c
+    # the papers' baselines: a missing module is injected like any missing
+    # value (run()'s default import_missing=True is for users, not for these)
+    kw.setdefault("import_missing", False)
     return lexecutor_c.run(path, predictor=predictor, timeout=opts.timeout, isolate=True,
                            seed=seed, filename=path, **kw)
 

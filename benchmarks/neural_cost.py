@@ -73,7 +73,7 @@ def per_query(files, n: int) -> dict:
 def per_run(files, repeat: int, timeout: float, preload: bool = True) -> dict:
     import lexecutor_c
     if preload:
-        lexecutor_c.run("x = 1\n", predictor="neural")      # load once, untimed
+        lexecutor_c.run("x = 1\n", predictor="neural", import_missing=False)      # load once, untimed
     else:
         # as before run() loaded the model in the parent: every child loads it
         from lexecutor_c.engine import run as run_mod
@@ -85,7 +85,7 @@ def per_run(files, repeat: int, timeout: float, preload: bool = True) -> dict:
         for f in files:
             for pred in ("naive", "neural"):
                 c, w = _cpu(), time.perf_counter()
-                r = lexecutor_c.run(f, predictor=pred, timeout=timeout)
+                r = lexecutor_c.run(f, predictor=pred, timeout=timeout, import_missing=False)
                 wall[pred] += time.perf_counter() - w
                 cpu[pred] += _cpu() - c
             lines += r.total_lines or 0

@@ -45,7 +45,8 @@ def test_run_ok_file_shows_injections_and_coverage(capsys, files):
     code, out, err = call(capsys, "run", p)
     assert code == 0, err
     assert "<Dummy 'missing_value'>" in out
-    assert "coverage 100.0% (2/2 line markers)" in out
+    assert "all 2 lines ran" in out
+    assert "line markers" not in out          # the papers' metric only where labelled
     assert err == ""
 
 
@@ -248,7 +249,8 @@ def test_demo(capsys):
     assert code == 0, err
     assert "has_min_size" in out and "a non-empty list" in out
     assert "crashes at once" in out
-    assert "coverage" in out
+    assert "What ran: 3 of the 4 lines ran (line 2, the raise, was skipped)" in out
+    assert "line markers" not in out and "%" not in out
 
 
 def test_demo_json(capsys):
@@ -257,6 +259,12 @@ def test_demo_json(capsys):
     assert doc["as_is"]["status"] == "exception"
     assert doc["injected"]["status"] == "ok"
     assert "logger" in doc["paper"]
+    # the fields the JSON had stay; what ran is added
+    assert doc["injected"]["covered_lines"] == 2 and doc["injected"]["total_lines"] == 4
+    assert doc["injected"]["lines_ran"] == [1, 4, 6]
+    assert doc["injected"]["lines_skipped"] == [2]
+    assert doc["injected"]["lines_ran_text"] == \
+        "3 of the 4 lines ran (line 2, the raise, was skipped)"
 
 
 def test_packaged_example_matches_the_shared_one():

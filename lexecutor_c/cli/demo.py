@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 
 from .common import EXIT_OK, PathArg, UsageError, command
-from .ui import UI, coverage_text, ranges, status_text
+from .ui import UI, status_text
 
 
 # What the LExecutor paper reports for its Figure 1 (see
@@ -15,7 +15,8 @@ FIGURE1_EXPECTED = {
     "all_data": "a non-empty list",
     "config_str": "a non-empty string",
     "logger": "an object whose info is a method returning None",
-    "coverage": "every line runs (the raise on line 2 is skipped: has_min_size returns True)",
+    "coverage": "every line runs but the raise on line 2, skipped because has_min_size "
+                "returns True",
 }
 #: the same as checks on the injections: name -> [(kind, classes that match)]
 FIGURE1_CHECKS = {
@@ -30,10 +31,9 @@ FIGURE1_LINES_RUN = [1, 4, 6]
 
 def figure1_matches(result) -> dict:
     """For each name of FIGURE1_CHECKS whether the run injected what the
-    paper describes, and whether the lines the paper runs ran.  A line runs
-    when its marker is reached or a value was injected on it: the marker of
-    an ``if`` opens its block, so line 1 (whose block the paper skips) shows
-    only through the values its test asked for."""
+    paper describes, and whether the lines the paper runs ran
+    (Result.lines_ran: the ``if`` on line 1 ran its test although its block
+    was skipped)."""
     got = {}
     for inj in result.injections:
         key = inj["name"] if inj["kind"] == "name" else f"{inj['kind']} {inj['name']}"
@@ -45,8 +45,10 @@ def figure1_matches(result) -> dict:
             key = name if kind == "name" else (f"{kind} {name}" if " " not in kind else kind)
             ok = ok and bool(got.get(key)) and all(c in classes for c in got[key])
         out[name] = ok
-    ran = sorted(set(result.covered or []) | {i["line"] for i in result.injections
-                                               if i["line"] is not None})
+    ran = result.lines_ran
+    if ran is None:          # a Result from an older version: markers and injections
+        ran = sorted(set(result.covered or []) | {i["line"] for i in result.injections
+                                                   if i["line"] is not None})
     out["lines_run"] = ran
     out["coverage"] = ran == FIGURE1_LINES_RUN and result.status == "ok"
     return out
@@ -67,9 +69,22 @@ def example_path(name: str = "lexecutor_figure1.py") -> str:
     return str(ref)
 
 
+#: value classes (docs/RUNTIME.md) in words
+_CLASS_WORDS = {"callable": "a function", "list_nonempty": "a non-empty list",
+                "list_empty": "an empty list", "str_nonempty": "a non-empty string",
+                "str_empty": "an empty string", "object": "an object", "None": "None",
+                "True": "True", "False": "False", "int_pos": "a positive int",
+                "dict_nonempty": "a non-empty dict", "resource": "a resource"}
+
+
 def _what(inj: dict) -> str:
-    kind = {"name": "", "attribute": "attribute ", "call": "call returns "}[inj["kind"]]
-    return f"{kind}{inj['cls']} {inj['value']}"
+    cls = _CLASS_WORDS.get(inj["cls"], inj["cls"])
+    if inj["kind"] == "call":
+        return f"line {inj['line']}: the call returned {inj['value']}"
+    if inj["kind"] == "attribute":
+        return f"line {inj['line']}: its .{inj['name']} is {cls}"
+    shown = "" if cls == inj["value"] or inj["value"].startswith("<") else f" {inj['value']}"
+    return f"line {inj['line']}: {cls}{shown}"
 
 
 @_demo_args.handler
@@ -90,12 +105,16 @@ def _demo(args, ui: UI) -> int:
                                     "as_the_paper": figure1_matches(injected)},
                                    indent=2) + "\n")
         return EXIT_OK
-    ui.line("LExecutor, FSE'23, Figure 1 (lexecutor_c/examples/lexecutor_figure1.py):",
+    ui.line("LExecutor, FSE'23, Figure 1 (lexecutor_c/examples/lexecutor_figure1.py): "
+            "code that never defines has_min_size, all_data, config_str or logger",
             style="bold")
     ui.code(text)
     ui.line()
-    ui.line(f"As is ({status_text(plain)}); the paper: {FIGURE1_EXPECTED['as-is']}.")
+    ui.line("1. Run as it is, it stops at once: " + status_text(plain) + ".")
+    ui.line(f"   The paper: {FIGURE1_EXPECTED['as-is']}.")
     ui.line()
+    ui.line(f"2. Run under lexecutor_c ({args.predictor} predictor): each missing value is "
+            "predicted and filled in where the code needs it.")
     by_name: dict[str, list] = {}
     for inj in injected.injections:
         by_name.setdefault(inj["name"], []).append(inj)
@@ -105,22 +124,23 @@ def _demo(args, ui: UI) -> int:
     rows = []
     for name in ("has_min_size", "all_data", "config_str", "logger"):
         got = by_name.pop(name, [])
-        value = "; ".join(f"line {i['line']}: {_what(i)}" for i in got) or "(not injected)"
+        value = "; ".join(_what(i) for i in got) or "(not injected)"
         rows.append([name, value, FIGURE1_EXPECTED[name], "yes" if match[name] else "no"])
     for name, got in by_name.items():
-        rows.append([name, "; ".join(f"line {i['line']}: {_what(i)}" for i in got), "-", ""])
-    ui.table(f"With the {args.predictor} predictor",
-             ["name", "injected here", "the paper", "as the paper"], rows)
-    ui.line(f"{coverage_text(injected)}; ended: {status_text(injected)}")
-    ui.line(f"lines run: {ranges(match['lines_run'])} (line 1's `if` ran its test; its "
-            "marker opens the block, which counts only when entered)")
-    ui.line(f"the paper: {FIGURE1_EXPECTED['coverage']}: "
-            f"{'the same here' if match['coverage'] else 'not so here'}")
+        rows.append([name, "; ".join(_what(i) for i in got), "-", ""])
+    ui.table("   What was filled in", ["name", "filled in here", "the paper", "same"], rows)
+    end = "it ran to the end" if injected.status == "ok" else f"it ended: {status_text(injected)}"
+    ui.line(f"   What ran: {injected.what_ran()}; {end}.")
+    ui.line(f"   The paper: {FIGURE1_EXPECTED['coverage']}: "
+            f"{'the same here' if match['coverage'] else 'not so here'}.")
     missing = [k for k in ("has_min_size", "all_data", "config_str", "logger", "coverage")
                if not match[k]]
+    ui.line()
     ui.line(f"Figure 1 as the paper describes it ({args.predictor} predictor): "
-            + ("yes: every value and every line the paper runs" if not missing
-               else f"no ({', '.join(missing)} differ)"),
+            + ("yes, every value and every line" if not missing
+               else f"no ({', '.join(missing)} differ"
+               + ("; `lexecutor-c demo --predictor neural` uses the learned model)"
+                  if args.predictor != "neural" else ")")),
             style="bold")
     # a demonstration: it succeeded when both runs produced a result, however
     # the example ended (the as-is run crashes by design)

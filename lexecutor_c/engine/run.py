@@ -18,7 +18,8 @@ from .._core import Runtime
 from . import sandbox
 from . import journal
 from .instrument import instrument
-from .result import Result, coverage_fields
+from .autoimport import import_missing
+from .result import Result, coverage_fields, lines_ran
 
 __all__ = [
     "run", "load_source", "LExecutorError", "SourceError", "BackendUnavailable", "PREDICTORS",
@@ -213,6 +214,14 @@ def _execute(text: str, filename: str, opts: dict, in_child: bool, shared=None) 
         rt.attach_journal(shared)
     env = {"__name__": "__main__", "__builtins__": builtins, "__file__": filename}
     env.update(rt.loaders())
+    imported: list = []
+    if opts.get("import_missing"):
+        # confined like the code: this runs in the sandbox child
+        try:
+            imported = import_missing(inst.undefined, env)
+        except Exception as e:      # never stops the run; reported
+            imported = [{"name": "?", "module": "?", "imported": False,
+                         "reason": f"internal error: {type(e).__name__}: {_safe_str(e)}"}]
     status, exception, exit_code = "ok", None, None
     real_exit = os._exit
     if in_child:
@@ -260,7 +269,9 @@ def _execute(text: str, filename: str, opts: dict, in_child: bool, shared=None) 
         except BaseException:
             pass
     reached = set(rt.reached())
-    out = {"kind": "done", "status": status, "exception": exception, "exit_code": exit_code}
+    out = {"kind": "done", "status": status, "exception": exception, "exit_code": exit_code,
+           "imported_modules": [{k: (v if isinstance(v, bool) else str(v))
+                                 for k, v in m.items()} for m in imported]}
     out.update(coverage_fields(lines, reached))
     out["injections"] = [
         {"iid": int(i), "kind": str(k), "name": None if n is None else str(n),
@@ -369,6 +380,22 @@ def _warm_constraint_hook() -> None:
             pass
 
 
+_KNOWLEDGE_RESOLVE = "lexecutor_c.knowledge.resolve"
+
+
+def _warm_knowledge() -> None:
+    """Load the knowledge index (by name: a layer above) once, before the
+    sandbox forks, so engine/autoimport.py can name the package of a module
+    that is not installed without each child loading it anew."""
+    if _KNOWLEDGE_RESOLVE in sys.modules:
+        return
+    try:
+        importlib.import_module(_KNOWLEDGE_RESOLVE)
+        importlib.import_module("lexecutor_c.knowledge").get_index()
+    except Exception:           # no advice then; imports still happen
+        sys.modules.pop(_KNOWLEDGE_RESOLVE, None)
+
+
 def run(source_or_path: Union[str, bytes, os.PathLike],
         predictor: Union[str, Callable[..., Any]] = "naive", abstraction: str = "fine",
         timeout: Optional[float] = 10.0, isolate: bool = True,
@@ -377,7 +404,8 @@ def run(source_or_path: Union[str, bytes, os.PathLike],
         filename: Optional[str] = None, *, limits: Optional[sandbox.Limits] = None,
         output_max: int = OUTPUT_MAX,
         frequency_table: Union[dict, str, os.PathLike, None] = None,
-        allow_missing: Union[str, Iterable[str]] = ()) -> Result:
+        allow_missing: Union[str, Iterable[str]] = (),
+        import_missing: bool = True) -> Result:
     """Execute a Python file or snippet with learning-guided value injection.
 
     ``source_or_path``: a path (pathlib.Path, or a str naming an existing
@@ -394,6 +422,13 @@ def run(source_or_path: Union[str, bytes, os.PathLike],
     ``allow_missing``: confinement layers (sandbox.LAYERS, or "all") the run
     may go without where the kernel lacks them; by default a missing layer
     raises sandbox.ConfinementError and nothing runs (docs/RUNNING.md).
+    ``import_missing`` (default True): a missing name that is a module
+    installed here (``json``, ``os``) or a well-known alias of one (``np``,
+    ``pd``, ``plt``) is imported -- inside the confined run -- instead of
+    injected, and ``Result.imported_modules`` says so; one that names a
+    module not installed is injected as before and reported with its
+    package (engine/autoimport.py).  False gives the papers' baselines
+    (benchmarks/coverage.py passes it for naive, random, frequency...).
 
     Raises OSError for unreadable files, SourceError for undecodable input,
     SyntaxError for source that does not parse, ValueError/TypeError for bad
@@ -419,11 +454,15 @@ def run(source_or_path: Union[str, bytes, os.PathLike],
         raise TypeError(f"stdin must be bytes, str or None, not {type(stdin).__name__}")
     text, filename = load_source(source_or_path, filename)
     opts = {"predictor": predictor, "abstraction": abstraction, "seed": seed,
-            "randomize": bool(randomize), "frequency_table": frequency_table}
+            "randomize": bool(randomize), "frequency_table": frequency_table,
+            "import_missing": bool(import_missing)}
     predictor_name = predictor if isinstance(predictor, str) else \
         getattr(predictor, "__qualname__", type(predictor).__name__)
     base = dict(filename=filename, predictor=predictor_name, abstraction=abstraction, seed=seed,
-                randomize=bool(randomize), isolated=bool(isolate))
+                randomize=bool(randomize), isolated=bool(isolate),
+                import_missing=bool(import_missing))
+    if import_missing:
+        _warm_knowledge()
     t0 = time.monotonic()
     if isolate:
         prepare_predictor(predictor)
@@ -441,7 +480,21 @@ def run(source_or_path: Union[str, bytes, os.PathLike],
     else:
         result = _run_in_process(text, filename, opts, stdin, output_max, base)
     result.wall_time = time.monotonic() - t0
+    _add_lines_ran(result, text)
     return result
+
+
+def _add_lines_ran(result: Result, text: str) -> None:
+    """Result.lines_ran/lines_skipped/lines_ran_text, computed here in the
+    caller from the markers, the injections and the exception."""
+    if result.covered_lines is None:
+        return
+    exc = result.exception or {}
+    lr = lines_ran(text, result.covered, result.uncovered,
+                   injected_lines=[i.get("line") for i in result.injections],
+                   exception_line=exc.get("line") if isinstance(exc, dict) else None,
+                   finished=result.status == "ok")
+    result.lines_ran, result.lines_skipped, result.lines_ran_text = lr.ran, lr.skipped, lr.text
 
 
 def _raise_for(report: dict) -> None:
@@ -494,6 +547,11 @@ def _valid_report(v: dict) -> bool:
                     isinstance(i.get("value"), str) and _opt(_is_int, i.get("line")) and
                     _opt(lambda n: isinstance(n, str), i.get("name"))
                     for i in v["injections"]) and
+                isinstance(v.get("imported_modules", []), list) and
+                all(isinstance(m, dict) and isinstance(m.get("name"), str) and
+                    isinstance(m.get("module"), str) and isinstance(m.get("imported"), bool) and
+                    all(isinstance(x, (str, bool)) for x in m.values())
+                    for m in v.get("imported_modules", [])) and
                 isinstance(v["failed_imports"], list) and
                 all(isinstance(f, dict) and _is_int(f.get("iid")) and
                     isinstance(f.get("module"), str) for f in v["failed_imports"]))
@@ -516,6 +574,7 @@ def _from_outcome(outcome: sandbox.Outcome, base: dict, shared=None) -> Result:
         for k in ("status", "exception", "exit_code", "covered_lines", "total_lines",
                   "coverage", "covered", "uncovered", "injections", "failed_imports"):
             setattr(r, k, v[k])
+        r.imported_modules = list(v.get("imported_modules", []))
         return r
     if outcome.status == "ok" and isinstance(outcome.value, dict):
         _raise_for(outcome.value)
@@ -568,7 +627,7 @@ def _run_in_process(text, filename, opts, stdin, output_max, base) -> Result:
     _raise_for(report)
     r = Result(status=report["status"], **base)
     for k in ("exception", "exit_code", "covered_lines", "total_lines", "coverage",
-              "covered", "uncovered", "injections", "failed_imports"):
+              "covered", "uncovered", "injections", "failed_imports", "imported_modules"):
         setattr(r, k, report[k])
     r.stdout, r.stderr = out.getvalue(), err.getvalue()
     r.stdout_truncated, r.stderr_truncated = out.truncated, err.truncated

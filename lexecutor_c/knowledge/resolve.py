@@ -128,6 +128,21 @@ def _unique(out: list) -> list:
     return uniq
 
 
+def module_named(name: str, attrs: Iterable[str] = ()) -> Optional[tuple]:
+    """(module, project) when the index says ``name``, read with ``attrs``
+    and never called, is a module or a corpus alias of one (``yaml`` ->
+    ('yaml', 'yaml'), ``pd`` -> ('pandas', ...)), installed here or not;
+    else None.  The engine asks this by name (engine/autoimport.py) to name
+    the package of a module that is not installed."""
+    from . import get_index
+    index = get_index()
+    for stmt, target, conf in candidate_imports(name, index, lambda top: True, attrs, False):
+        if conf >= 0.6 and (stmt == f"import {name}" or stmt.endswith(f" as {name}")) \
+                and stmt.startswith("import "):
+            return target, index.project_of(target)
+    return None
+
+
 def import_for(name: str, importable: Optional[Callable] = None, index=None,
                attrs: Iterable[str] = (), called: bool = False) -> Optional[str]:
     c = candidate_imports(name, index, importable, attrs, called)
