@@ -36,6 +36,9 @@ def test_cell_runs_with_injections_in_the_user_namespace(ip):
     assert report.coverage["uncovered"] == [3, 4]
     text = repr(report)
     assert "has_min_size" in text and "line  kind" in text
+    # what ran, in words: the if ran its test; helper's body ran (scale injected)
+    assert report.lines_ran.ran == [1, 2, 3, 5, 6]
+    assert "5 of the 6 lines ran (line 4, the raise, was skipped)" in text
     html = report._repr_html_()
     assert "<table" in html and "has_min_size" in html
     # the magic switched the hook off again; the helper it defined stays usable
@@ -81,4 +84,35 @@ def test_treefix_magic_runs_the_prefix_loop_on_a_cell(ip, capsys):
     r = ip.run_cell_magic("lexecute_treefix", "",
                           "if x is None:\n    a = 1\nelse:\n    b = x.year\n")
     assert r.coverage == 1.0 and r.prefixes
-    assert "coverage of P 100%" in capsys.readouterr().out
+    assert "together, all 3 lines ran" in capsys.readouterr().out
+
+
+def test_missing_module_is_imported_not_injected(ip):
+    ip.user_ns.pop("json", None)
+    ip.user_ns.pop("parsed", None)
+    report = ip.run_cell_magic("lexecute", "", "parsed = json.loads('[1, 2]')\n")
+    assert report.exception is None
+    assert ip.user_ns["parsed"] == [1, 2]              # the real json, not a Dummy
+    assert report.injections == []
+    assert report.imported_modules == [{"name": "json", "module": "json", "imported": True}]
+    assert "imported json (the code uses it without importing it)" in repr(report)
+    assert "imported json" in report._repr_html_()
+
+
+def test_no_import_missing_injects_the_module(ip):
+    ip.user_ns.pop("json", None)
+    report = ip.run_cell_magic("lexecute", "-n", "parsed = json.loads('[1, 2]')\n")
+    assert "json" not in ip.user_ns
+    assert [i.name for i in report.injections if i.kind == "name"] == ["json"]
+    assert report.imported_modules == []
+
+
+def test_alias_of_a_module_not_installed_is_injected_with_its_package(ip, monkeypatch):
+    from lexecutor_c.engine import autoimport
+    monkeypatch.setitem(autoimport.WELL_KNOWN, "nopkg_alias", "no_such_module_xyz.sub")
+    report = ip.run_cell_magic("lexecute", "", "v = nopkg_alias.thing(1)\n")
+    assert [i.name for i in report.injections if i.kind == "name"] == ["nopkg_alias"]
+    assert report.imported_modules == [{
+        "name": "nopkg_alias", "module": "no_such_module_xyz.sub", "imported": False,
+        "package": "no_such_module_xyz", "reason": "not installed"}]
+    assert "not installed here: injected instead" in repr(report)

@@ -6,7 +6,7 @@ import json
 import os
 
 from .common import EXIT_FAILED, EXIT_OK, UsageError, command, input_error, positive_float
-from .ui import UI, ranges
+from .ui import UI
 
 
 @command("treefix", help="search code prefixes that make a snippet run and cover its lines "
@@ -79,17 +79,28 @@ def _treefix(args, ui: UI) -> int:
     if args.json:
         print(json.dumps({"version": 1, **r.to_dict()}, indent=2), file=ui.stdout)
         return EXIT_OK
+    from ..engine.result import lines_ran
+    try:
+        with open(args.file, "rb") as f:
+            source = f.read().decode("utf-8", errors="replace")
+    except OSError:
+        source = ""
     for i, pre in enumerate(r.prefixes):
         nd = r.tree[r.prefix_ids[i]]
-        ui.line(f"prefix {i + 1} of P (node {nd.id}, {nd.step}): covers {nd.coverage:.1%}"
-                f" alone: lines {ranges(nd.covered)}", style="bold")
+        err = nd.error or {}
+        alone = lines_ran(source, nd.covered, sorted(set(r.lines) - set(nd.covered)),
+                          exception_line=err.get("line") if err.get("where") == "snippet"
+                          else None)
+        ui.line(f"prefix {i + 1} of P (node {nd.id}, {nd.step}): alone, {alone.text}",
+                style="bold")
         ui.code(pre if pre.strip() else "# (empty prefix: injection alone)\n")
-    ui.line(f"{r.filename}: coverage of P {r.coverage:.1%} ({len(r.prefixes)} prefixes, "
-            f"greedy set cover), best single prefix {r.best_coverage:.1%}, injection alone "
-            f"{(r.baseline_coverage or 0):.1%}; {len(r.tree)} prefixes tried in "
+    together = lines_ran(source, r.covered, r.uncovered)
+    ui.line(f"{r.filename}: with the {len(r.prefixes)} prefixes of P together (greedy set "
+            f"cover), {together.text}; {len(r.tree)} prefixes tried in "
             f"{r.timings['total']:.1f} s")
-    if r.uncovered:
-        ui.line(f"  lines not reached: {ranges(r.uncovered)}")
+    ui.line(f"  line markers reached (the papers' coverage metric): P {r.coverage:.1%}, "
+            f"best single prefix {r.best_coverage:.1%}, injection alone "
+            f"{(r.baseline_coverage or 0):.1%}")
     if r.unresolved_imports:
         ui.line(f"  unresolved imports: {', '.join(r.unresolved_imports)}")
     return EXIT_OK

@@ -1,7 +1,7 @@
 """IPython / Jupyter magics of lexecutor_c.
 
     %load_ext lexecutor_c
-    %%lexecute [-p PREDICTOR] [-s SEED] [-r]
+    %%lexecute [-p PREDICTOR] [-s SEED] [-r] [-n]
     ...cell...                     # runs with missing values injected; shows a table
 
     %lexecute_treefix ...          # Treefix's prefix loop on a cell (needs lexecutor_c.treefix)
@@ -25,19 +25,31 @@ class LexecuteReport:
     terminal."""
 
     def __init__(self, injections, coverage: dict, exception: Optional[BaseException],
-                 failed_imports=(), notes=()):
+                 failed_imports=(), notes=(), source: Optional[str] = None,
+                 exception_line: Optional[int] = None, imported_modules=()):
+        from ..engine.result import lines_ran
         self.injections = list(injections)
         self.coverage = coverage
         self.exception = exception
         self.failed_imports = list(failed_imports)
         self.notes = list(notes)
+        #: engine/autoimport.py's records: modules imported instead of injected
+        self.imported_modules = list(imported_modules)
+        #: which lines ran (lexecutor_c.engine.result.LinesRan)
+        self.lines_ran = lines_ran(
+            source or "", coverage.get("covered", ()), coverage.get("uncovered", ()),
+            injected_lines=[getattr(i, "line", None) for i in self.injections],
+            exception_line=exception_line,
+            finished=exception is None and source is not None)
 
     def _status(self) -> str:
-        c = self.coverage
-        cov = f"{c['covered_lines']}/{c['total_lines']} lines covered ({c['coverage']:.0%})"
         end = "ran to the end" if self.exception is None else \
             f"raised {type(self.exception).__name__}: {self.exception}"
-        return f"{end}; {cov}; {len(self.injections)} injected values"
+        return f"{end}; {self.lines_ran.text}; {len(self.injections)} injected values"
+
+    def _import_notes(self) -> list:
+        from ..engine.autoimport import describe
+        return describe(self.imported_modules)
 
     def _rows(self):
         for i in self.injections:
@@ -55,8 +67,7 @@ class LexecuteReport:
             out.append(fmt.format(*head))
             out.append(fmt.format(*("-" * w for w in widths)))
             out.extend(fmt.format(*r) for r in rows)
-        if self.coverage.get("uncovered"):
-            out.append("not reached: lines " + ", ".join(map(str, self.coverage["uncovered"])))
+        out.extend(self._import_notes())
         out.extend(f"note: {n}" for n in self.notes)
         return "\n".join(out)
 
@@ -67,12 +78,11 @@ class LexecuteReport:
         table = ("<table class='lexecutor-c'><thead><tr><th>line</th><th>kind</th><th>name</th>"
                  f"<th>class</th><th>value</th></tr></thead><tbody>{cells}</tbody></table>"
                  if cells else "<p>nothing injected</p>")
-        c = self.coverage
-        bar = (f"<progress max='{c['total_lines']}' value='{c['covered_lines']}'></progress>"
-               if c["total_lines"] else "")
-        miss = (f"<p>not reached: lines {e(', '.join(map(str, c['uncovered'])))}</p>"
-                if c.get("uncovered") else "")
-        return f"<div><p><b>lexecutor_c</b>: {e(self._status())} {bar}</p>{table}{miss}</div>"
+        lr = self.lines_ran
+        bar = (f"<progress max='{lr.total}' value='{len(lr.ran)}'></progress>"
+               if lr.total else "")
+        notes = "".join(f"<p>{e(n)}</p>" for n in self._import_notes())
+        return f"<div><p><b>lexecutor_c</b>: {e(self._status())} {bar}</p>{table}{notes}</div>"
 
 
 def _magics_class():
@@ -91,16 +101,23 @@ def _magics_class():
         @argument("-r", "--randomize", action="store_true",
                   help="randomized concrete values")
         @argument("-q", "--quiet", action="store_true", help="show no table")
+        @argument("-n", "--no-import-missing", dest="import_missing", action="store_false",
+                  help="inject a value for a missing name that is an installed module "
+                       "(json, np, ...) instead of importing it into the namespace")
         @cell_magic
         def lexecute(self, line, cell):
             """Run the cell with learning-guided execution: every missing name,
             attribute or import gets a predicted value instead of an error.
 
             The cell runs in the user namespace (functions and classes it
-            defines stay there).  Afterwards a table lists the injected values
-            and the coverage of the cell's lines; the result is a
-            LexecuteReport (HTML in a notebook, text in a terminal).
-            Exceptions the cell raises are shown as usual.
+            defines stay there).  A missing name that is a module installed
+            here (``json``, ``os``) or a well-known alias of one (``np``,
+            ``pd``, ``plt``) is imported into the namespace, as if the cell
+            had imported it, and the report says so (``-n`` injects instead).
+            Afterwards a table lists the injected values and which of the
+            cell's lines ran; the result is a LexecuteReport (HTML in a
+            notebook, text in a terminal).  Exceptions the cell raises are
+            shown as usual.
             """
             args = parse_argstring(self.lexecute, line)
             if not cell.strip():
@@ -119,6 +136,15 @@ def _magics_class():
                                        randomize=args.randomize)
             except (ValueError, TypeError, NotImplementedError) as e:
                 raise UsageError(f"%%lexecute: {e}") from None
+            imported: list = []
+            if args.import_missing:
+                from ..engine.autoimport import import_missing
+                from ..engine.instrument import instrument
+                try:
+                    imported = import_missing(instrument(source, filename=filename).undefined,
+                                              shell.user_ns)
+                except (SyntaxError, ValueError):
+                    imported = []
             exception = None
             try:
                 session.enable()
@@ -132,7 +158,9 @@ def _magics_class():
                 "covered_lines": 0, "total_lines": 0, "coverage": 1.0, "covered": [],
                 "uncovered": []}
             report = LexecuteReport(session.injections, cov, exception,
-                                    session.failed_imports, session.notes)
+                                    session.failed_imports, session.notes, source=source,
+                                    exception_line=_line_in(exception, filename),
+                                    imported_modules=imported)
             return None if args.quiet else report
 
         @line_cell_magic
@@ -148,8 +176,9 @@ def _magics_class():
             if not source or not source.strip():
                 raise UsageError("%lexecute_treefix needs code (a cell body or the line)")
             result = treefix(source)
-            print(f"Treefix: coverage of P {result.coverage:.0%} with {len(result.prefixes)} "
-                  f"prefix(es); best single prefix {result.best_coverage:.0%}; "
+            from ..engine.result import lines_ran
+            lr = lines_ran(source, result.covered, result.uncovered)
+            print(f"Treefix: with its {len(result.prefixes)} prefix(es) together, {lr.text}; "
                   f"{len(result.tree)} prefixes tried")
             for i, prefix in enumerate(result.prefixes, 1):
                 print(f"--- prefix {i} of P")
@@ -157,6 +186,17 @@ def _magics_class():
             return result
 
     return LexecuteMagics
+
+
+def _line_in(exc: Optional[BaseException], filename: str) -> Optional[int]:
+    """The line of ``filename`` (the cell) where ``exc`` was raised, if any."""
+    line = None
+    tb = getattr(exc, "__traceback__", None)
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename == filename:
+            line = tb.tb_lineno
+        tb = tb.tb_next
+    return line
 
 
 def load_ipython_extension(ipython: Any) -> None:
