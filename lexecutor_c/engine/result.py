@@ -203,6 +203,12 @@ class LinesRan:
         return {"ran": list(self.ran), "skipped": list(self.skipped), "text": self.text}
 
 
+def _kind(st) -> Optional[str]:
+    if isinstance(st, ast.Expr):
+        return "a call" if isinstance(st.value, ast.Call) else "an expression"
+    return _KIND_WORDS.get(type(st))
+
+
 def _bodies(node) -> list:
     out = []
     for name in ("body", "orelse", "finalbody"):
@@ -258,7 +264,7 @@ def lines_ran(source: str, covered: Iterable[int], uncovered: Iterable[int], *,
         for st in blocks[i]:
             nodes.append(st)
             blocks.extend(_bodies(st))
-            what.setdefault(_start(st), _KIND_WORDS.get(type(st)))
+            what.setdefault(_start(st), _kind(st))
             for h in getattr(st, "handlers", None) or []:
                 what.setdefault(h.lineno, "the except")
         i += 1

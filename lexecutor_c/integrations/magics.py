@@ -45,7 +45,8 @@ class LexecuteReport:
     def _status(self) -> str:
         end = "ran to the end" if self.exception is None else \
             f"raised {type(self.exception).__name__}: {self.exception}"
-        return f"{end}; {self.lines_ran.text}; {len(self.injections)} injected values"
+        n = len(self.injections)
+        return f"{end}; {self.lines_ran.text}; {n} injected value{'' if n == 1 else 's'}"
 
     def _import_notes(self) -> list:
         from ..engine.autoimport import describe
