@@ -50,6 +50,38 @@ def test_run_ok_file_shows_injections_and_coverage(capsys, files):
     assert err == ""
 
 
+def test_run_names_the_skipped_lines(capsys, files):
+    p = files("fig.py", "if not ok(data):\n    raise RuntimeError('x')\n\nn = 1\n")
+    code, out, err = call(capsys, "run", p)
+    assert code == 0, err
+    assert "3 of the 3 lines" not in out
+    assert "2 of the 3 lines ran (line 2, the raise, was skipped)" in out
+
+
+def test_run_imports_missing_modules_and_says_so(capsys, files):
+    p = files("mods.py", "print(json.dumps([1]), os.sep)\n")
+    code, out, err = call(capsys, "run", p, "--output")
+    assert code == 0, err
+    assert "imported json, os: used but never imported by the code" in out
+    assert "nothing injected" in out and '[1] /' in out
+    code, out, err = call(capsys, "run", p, "--json")
+    doc = json.loads(out)
+    assert doc["options"]["import_missing"] is True
+    res = doc["files"][0]["result"]
+    assert [m["name"] for m in res["imported_modules"]] == ["json", "os"]
+    # the fields the document always had are still there
+    assert {"covered_lines", "total_lines", "coverage", "covered", "uncovered"} <= set(res)
+    assert "mean_coverage" in doc["summary"] and doc["summary"]["lines_ran"] == 1
+
+
+def test_run_no_import_missing_injects(capsys, files):
+    p = files("mods2.py", "x = json.dumps([1])\n")
+    code, out, err = call(capsys, "run", p, "--no-import-missing", "--json")
+    res = json.loads(out)["files"][0]["result"]
+    assert res["imported_modules"] == [] and res["import_missing"] is False
+    assert [i["name"] for i in res["injections"] if i["kind"] == "name"] == ["json"]
+
+
 def test_run_exception_exits_1(capsys, files):
     p = files("boom.py", "a = 1\nraise ValueError('boom')\n")
     code, out, err = call(capsys, "run", p)

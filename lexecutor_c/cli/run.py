@@ -184,10 +184,15 @@ def _show_result(ui: UI, r, show_output: bool) -> None:
     for f in r.failed_imports:
         names = "" if f["names"] in (None, []) else f" ({', '.join(f['names']) if isinstance(f['names'], list) else f['names']})"
         ui.line(f"  failed import: {f['module']}{names}")
+    done = [m for m in r.imported_modules if m.get("imported")]
+    if done:
+        names = ", ".join(m["module"] if m["name"] == m["module"] else
+                          f"{m['module']} as {m['name']}" for m in done)
+        ui.line(f"  imported {names}: used but never imported by the code "
+                "(--no-import-missing injects instead)")
     for m in r.imported_modules:
         if m.get("imported"):
-            ui.line(f"  imported: {m['name']} (module {m['module']}, never imported by the "
-                    "code; --no-import-missing injects instead)")
+            continue
         else:
             pkg = f" (package {m['package']})" if m.get("package") else ""
             ui.line(f"  not imported: {m['name']} is module {m['module']}{pkg}, "
