@@ -201,3 +201,28 @@ def test_baselines_of_the_coverage_benchmark_inject_modules():
     finally:
         lexecutor_c.run = orig
     assert seen["import_missing"] is False
+
+
+# ---------------------------------------------------------------- transparent mode
+
+def test_call_result_says_which_lines_of_the_function_ran():
+    import lexecutor_c as lx
+    from lexecutor_c.integrations import hook
+
+    def torn():
+        if not has_min_size(all_data):       # noqa: F821
+            raise RuntimeError("not enough data")
+        n = len(all_data)                    # noqa: F821
+        return n
+
+    r = lx.call(torn)
+    first = torn.__code__.co_firstlineno
+    assert r.exception is None
+    assert r.what_ran == (f"4 of the 5 lines ran (line {first + 2}, the raise, was skipped)")
+    s = hook.Session([torn])
+    with s:
+        torn()
+    lr = s.lines_ran(torn.__code__.co_filename)
+    assert lr.skipped == [first + 2] and first + 1 in lr.ran
+    assert lr.text in s.summary()
+    assert s.lines_ran("/no/such/file.py") is None

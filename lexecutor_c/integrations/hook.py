@@ -30,7 +30,7 @@ from types import CodeType, FunctionType, MethodType, ModuleType
 from typing import Any, Callable, Iterable, NamedTuple, Optional, ParamSpec, overload
 
 from .. import _core
-from ..engine.result import coverage_fields
+from ..engine.result import coverage_fields, lines_ran
 
 __all__ = [
     "enable", "disable", "session", "Session", "Injection", "CallResult", "call", "lexecute",
@@ -478,10 +478,22 @@ class Session:
             out[filename] = coverage_fields(lines, set(run.runtime.reached()))
         return out
 
+    def lines_ran(self, filename: str, exception_line: Optional[int] = None):
+        """Which of the target lines of ``filename`` ran, as a person counts
+        them (lexecutor_c.engine.result.LinesRan: ``.ran``, ``.skipped``,
+        ``.text``); None for a file the session did not run."""
+        c = self.coverage.get(filename)
+        if c is None:
+            return None
+        source = "".join(linecache.getlines(filename))
+        return lines_ran(source, c["covered"], c["uncovered"],
+                         injected_lines=[i.line for i in self.injections if i.file == filename],
+                         exception_line=exception_line)
+
     def summary(self) -> str:
         parts = []
-        for f, c in self.coverage.items():
-            parts.append(f"{f}: {c['covered_lines']}/{c['total_lines']} lines")
+        for f in self.coverage:
+            parts.append(f"{f}: {self.lines_ran(f).text}")
         return "; ".join(parts) + f"; {len(self.injections)} injections"
 
     def __repr__(self) -> str:
@@ -558,6 +570,9 @@ class CallResult:
     coverage: dict
     failed_imports: list = field(default_factory=list)
     notes: list = field(default_factory=list)
+    #: which of the function's lines ran, in words ("3 of the 4 lines ran
+    #: (line 7, the raise, was skipped)")
+    what_ran: str = ""
 
     @property
     def ok(self) -> bool:
@@ -581,8 +596,17 @@ def _call(options: dict, func, args, kwargs) -> CallResult:
             value = func(*args, **kwargs)
         except (Exception, SystemExit) as e:
             exc = e
-    cov = s.coverage.get(target.__code__.co_filename) or coverage_fields([], set())
-    return CallResult(value, s.injections, exc, cov, s.failed_imports, s.notes)
+    filename = target.__code__.co_filename
+    cov = s.coverage.get(filename) or coverage_fields([], set())
+    line = None
+    tb = getattr(exc, "__traceback__", None)
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename == filename:
+            line = tb.tb_lineno
+        tb = tb.tb_next
+    lr = s.lines_ran(filename, exception_line=line)
+    return CallResult(value, s.injections, exc, cov, s.failed_imports, s.notes,
+                      lr.text if lr is not None else "")
 
 
 _P = ParamSpec("_P")
