@@ -141,6 +141,12 @@ def test_variables_named_like_modules_are_left_alone():
     assert {"string", "copy", "random"} <= {i["name"] for i in r.injections}
 
 
+def test_a_submodule_the_code_reads_is_imported_too():
+    r = run("print(xml.dom.__name__)\n")
+    assert r.stdout == "xml.dom\n" and r.injections == []
+    assert r.imported_modules == [{"name": "xml", "module": "xml", "imported": True}]
+
+
 def test_modules_with_import_side_effects_are_never_imported():
     r = run("print(this.s[:3])\n")
     assert r.imported_modules == [] and "this" in {i["name"] for i in r.injections}

@@ -54,9 +54,11 @@ NEVER = frozenset({"this", "antigravity", "__hello__", "__phello__", "idlelib", 
 _KNOWLEDGE = "lexecutor_c.knowledge.resolve"
 
 
-def _installed(top: str) -> bool:
+def _installed(name: str) -> bool:
+    """Whether ``name`` (a top-level module, or a submodule of an imported
+    package) can be imported here, without importing it."""
     try:
-        return importlib.util.find_spec(top) is not None
+        return importlib.util.find_spec(name) is not None
     except (ImportError, ValueError, AttributeError):
         return False
 
@@ -88,16 +90,9 @@ def _has_some(module, attrs: list, modname: str) -> bool:
     for a in public:
         if hasattr(module, a):
             return True
-        if getattr(module, "__path__", None) is not None and _installed_sub(f"{modname}.{a}"):
+        if getattr(module, "__path__", None) is not None and _installed(f"{modname}.{a}"):
             return True
     return False
-
-
-def _installed_sub(name: str) -> bool:
-    try:
-        return importlib.util.find_spec(name) is not None
-    except (ImportError, ValueError, AttributeError):
-        return False
 
 
 def import_missing(undefined: Iterable, namespace: dict) -> list[dict]:
@@ -156,6 +151,13 @@ def import_missing(undefined: Iterable, namespace: dict) -> list[dict]:
             continue
         if not known and not _has_some(mod, attrs, module):
             continue                    # a variable that happens to share a module's name
+        for a in attrs:                 # xml.etree, os.path: submodules the code reads
+            if not a.startswith("_") and not hasattr(mod, a) and \
+                    getattr(mod, "__path__", None) is not None and _installed(f"{module}.{a}"):
+                try:
+                    importlib.import_module(f"{module}.{a}")
+                except (Exception, SystemExit):
+                    pass
         namespace[name] = mod
         out.append({"name": name, "module": module, "imported": True})
     return out
