@@ -65,6 +65,12 @@ def _eval(expr, env: dict) -> Optional[int]:
         return None
     if isinstance(expr, (int, float)):
         return int(expr)
+    if "??" in str(expr):
+        for alt in str(expr).split("??"):
+            v = _eval(alt, env)
+            if v is not None:
+                return v
+        return None
     node = _parse_expr(str(expr))
     if node is None:
         return None
@@ -111,6 +117,10 @@ class Field:
     alphabet: Optional[str] = None
     distinct: bool = False
     perm: bool = False
+    #: arrays: the index of the first element (bounds may name ``i``)
+    start: int = 1
+    #: a field of the same line this one differs from (``u ≠ v``)
+    neq: Optional[str] = None
 
 
 @dataclass
@@ -126,7 +136,7 @@ class Node:
 def _show_field(f: Field) -> str:
     rng = f"[{f.lo}..{f.hi}]" if f.lo is not None or f.hi is not None else ""
     if f.kind in ("int", "float"):
-        return f"{f.name}:{f.kind}{rng}"
+        return f"{f.name}:{f.kind}{rng}" + (f"≠{f.neq}" if f.neq else "")
     if f.kind in ("ints", "floats"):
         extra = " perm" if f.perm else (" distinct" if f.distinct else "")
         return f"{f.name}:{f.kind[:-1]}{rng} x {f.count or '*'}{extra}"
@@ -223,6 +233,11 @@ class Grammar:
         def match(nodes) -> Optional[str]:
             for n in nodes:
                 if n.kind == "line":
+                    if n.fields and all(f.kind in ("ints", "floats", "strs") and
+                                        _eval(f.count, env) == 0 for f in n.fields):
+                        for f in n.fields:
+                            env[f.name] = 0
+                        continue                # an empty line, or none
                     if pos[0] >= len(lines):
                         return f"line {pos[0] + 1}: missing"
                     why = _match_line(n.fields, lines[pos[0]], raw[pos[0]], env)
@@ -307,6 +322,10 @@ def _clamp_range(lo, hi, env, default=_DEFAULT_INT) -> tuple[int, int]:
 _INT = re.compile(r"[+-]?\d+")
 
 
+def _names_i(f: Field) -> bool:
+    return any(re.search(r"\bi\b", str(x)) for x in (f.lo, f.hi) if x is not None)
+
+
 def _match_tok(f: Field, tok: str, env: dict, kind: str) -> Optional[str]:
     if kind == "int":
         if not re.fullmatch(r"[+-]?\d+", tok):
@@ -331,6 +350,8 @@ def _match_tok(f: Field, tok: str, env: dict, kind: str) -> Optional[str]:
     lo, hi = _eval(f.lo, env), _eval(f.hi, env)
     if (lo is not None and v < lo) or (hi is not None and v > hi):
         return f"{f.name}={tok} outside [{f.lo}..{f.hi}]"
+    if f.neq is not None and env.get(f.neq) == v:
+        return f"{f.name} = {f.neq} = {tok}"
     if kind == "int":
         env[f.name] = v
     return None
@@ -362,10 +383,14 @@ def _match_line(fields: list, toks: list, raw: str, env: dict) -> Optional[str]:
         kind = {"ints": "int", "floats": "float", "strs": "str"}[f.kind]
         if kind == "int":
             lo, hi = _eval(f.lo, env), _eval(f.hi, env)
-            for t in vals:
+            per_i = _names_i(f)
+            for k, t in enumerate(vals):
                 if not _INT.fullmatch(t):
                     return f"{f.name}: {t!r} is not an integer"
                 v = int(t)
+                if per_i:
+                    e2 = dict(env, i=f.start + k)
+                    lo, hi = _eval(f.lo, e2), _eval(f.hi, e2)
                 if (lo is not None and v < lo) or (hi is not None and v > hi):
                     return f"{f.name}={t} outside [{f.lo}..{f.hi}]"
         else:
@@ -410,6 +435,11 @@ def _gen_field(f: Field, env: dict, rng, mode: str, cap: int, is_count: bool,
             budget[0] -= 1
         m = mode if mode in ("min", "max", "zeros") or is_count else "random"
         v = _pick(lo, hi, rng, m)
+        if f.neq is not None and f.neq in env:
+            for _ in range(50):
+                if v != env[f.neq]:
+                    break
+                v = _pick(lo, hi, rng, "random")
         env[f.name] = v
         if f.kind == "float":
             return f"{v + (rng.random() if v < hi else 0):.3f}" if m == "random" else str(v)
@@ -463,6 +493,14 @@ def _gen_field(f: Field, env: dict, rng, mode: str, cap: int, is_count: bool,
         env[f.name] = c
         return " ".join(map(str, vals))
     lo, hi = _clamp_range(f.lo, f.hi, env)
+    if _names_i(f) and not f.distinct:
+        vals = []
+        for k in range(c):
+            lo, hi = _clamp_range(f.lo, f.hi, dict(env, i=f.start + k))
+            vals.append(_pick(lo, hi, rng, "min" if mode == "min" else
+                              "max" if mode == "max" else "random"))
+        env[f.name] = c
+        return " ".join(map(str, vals))
     if f.distinct:
         if hi - lo + 1 < c:
             hi = lo + c - 1
@@ -605,6 +643,16 @@ def _constraints(text: str) -> dict:
     ``n (2 ≤ n ≤ 100)``, ``between 1 and 100``, ``|a_i| ≤ 10^9``."""
     out: dict = {}
     vars_ = rf"{_VAR}(?:\s*,\s*(?:\.\.\.\s*,\s*)?{_VAR})*"
+    chains = {}
+    for m in re.finditer(rf"({_BOUND})\s*(≤|<)\s*({_VAR})\s*(≤|<)\s*({_VAR})\s*(≤|<)\s*"
+                         rf"({_BOUND})", text):
+        lo, o1, x, o2, y, o3, hi = m.groups()
+        x, y, lo, hi = _base(x), _base(y), _num(lo), _num(hi)
+        lo = lo + ("+1" if o1 == "<" else "")
+        hi = hi + ("-1" if o3 == "<" else "")
+        # x <= y: each bound names the other when it is known, else the outer one
+        chains[x] = [lo, f"{y}{'-1' if o2 == '<' else ''} ?? {hi}"]
+        chains[y] = [f"{x}{'+1' if o2 == '<' else ''} ?? {lo}", hi]
     for m in re.finditer(rf"({_BOUND})\s*(≤|<)\s*({vars_})\s*(≤|<)\s*({_BOUND})", text):
         lo, op1, vs, op2, hi = m.groups()
         lo, hi = _num(lo), _num(hi)
@@ -615,10 +663,15 @@ def _constraints(text: str) -> dict:
         for v in re.split(r"\s*,\s*", vs):
             if v.strip() and v.strip() != "...":
                 b = _base(v)
+                if re.fullmatch(r"[A-Za-z][ijk]|[A-Za-z]\d", b):
+                    b = b[0]
                 if b.startswith("|"):
                     out.setdefault(b, [lo, hi])
                 else:
                     out[b] = [lo, hi]
+    out.update(chains)
+    out["#neq"] = [(_base(a), _base(b)) for a, b in
+                   re.findall(rf"({_VAR})\s*≠\s*({_VAR})", text)]
     for m in re.finditer(rf"\|({_VAR})\|\s*(≤|<)\s*({_BOUND})", text):
         b = _base(m.group(1))
         hi = _num(m.group(3)) + ("-1" if m.group(2) == "<" else "")
@@ -647,6 +700,12 @@ def _alphabet(sent: str) -> Optional[str]:
     if re.search(r"binary|(only|of) (the )?(characters? |digits? )?['\"]?0['\"]? (and|or) "
                  r"['\"]?1", s) or "zeros and ones" in s:
         return "01"
+    quoted = re.findall(r"['\"`«](\S)['\"`»]", sent)
+    if len(set(quoted)) >= 2 and re.search(r"either|character|symbol|consist|only|cell", s):
+        return "".join(dict.fromkeys(quoted))
+    m = re.search(r"\beither\s+(\S)\s+or\s+(\S)(?=[\s.,;]|$)", sent)
+    if m:
+        return m.group(1) + m.group(2)
     m = re.search(r"(?:characters?|letters?|symbols?)\s+((?:['\"`«]\S['\"`»](?:\s*,\s*|\s+"
                   r"(?:and|or)\s+)?)+)", sent)
     if m is None:
@@ -680,6 +739,8 @@ _LINE_START = re.compile(
 
 
 def _split_sentences(text: str) -> list[str]:
+    text = re.sub(r",\s+(?:and\s+)?the(?=\s+(?:second|third|fourth|next|last|following)\s+"
+                  r"lines?\b)", ". The", text)
     parts = re.split(r"(?<=[.;:])\s+(?=[A-Z(])|\n\s*\n|\n(?=\s*[-*•]\s)|\n(?=[A-Z])", text)
     return [re.sub(r"\s+", " ", p).strip() for p in parts if p and p.strip()]
 
@@ -707,25 +768,31 @@ def _content(sent: str, cons: dict, declared: list) -> list:
     low = body_noparen.lower()
     fields: list[Field] = []
     # an array: "n integers a_1, a_2, ..., a_n" / "a_1, a_2, ..., a_n" / "n space-separated"
-    arr = re.search(rf"({_VAR})\s*,?\s*(?:{_VAR}\s*,\s*)?\.\.\.\s*,?\s*({_VAR})", body_noparen)
+    if re.search(r"\bsentence\b|\btext\b|separated by (?:single )?spaces", low) and \
+            not re.search(r"integers?|numbers?", low):
+        return [Field("text", "line")]
+    arr = re.search(r"(?<![\w|])([A-Za-z])(_\{[^}]*\}|_[\w+\-]+|\d+|[ijk])\s*,\s*(?:\1(?:_\S+|\d+|[ijk])"
+                    r"\s*,\s*)?\.\.\.\s*,?\s*\1(_\{[^}]*\}|_[\w+\-*]+|\w+)", body_noparen)
     kind_word = re.search(r"(integers?|numbers?|strings?|words?|characters?|letters?|"
                           r"digits?|real numbers?|permutation|values?|elements?|names?|"
                           r"edges?|queries|pairs?)", low)
     is_float = bool(re.search(r"real|floating|decimal|fractional", low))
     if arr:
-        first, last = arr.group(1), arr.group(2)
-        b = _base(first)
-        idx = re.search(r"_(.+)$", last)
+        b = arr.group(1)
+        first_idx = arr.group(2).lstrip("_").strip("{}")
+        ie = arr.group(3).lstrip("_").strip("{}").replace(" ", "")
         count = None
-        if idx:
-            ie = idx.group(1).strip("{}")
-            if not re.fullmatch(r"\d+", ie) or _base(first) != _base(last):
-                count = ie if re.fullmatch(r"[A-Za-z]\w*(?:[-+*]\w+)?|\d+\*?[A-Za-z]\w*", ie) \
-                    else None
-                if count and re.fullmatch(r"\d+[A-Za-z]\w*", count):
-                    count = re.sub(r"(\d+)", r"\1*", count, 1)
-            else:
-                count = ie
+        if re.fullmatch(r"\d+", ie):
+            count = str(int(ie) - (int(first_idx) - 1 if first_idx.isdigit() else 0))
+        elif re.fullmatch(r"[A-Za-z]\w*(?:[-+*]\w+)?|\d+\*?[A-Za-z]\w*", ie):
+            count = ie
+            if re.fullmatch(r"\d+[A-Za-z]\w*", count):
+                count = re.sub(r"(\d+)", r"\1*", count, 1)
+            if first_idx.isdigit() and int(first_idx) > 1:
+                count = f"{count}-{int(first_idx) - 1}"
+            elif first_idx == "0":
+                count = f"{count}+1"
+        start = int(first_idx) if first_idx.isdigit() else 1
         # the count in words before it: "n integers"
         cw = re.search(r"\b(\w+)\s+(?:space[- ]separated\s+|distinct\s+|positive\s+|"
                        r"non-negative\s+|nonnegative\s+|real\s+)*(?:integers|numbers|strings|"
@@ -734,7 +801,8 @@ def _content(sent: str, cons: dict, declared: list) -> list:
             count = _count_expr(cw.group(1))
         is_str = bool(re.search(r"strings?|words?|names?", low)) and not \
             re.search(r"integers?|numbers?", low)
-        f = Field("strs" if is_str else ("floats" if is_float else "ints"), b, count=count)
+        f = Field("strs" if is_str else ("floats" if is_float else "ints"), b, count=count,
+                  start=start)
         lohi = cons.get(b)
         if lohi:
             f.lo, f.hi = lohi
@@ -797,6 +865,17 @@ def _content(sent: str, cons: dict, declared: list) -> list:
         b = _base(n)
         if b not in seen and b not in ("s", "t") or b in ("s", "t") and b not in seen:
             seen.append(b)
+    kw = re.search(r"\b(?:integers?|numbers?|strings?|words?|names?|characters?|letters?)"
+                   r"\b\s*(.*)", body_noparen, re.I)
+    if kw:
+        v = (r"(?!(?:of|or|in|is|on|to|by|as|it|at|an|and|the|if|be|we|no)\b)"
+             r"[A-Za-z][A-Za-z0-9]?(?:_\{[^}]*\}|_\w+)?'?")
+        m2 = re.match(rf"({v}(?:\s*(?:,\s*and|,|and)\s*{v})*)(?=\s|$|[.;:)])", kw.group(1))
+        if m2:
+            after = [_base(x) for x in re.split(r"\s*,\s*and\s+|\s*,\s*|\s+and\s+",
+                                                  m2.group(1)) if x.strip()]
+            if after:
+                seen = list(dict.fromkeys(after))
     is_str = bool(re.search(r"\bstrings?\b|\bwords?\b|\bnames?\b|\bcharacters\b|"
                             r"\bsentence\b|\btext\b", low))
     n_words = re.search(r"\b(one|single|a|an|two|three|four|five|six|\d+)\s+(?:space[- ]"
@@ -902,6 +981,9 @@ def parse_description(text: str) -> Grammar:
             continue
         if re.search(r"sum of|over all test", low) and not re.search(r"\bcontains?\b", low):
             continue
+        if re.search(r"\b(at most|at least|no more than|does not exceed|not exceeding)\b",
+                     low) and not re.search(r"\bcontain|\bconsist|\bfollow|\bgiven", low):
+            continue
         in_case = tc is not None and bool(re.search(
             r"test case|each case|of each|each query|each test|every test|the description of",
             low))
@@ -939,7 +1021,7 @@ def parse_description(text: str) -> Grammar:
                               r"(single )?line", low):
             continue
         count, rep = _line_count(sent)
-        starts = _LINE_START.search(low) or re.search(r"\blines?\b", low) or \
+        starts = re.search(r"\blines?\b", low) or re.search(r"^input\s*:", low) or \
             re.search(r"^(?:the )?input (?:consists|contains|is)", low) or \
             re.search(r"^(?:each|every) test case (?:contains|consists)", low)
         if not starts:
@@ -951,6 +1033,10 @@ def parse_description(text: str) -> Grammar:
             flds = _content(sent, cons, declared)
             if not flds:
                 flds = [Field("str", "s", alphabet=_alphabet(sent))]
+            if tc is not None and not tc.body and count == tc.count:
+                tc.body.append(Node("line", flds))      # a test case per line
+                declared.extend(f.name for f in flds)
+                continue
             node = Node("repeat", count=count, body=[Node("line", flds)])
             if (tree_words and re.search(r"edge|connected|tree", low + whole) and
                     re.fullmatch(r"\w+-1", count) and len(flds) >= 2 and
@@ -971,6 +1057,20 @@ def parse_description(text: str) -> Grammar:
         notes.append("test cases without a readable body")
     if not nodes:
         raise SpecError("no line of input could be read from the description")
+    # relations between the fields of a line: u ≠ v
+    neq = cons.get("#neq") or []
+
+    def relate(nodes_):
+        for n in nodes_:
+            before: list = []
+            for f in n.fields:
+                for a, b in neq:
+                    other = b if f.name == a else a if f.name == b else None
+                    if other in before and f.kind == "int":
+                        f.neq = other
+                before.append(f.name)
+            relate(n.body)
+    relate(nodes)
     # a count name that is never a field is unknown: bind it to the line's length
     g = Grammar(nodes, notes)
     names = g.names() | {f"len_{n}" for n in g.names()}
