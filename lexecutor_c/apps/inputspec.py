@@ -1126,7 +1126,11 @@ def llm_grammar(description: str, *, chat=None, **options) -> Grammar:
     opts.setdefault("temperature", 0.0)
     ans = chat(messages=messages, n=1, **opts)
     for ch in ans.get("choices", []):
-        for obj in _json_objects(ch.get("content", "")):
+        for text in _json_objects(ch.get("content", "")):
+            try:
+                obj = json.loads(text)
+            except ValueError:
+                continue
             if isinstance(obj, dict) and "nodes" in obj:
                 g = grammar_from_dict(obj)
                 g.notes.append("grammar from the LLM backend")
