@@ -326,3 +326,32 @@ def test_llm_backend_on_loopback(httpserver):
     g = inputspec.llm_grammar("strings", base_url=httpserver.url_for("/v1"), model="m",
                               api_key="k", max_retries=0)
     assert g.accepts("abba\n") and not g.accepts("abc\n")
+
+
+def test_format_block_notation():
+    g = parse_description("""Input is given from Standard Input in the following format:
+H W
+S_1
+S_2
+:
+S_H
+
+Constraints
+* 1 \\leq H, W \\leq 20
+* S_i is a string of length W consisting of '.' and '#'.
+""")
+    assert g.show() == "line: H:int[1..20] W:int[1..20]\nrepeat H times:\n  line: S:str('.#', len W)\n"
+    assert g.accepts("2 3\n.#.\n###\n") and not g.accepts("2 3\n.#.\n##\n")
+    g = parse_description("Input is given in the following format:\nN\nA_1 A_2 ... A_N\n"
+                          "\nConstraints\n- 2 <= N <= 5\n- -3 <= A_i <= 3\n")
+    assert g.accepts("2\n-3 3\n") and not g.accepts("2\n-4 3\n") and not g.accepts("1\n0\n")
+
+
+def test_then_lines_follow_and_test_case_per_line():
+    g = parse_description("The first line contains n (1 ≤ n ≤ 9). Then n lines follow. The "
+                          "i-th of them contains two integers a_i and b_i (0 ≤ a_i, b_i ≤ 5).")
+    assert g.accepts("2\n0 5\n1 1\n") and not g.accepts("2\n0 5\n")
+    g = parse_description(r"The first line contains the number of test cases $T$ ($1 \le T \le "
+                          r"5$). Each test case is a line with three integers $a$, $b$, $c$ "
+                          r"($0 \le a, b, c \le 10$).")
+    assert g.accepts("2\n1 2 3\n0 0 0\n") and not g.accepts("2\n1 2 3\n")

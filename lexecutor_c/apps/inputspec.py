@@ -592,6 +592,7 @@ def normalize(text: str) -> str:
         t = re.sub(r"<(br|/p|/li|/div)\s*/?>", "\n", t, flags=re.I)
         t = re.sub(r"<[^>]+>", "", t)
     t = html.unescape(t)
+    t = re.sub(r"(?m)^[ \t]*[*\-][ \t]+", "• ", t)       # bullets are no minus signs
     t = t.replace("$$$", "$").replace("$$", "$")
     t = t.replace("\\(", "").replace("\\)", "")
     reps = [(r"\\leqslant", "≤"), (r"\\leq", "≤"), (r"\\le\b", "≤"), (r"\\geqslant", "≥"),
@@ -622,7 +623,7 @@ _NUMW = {"a": 1, "an": 1, "one": 1, "single": 1, "two": 2, "three": 3, "four": 4
          "six": 6, "pair": 2}
 _NUM = r"-?\s*\d+(?:\s*\*\s*10\s*\^\s*-?\d+|\s*\^\s*\d+)?|-?\s*10\s*\^\s*\d+"
 _VAR = r"\|?[A-Za-z][A-Za-z0-9']*(?:_(?:\{[^}]*\}|[A-Za-z0-9+\-]+))?\|?"
-_BOUND = rf"(?:{_NUM}|[A-Za-z]\w*(?:\s*[-+*]\s*\w+)?)"
+_BOUND = rf"(?:{_NUM}|[A-Za-z]\w*(?:[ \t]*[-+*][ \t]*\w+)?)"
 
 
 def _num(s: str) -> str:
@@ -825,12 +826,18 @@ def _content(sent: str, cons: dict, declared: list) -> list:
                                         "separated", "space", "following", "positive",
                                         "distinct", "contains", "are", "all"):
         name = re.search(rf"(?:integers|numbers|strings|words)\s+({_VAR})", body_noparen)
+        if name and name.group(1).lower() in ("each", "separated", "in", "from", "between",
+                                              "and", "of", "the", "on", "per", "where"):
+            name = None
         b = _base(name.group(1)) if name else "a"
         is_str = cw.group(2) in ("strings", "words")
         f = Field("strs" if is_str else ("floats" if is_float else "ints"), b,
                   count=_count_expr(cw.group(1)))
+        btw = re.search(rf"between\s+({_NUM})\s+and\s+({_NUM})", sent)
         if cons.get(b):
             f.lo, f.hi = cons[b]
+        elif btw and not is_str:
+            f.lo, f.hi = _num(btw.group(1)), _num(btw.group(2))
         elif not is_str:
             # "n integers (1 ≤ a_i ≤ 10^9)": the one element range
             rng = [v for k, v in cons.items() if k not in declared and not k.startswith("|")
@@ -948,10 +955,142 @@ def _line_count(sent: str) -> tuple[Optional[str], bool]:
     return None, False
 
 
+_VDOTS = {":", "vdots", "⋮", ".", "..", "...", "︙"}
+
+
+def _format_rows(norm: str) -> Optional[list]:
+    """The rows of a format block ("in the following format:" then lines of
+    names such as ``N K`` / ``A_1 A_2 ... A_N`` / ``S_1`` / ``:`` / ``S_H``)."""
+    m = re.search(r"(?i)following format\s*:?\s*\n", norm)
+    if m is None:
+        return None
+    rows = []
+    for ln in norm[m.end():].split("\n"):
+        t = ln.strip()
+        if not t:
+            if rows:
+                break
+            continue
+        if re.fullmatch(r"(?i)#*\s*(constraints?|output|notes?|examples?|samples?.*|input)\s*:?", t):
+            break
+        toks = t.split()
+        if all(x in _VDOTS or re.fullmatch(r"[A-Za-z][A-Za-z0-9']*(?:_\S+)?", x)
+               for x in toks) and not (len(toks) > 1 and all(
+                   len(x) > 3 and x.isalpha() and x.islower() for x in toks)):
+            rows.append(toks)
+        else:
+            break
+    return rows or None
+
+
+def _index_of(tok: str) -> tuple[str, Optional[str]]:
+    """A_1 -> (A, "1"); A_{1,1} -> (A, "1,1"); N -> (N, None)."""
+    m = re.fullmatch(r"([A-Za-z][A-Za-z0-9']*)_\{?([^{}]*)\}?", tok)
+    return (m.group(1), m.group(2)) if m else (tok, None)
+
+
+def _format_nodes(rows: list, norm: str, cons: dict) -> list:
+    sents = _split_sentences(norm)
+
+    def field(name: str, count: Optional[str] = None) -> Field:
+        about = [x for x in sents if re.search(rf"(?<![\w|]){re.escape(name)}(?:_\w+)?\b", x)]
+        is_str = any(re.search(rf"{re.escape(name)}(?:_\w+)?\s+(?:is|are|consists?)\b[^.]*"
+                               rf"\bstrings?\b|\bstrings?\s+{re.escape(name)}\b", x)
+                     for x in about)
+        if is_str:
+            f = Field("strs" if count else "str", name, count=count)
+            for x in about:
+                lm = re.search(r"length\s+(?:of\s+)?([A-Za-z]\w*|\d+)\b", x)
+                if lm and not count:
+                    f.count = lm.group(1)
+                a = _alphabet(x)
+                if a:
+                    f.alphabet = a
+            if cons.get(f"|{name}|") and f.count is None:
+                f.len_lo, f.len_hi = cons[f"|{name}|"]
+            return f
+        f = Field("ints" if count else "int", name, count=count)
+        if cons.get(name):
+            f.lo, f.hi = cons[name]
+        if count and any(re.search(r"distinct|pairwise different", x) and name in x
+                         for x in sents):
+            f.distinct = True
+        return f
+
+    def line_of(toks: list) -> list:
+        out: list = []
+        k = 0
+        while k < len(toks):
+            t = toks[k]
+            base, idx = _index_of(t)
+            if k + 2 < len(toks) and toks[k + 1] in _VDOTS or (
+                    k + 1 < len(toks) and idx is not None and
+                    _index_of(toks[k + 1])[0] == base and toks[k + 1] not in _VDOTS):
+                # an array: A_1 A_2 ... A_N
+                j = k
+                while j + 1 < len(toks) and (toks[j + 1] in _VDOTS or
+                                             _index_of(toks[j + 1])[0] == base):
+                    j += 1
+                last = _index_of(toks[j])[1] or ""
+                last = last.split(",")[-1]
+                out.append(field(base, last if last and not last.isdigit() or
+                                 last.isdigit() and int(last) > 1 else None))
+                k = j + 1
+                continue
+            out.append(field(base))
+            k += 1
+        return out
+
+    nodes: list = []
+    k = 0
+    while k < len(rows):
+        row = rows[k]
+        if len(row) == 1 and row[0] in _VDOTS and nodes and k + 1 < len(rows):
+            nxt = rows[k + 1]
+            first_idx = _index_of(nxt[0])[1] or ""
+            count = first_idx.split(",")[0]
+            # drop the instances before the dots (S_1, S_2 / A_{1,1} ... rows)
+            body = Node("line", line_of([re.sub(r"_\{?[^{},]*,", "_{", t) if "," in t
+                                         else _index_of(t)[0] for t in nxt]))
+            if any("," in t for t in nxt):
+                body = Node("line", line_of(nxt_cols(nxt)))
+            bases = {_index_of(t)[0] for t in nxt}
+            while nodes and nodes[-1].kind == "line" and nodes[-1].fields and \
+                    {f.name for f in nodes[-1].fields} <= bases:
+                nodes.pop()
+            rep = Node("repeat", count=count, body=[body])
+            nodes.append(rep)
+            k += 2
+            continue
+        nodes.append(Node("line", line_of(row)))
+        k += 1
+    return nodes
+
+
+def nxt_cols(toks: list) -> list:
+    """A_{H,1} ... A_{H,W} -> A_1 ... A_W (a row of a matrix)."""
+    return [re.sub(r"_\{?[^{},]*,\s*([^{}]*)\}?$", r"_\1", t) for t in toks]
+
+
 def parse_description(text: str) -> Grammar:
     """A description's input section -> Grammar (SpecError when nothing in
     it reads as a line of input)."""
     norm = normalize(text)
+    rows = _format_rows(norm)
+    if rows:
+        nodes = _format_nodes(rows, norm, _constraints(norm))
+        if nodes:
+            g = Grammar(nodes, ["read from the format block"])
+            names = g.names()
+
+            def fix(nodes_):
+                for n in nodes_:
+                    for f in n.fields:
+                        if f.count and not _known(f.count, names):
+                            f.count = None
+                    fix(n.body)
+            fix(nodes)
+            return g
     m = re.search(r"(?im)^\s*#*\s*(input|input format|input specification)\s*:?\s*$", norm)
     if m:
         norm = norm[m.end():]
@@ -967,6 +1106,7 @@ def parse_description(text: str) -> Grammar:
     notes: list[str] = []
     whole = norm.lower()
     tree_words = bool(re.search(r"\btree\b", whole))
+    pending: Optional[str] = None       # "Then n lines follow." waiting for its content
 
     def add(node: Node, in_case: bool):
         target = tc.body if (tc is not None and in_case) else nodes
@@ -1018,10 +1158,20 @@ def parse_description(text: str) -> Grammar:
         if tc is not None and re.search(r"^(each|every) test case|test cases? follows?|"
                                         r"^the description of", low) and \
                 not re.search(r"\bcontains?\b|\bconsists? of (a|one|two|three|\w+) "
-                              r"(single )?line", low):
+                              r"(single )?line", low) and \
+                not re.search(r"\bline\b.*\b(integers?|numbers?|strings?)\b", low):
             continue
+        if tc is not None and not tc.body and re.search(
+                r"^(each|every) test case (is|consists of|contains) (a|one) (single )?line",
+                low):
+            flds = _content(re.sub(r"^.*?\bline\b", "line", sent), cons, declared)
+            if flds:
+                tc.body.append(Node("line", flds))
+                declared.extend(f.name for f in flds)
+                continue
         count, rep = _line_count(sent)
         starts = re.search(r"\blines?\b", low) or re.search(r"^input\s*:", low) or \
+            pending is not None or \
             re.search(r"^(?:the )?input (?:consists|contains|is)", low) or \
             re.search(r"^(?:each|every) test case (?:contains|consists)", low)
         if not starts:
@@ -1029,8 +1179,20 @@ def parse_description(text: str) -> Grammar:
         if re.search(r"^(?:each|every) test case (?:contains|consists of|is)", low) and \
                 tc is not None and count is None:
             in_case = True
+        if rep and count is not None and re.fullmatch(
+                r"(?:then |next |after that,? )?\S+ (?:more )?lines? follows?\.?", low):
+            pending = count                     # "Then n lines follow." + the next one
+            continue
+        if pending is not None and count is None and re.search(
+                r"^(the )?(i-th|each|every|j-th|k-th) (of (them|these|which)|line)", low):
+            count, rep = pending, True
+        pending = None
         if rep and count is not None:
             flds = _content(sent, cons, declared)
+            if not flds and re.search(r"\bfollows?\b", low) and \
+                    not re.search(r"\b(each|contain|consist|integers?|strings?)\b", low):
+                pending = count                 # "Then n lines follow." + the next one
+                continue
             if not flds:
                 flds = [Field("str", "s", alphabet=_alphabet(sent))]
             if tc is not None and not tc.body and count == tc.count:
