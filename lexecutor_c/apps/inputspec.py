@@ -759,7 +759,20 @@ def _count_expr(word: str, var_hint: Optional[str] = None) -> Optional[str]:
 
 
 def _content(sent: str, cons: dict, declared: list) -> list:
-    """The fields of one line described by ``sent``."""
+    """The fields of one line described by ``sent``; a line of mixed kinds
+    ("a real number r ... and an integer k") part by part."""
+    body = re.split(r"\s-\s", sent)[0]
+    parts = re.split(r",?\s+and\s+(?=(?:a|an|one|the)\s+(?:single\s+|positive\s+)?"
+                     r"(?:integer|real|string|number|word|float)\b)", body)
+    if len(parts) > 1:
+        out: list = []
+        for k, part in enumerate(parts):
+            out += _content_one(part if k == 0 else "contains " + part, cons, declared)
+        return out
+    return _content_one(sent, cons, declared)
+
+
+def _content_one(sent: str, cons: dict, declared: list) -> list:
     # the part after "contain(s)" etc., up to an explanation dash
     m = re.search(r"\b(?:contains?|containing|consists? of|consisting of|has|have|with|gives?|"
                   r"describes?|denoting|is|are)\b(.*)", sent, re.I)
@@ -819,8 +832,8 @@ def _content(sent: str, cons: dict, declared: list) -> list:
         return fields + [f]
     # a counted array without names: "n integers" / "contains n space-separated integers"
     cw = re.search(r"\b([A-Za-z]\w*|\d+)\s+(?:space[- ]separated\s+|distinct\s+|positive\s+|"
-                   r"non-negative\s+|nonnegative\s+|real\s+)*(integers|numbers|strings|words)\b",
-                   body_noparen)
+                   r"non-negative\s+|nonnegative\s+|real\s+)*(integers|numbers|strings|words|"
+                   r"elements|values)\b", body_noparen)
     if cw and cw.group(1).lower() not in _NUMW and not cw.group(1).isdigit() and \
             cw.group(1).lower() not in ("of", "the", "with", "two", "three", "some", "and",
                                         "separated", "space", "following", "positive",
@@ -830,7 +843,9 @@ def _content(sent: str, cons: dict, declared: list) -> list:
                                               "and", "of", "the", "on", "per", "where"):
             name = None
         b = _base(name.group(1)) if name else "a"
-        is_str = cw.group(2) in ("strings", "words")
+        is_str = cw.group(2) in ("strings", "words") or (
+            cw.group(2) in ("elements", "values") and bool(re.search(r"strings?|words?", low))
+            and not re.search(r"integers?|numbers?", low))
         f = Field("strs" if is_str else ("floats" if is_float else "ints"), b,
                   count=_count_expr(cw.group(1)))
         btw = re.search(rf"between\s+({_NUM})\s+and\s+({_NUM})", sent)
@@ -928,6 +943,8 @@ def _content(sent: str, cons: dict, declared: list) -> list:
         f = Field("float" if is_float else "int", b)
         if cons.get(b):
             f.lo, f.hi = cons[b]
+            if is_float and f.lo and f.lo.endswith("+1"):
+                f.lo = f.lo[:-2]            # 0 < r: a real just above 0 is valid
         fields.append(f)
     return fields
 
@@ -961,7 +978,7 @@ _VDOTS = {":", "vdots", "⋮", ".", "..", "...", "︙"}
 def _format_rows(norm: str) -> Optional[list]:
     """The rows of a format block ("in the following format:" then lines of
     names such as ``N K`` / ``A_1 A_2 ... A_N`` / ``S_1`` / ``:`` / ``S_H``)."""
-    m = re.search(r"(?i)following format\s*:?\s*\n", norm)
+    m = re.search(r"(?i)following format\s*[:.]?\s*\n", norm)
     if m is None:
         return None
     rows = []
@@ -986,6 +1003,8 @@ def _format_rows(norm: str) -> Optional[list]:
 def _index_of(tok: str) -> tuple[str, Optional[str]]:
     """A_1 -> (A, "1"); A_{1,1} -> (A, "1,1"); N -> (N, None)."""
     m = re.fullmatch(r"([A-Za-z][A-Za-z0-9']*)_\{?([^{}]*)\}?", tok)
+    if m is None:
+        m = re.fullmatch(r"([a-z])(\d+|[a-z])", tok)         # x1 ... xn
     return (m.group(1), m.group(2)) if m else (tok, None)
 
 
@@ -1169,6 +1188,9 @@ def parse_description(text: str) -> Grammar:
                 tc.body.append(Node("line", flds))
                 declared.extend(f.name for f in flds)
                 continue
+        if re.search(r"\b(several|multiple|many|some) lines\b", low) and \
+                not re.search(r"\b(each|contain)", low):
+            continue
         count, rep = _line_count(sent)
         starts = re.search(r"\blines?\b", low) or re.search(r"^input\s*:", low) or \
             pending is not None or \
