@@ -355,3 +355,11 @@ def test_then_lines_follow_and_test_case_per_line():
                           r"5$). Each test case is a line with three integers $a$, $b$, $c$ "
                           r"($0 \le a, b, c \le 10$).")
     assert g.accepts("2\n1 2 3\n0 0 0\n") and not g.accepts("2\n1 2 3\n")
+
+
+def test_grammar_that_rejects_a_sample_claims_nothing_from_generated_inputs():
+    g = parse_description("The only line contains an integer x (1 ≤ x ≤ 9).")
+    prog = "s = input().split()\nprint(int(s[0]) + int(s[1]))\n"
+    rep = find_stdin_errors(prog, "w.py", grammar=g, samples=["3 4\n"], budget=5)
+    assert any("does not accept a sample" in n for n in rep.notes)
+    assert rep.crashes and all(c.category != "real" for c in rep.crashes)

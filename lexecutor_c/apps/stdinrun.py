@@ -242,6 +242,7 @@ class _ReadStream:
         self.rng, self.mode = rng, mode
         self.given: list = []
         self.last_int: Optional[int] = None
+        self.first_int: Optional[int] = None
         self.lines = 0
         self.buffer = self
 
@@ -258,11 +259,20 @@ class _ReadStream:
         return None if f is None else f.f_lineno - self.offset
 
     def _int(self) -> int:
+        """A small positive integer; after the first one (a count, by the
+        competitive-programming convention) at most that count, since later
+        values are often indices of it."""
         if self.mode == "min":
-            return 1
-        if self.mode == "equal":
-            return 2
-        return self.rng.choice([1, 2, 3, self.rng.randint(1, 10), self.rng.randint(1, 6)])
+            v = 1
+        elif self.mode == "equal":
+            v = 2
+        else:
+            v = self.rng.choice([1, 2, 3, self.rng.randint(1, 10), self.rng.randint(1, 6)])
+        if self.first_int is None:
+            self.first_int = v
+        elif v > self.first_int:
+            v = self.rng.randint(1, self.first_int)
+        return v
 
     def _word(self, n=None) -> str:
         n = n or (1 if self.mode == "min" else self.rng.randint(1, 6))
@@ -397,12 +407,15 @@ def find_stdin_errors(text: str, filename: str, *, grammar: Optional[Grammar] = 
     tree = ast.parse(text, filename)
     shapes = read_shapes(tree) if grammar is None and not samples else None
     mode = "grammar" if grammar is not None else "samples" if samples else "inferred"
+    whole_stream = shapes is not None and any(v[0] == "all" for v in shapes.values())
     groups: dict = {}
     timeouts: list = []
     memory: list = []
     seen: set = set()
     runs = [0]
     rejected = [0]
+    trusted = [True]        # False: the grammar rejects a sample
+    generated = [False]     # the runs are on generated inputs now
 
     def run_one(data: str, seed_=0, gen_mode="random") -> Optional[tuple]:
         """(key, exception dict, the input) of a crash, else None."""
@@ -436,10 +449,12 @@ def find_stdin_errors(text: str, filename: str, *, grammar: Optional[Grammar] = 
                                      1, data)
         else:
             g.runs += 1
-            if _shorter(data, g.input):
+            if _shorter(data, g.input) and (trusted[0] or not generated[0]):
                 g.input = data
 
     def category_of(e) -> str:
+        if generated[0] and not trusted[0]:
+            return "input-shape"
         if e["type"] in ("NameError", "UnboundLocalError") and not comp.complete:
             m = re.search(r"name '(\w+)'", e["message"])
             if m and m.group(1) in unknown:
@@ -448,8 +463,11 @@ def find_stdin_errors(text: str, filename: str, *, grammar: Optional[Grammar] = 
             return "missing" if e["type"] in ("ModuleNotFoundError", "ImportError") \
                 else "real"
         if mode == "inferred" and ("invalid literal" in e["message"] or
-                                   e["type"] == "EOFError"):
-            return "input-shape"       # the inferred shape, not the program, may be wrong
+                                   e["type"] == "EOFError" or whole_stream):
+            # the inferred shape, not the program, may be wrong: a token of
+            # another type, too few lines, or a stream read at once (whose
+            # shape the reads do not tell)
+            return "input-shape"
         return "real"
 
     def out_of_time(extra=0.0) -> bool:
@@ -461,12 +479,21 @@ def find_stdin_errors(text: str, filename: str, *, grammar: Optional[Grammar] = 
         if grammar is not None:
             why = grammar.check(s)
             if why:
-                notes.append(f"the grammar does not accept a sample ({why})")
+                trusted[0] = False
+                notes.append(f"the grammar does not accept a sample ({why}): crashes on "
+                             "generated inputs are not claimed (fix the grammar, "
+                             "--show-grammar)")
         seen.add(s)
         res = run_one(s)
         if res:
             record(res, category_of)
+            e = res[1]
+            if e["type"] == "EOFError" or (e["type"] == "ValueError" and re.search(
+                    r"invalid literal|values to unpack|could not convert", e["message"])):
+                notes.append(f"the program reads a sample differently from its description: "
+                             f"{e['type']} at line {e['line']} ({e['message'][:80]})")
     rng = random.Random(seed)
+    generated[0] = True
     plan: list = []
     if grammar is not None:
         plan = [("min", 8), ("min", 1), ("equal", 8), ("sorted", 8), ("reversed", 8),
@@ -504,7 +531,7 @@ def find_stdin_errors(text: str, filename: str, *, grammar: Optional[Grammar] = 
             if res:
                 record(res, category_of)
     # shrinking: smaller valid inputs with the same crash
-    if shrink and grammar is not None:
+    if shrink and grammar is not None and trusted[0]:
         for key, g in groups.items():
             cands: list = []
             srng = random.Random(seed + 1)
