@@ -127,7 +127,8 @@ def label(root: str, n_inputs: int, seed: int) -> None:
 
 # ---------------------------------------------------------------- the benchmark
 
-def evaluate(root: str, use_spec: bool, budget: float, verbose: bool) -> dict:
+def evaluate(root: str, use_spec: bool, budget: float, verbose: bool,
+             sample_only: bool = False) -> dict:
     from lexecutor_c.apps.errors import find_errors
     from lexecutor_c.apps.inputspec import SpecError
     rows = []
@@ -147,9 +148,12 @@ def evaluate(root: str, use_spec: bool, budget: float, verbose: bool) -> dict:
             try:
                 with open(desc) as f:
                     spec = f.read() if use_spec else None
-                rep = find_errors(prog, input_spec=spec,
-                                  stdin=samples[0] if samples and use_spec else None,
-                                  budget=budget, timeout=2.0)
+                if sample_only:         # the tool before issue 23: --stdin SAMPLE
+                    rep = find_errors(prog, stdin=samples[0], timeout=2.0)
+                else:
+                    rep = find_errors(prog, input_spec=spec,
+                                      stdin=samples[0] if samples and use_spec else None,
+                                      budget=budget, timeout=2.0)
                 real = [(g.type, g.line) for g in rep.real]
             except SpecError as e:
                 real, err = [], f"spec: {e}"
@@ -212,6 +216,8 @@ def main(argv=None) -> int:
     ap.add_argument("--budget", type=float, default=8.0, help="seconds of runs per program")
     ap.add_argument("--no-spec", action="store_true",
                     help="no description and no sample: inputs inferred from the reads")
+    ap.add_argument("--sample-only", action="store_true",
+                    help="the baseline: find_errors(program, stdin=<first sample>), no description")
     ap.add_argument("-v", "--verbose", action="store_true")
     ap.add_argument("--json", metavar="FILE", help="also write the rows as JSON")
     a = ap.parse_args(argv)
@@ -226,9 +232,11 @@ def main(argv=None) -> int:
         for pid, why in r["failures"]:
             print(f"  {pid}: {why}")
         return 0
-    r = evaluate(a.data, not a.no_spec, a.budget, a.verbose)
+    r = evaluate(a.data, not a.no_spec, a.budget, a.verbose, a.sample_only)
     c, k = max(1, r["crashing"]), max(1, r["clean"])
     mode = "inputs inferred from the reads" if a.no_spec else "input section + first sample"
+    if a.sample_only:
+        mode = "baseline: --stdin <first sample> only"
     print(f"stdin programs ({mode}): {r['programs']} programs, {r['crashing']} crash on valid "
           f"inputs, {r['clean']} never do")
     print(f"| measure | value | target |\n|---|---|---|")
