@@ -27,7 +27,8 @@ The first line contains two integers n and m (1 <= n, m <= 50). Each of the next
 contains a string of m characters, each of which is either '.' or '#'.
 """
 
-HTML_TREE = """<p>The first line contains an integer <var>N</var> (2 &le; N &le; 10<sup>5</sup>).</p>
+HTML_TREE = """<p>The first line contains an integer <var>N</var>
+(2 &le; N &le; 10<sup>5</sup>).</p>
 <p>Each of the next N-1 lines contains two integers u and v (1 &le; u, v &le; N) — an edge
 of the tree.</p>"""
 
@@ -242,7 +243,8 @@ def test_inferred_from_reads_without_description():
 def test_find_errors_with_input_spec(tmp_path):
     p = tmp_path / "prog.py"
     p.write_text("t = int(input())\nfor _ in range(t):\n    n = int(input())\n"
-                 "    a = list(map(int, input().split()))\n    print(sum(a) // (max(a) - min(a)))\n")
+                 "    a = list(map(int, input().split()))\n"
+                 "    print(sum(a) // (max(a) - min(a)))\n")
     rep = lexecutor_c.find_errors(p, input_spec=MARKDOWN, stdin="1\n2\n1 3\n", budget=10)
     (g,) = rep.errors
     assert (g.type, g.line, g.category) == ("ZeroDivisionError", 5, "real")
@@ -340,7 +342,8 @@ Constraints
 * 1 \\leq H, W \\leq 20
 * S_i is a string of length W consisting of '.' and '#'.
 """)
-    assert g.show() == "line: H:int[1..20] W:int[1..20]\nrepeat H times:\n  line: S:str('.#', len W)\n"
+    assert g.show() == ("line: H:int[1..20] W:int[1..20]\nrepeat H times:\n"
+                        "  line: S:str('.#', len W)\n")
     assert g.accepts("2 3\n.#.\n###\n") and not g.accepts("2 3\n.#.\n##\n")
     g = parse_description("Input is given in the following format:\nN\nA_1 A_2 ... A_N\n"
                           "\nConstraints\n- 2 <= N <= 5\n- -3 <= A_i <= 3\n")

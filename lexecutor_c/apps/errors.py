@@ -718,9 +718,11 @@ def _stdin_errors(text, filename, stdin, input_spec, infer_input, timeout, budge
                                  if cat == REAL else None, c.input))
     notes = [rep.assumption] + rep.notes
     if rep.timeouts:
-        notes.append(f"{len(rep.timeouts)} input(s) timed out (reported apart, not as errors)")
+        notes.append(f"{len(rep.timeouts)} input(s) timed out (reported apart, not as "
+                     f"errors), e.g. {rep.timeouts[0][:60]!r}")
     if rep.memory:
-        notes.append(f"{len(rep.memory)} input(s) ran out of memory (reported apart)")
+        notes.append(f"{len(rep.memory)} input(s) ran out of memory (reported apart), e.g. "
+                     f"{rep.memory[0][:60]!r}")
     info = rep.to_dict()
     info.pop("crashes")
     return ErrorReport(filename, f"stdin inputs ({rep.mode})", [], groups, notes, [], info)

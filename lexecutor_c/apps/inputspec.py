@@ -734,11 +734,6 @@ def _alphabet(sent: str) -> Optional[str]:
     return None
 
 
-_LINE_START = re.compile(
-    r"^(?:the\s+|in\s+the\s+|on\s+the\s+|then\s+)?(first|second|third|fourth|fifth|next|last|"
-    r"following|only|single|each|one)\b")
-
-
 def _split_sentences(text: str) -> list[str]:
     text = re.sub(r",\s+(?:and\s+)?the(?=\s+(?:second|third|fourth|next|last|following)\s+"
                   r"lines?\b)", ". The", text)
@@ -785,7 +780,8 @@ def _content_one(sent: str, cons: dict, declared: list) -> list:
     if re.search(r"\bsentence\b|\btext\b|separated by (?:single )?spaces", low) and \
             not re.search(r"integers?|numbers?", low):
         return [Field("text", "line")]
-    arr = re.search(r"(?<![\w|])([A-Za-z])(_\{[^}]*\}|_[\w+\-]+|\d+|[ijk])\s*,\s*(?:\1(?:_\S+|\d+|[ijk])"
+    arr = re.search(r"(?<![\w|])([A-Za-z])(_\{[^}]*\}|_[\w+\-]+|\d+|[ijk])\s*,\s*"
+                    r"(?:\1(?:_\S+|\d+|[ijk])"
                     r"\s*,\s*)?\.\.\.\s*,?\s*\1(_\{[^}]*\}|_[\w+\-*]+|\w+)", body_noparen)
     kind_word = re.search(r"(integers?|numbers?|strings?|words?|characters?|letters?|"
                           r"digits?|real numbers?|permutation|values?|elements?|names?|"
@@ -988,7 +984,8 @@ def _format_rows(norm: str) -> Optional[list]:
             if rows:
                 break
             continue
-        if re.fullmatch(r"(?i)#*\s*(constraints?|output|notes?|examples?|samples?.*|input)\s*:?", t):
+        if re.fullmatch(r"(?i)#*\s*(constraints?|output|notes?|examples?|samples?.*|input)"
+                        r"\s*:?", t):
             break
         toks = t.split()
         if all(x in _VDOTS or re.fullmatch(r"[A-Za-z][A-Za-z0-9']*(?:_\S+)?", x)
