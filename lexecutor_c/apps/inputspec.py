@@ -827,9 +827,9 @@ def _content_one(sent: str, cons: dict, declared: list) -> list:
         # fields before the array on the same line: "an integer k and then k integers"
         return fields + [f]
     # a counted array without names: "n integers" / "contains n space-separated integers"
-    cw = re.search(r"\b([A-Za-z]\w*|\d+)\s+(?:space[- ]separated\s+|distinct\s+|positive\s+|"
-                   r"non-negative\s+|nonnegative\s+|real\s+)*(integers|numbers|strings|words|"
-                   r"elements|values)\b", body_noparen)
+    cw = re.search(r"\b([A-Za-z]\w{0,2}|[A-Za-z]_?\d|\d+)\s+(?:space[- ]separated\s+|"
+                   r"distinct\s+|different\s+|positive\s+|non-negative\s+|nonnegative\s+|"
+                   r"real\s+)*(integers|numbers|strings|words|elements|values)\b", body_noparen)
     if cw and cw.group(1).lower() not in _NUMW and not cw.group(1).isdigit() and \
             cw.group(1).lower() not in ("of", "the", "with", "two", "three", "some", "and",
                                         "separated", "space", "following", "positive",
@@ -1001,7 +1001,7 @@ def _index_of(tok: str) -> tuple[str, Optional[str]]:
     """A_1 -> (A, "1"); A_{1,1} -> (A, "1,1"); N -> (N, None)."""
     m = re.fullmatch(r"([A-Za-z][A-Za-z0-9']*)_\{?([^{}]*)\}?", tok)
     if m is None:
-        m = re.fullmatch(r"([a-z])(\d+|[a-z])", tok)         # x1 ... xn
+        m = re.fullmatch(r"([a-z])(\d+|[A-Za-z])", tok)      # x1 ... xn, s1 ... sN
     return (m.group(1), m.group(2)) if m else (tok, None)
 
 
@@ -1064,7 +1064,7 @@ def _format_nodes(rows: list, norm: str, cons: dict) -> list:
         if len(row) == 1 and row[0] in _VDOTS and nodes and k + 1 < len(rows):
             nxt = rows[k + 1]
             first_idx = _index_of(nxt[0])[1] or ""
-            count = first_idx.split(",")[0]
+            count = first_idx.split(",")[0] or None
             # drop the instances before the dots (S_1, S_2 / A_{1,1} ... rows)
             body = Node("line", line_of([re.sub(r"_\{?[^{},]*,", "_{", t) if "," in t
                                          else _index_of(t)[0] for t in nxt]))
@@ -1138,7 +1138,9 @@ def parse_description(text: str) -> Grammar:
         if re.search(r"sum of|over all test", low) and not re.search(r"\bcontains?\b", low):
             continue
         if re.search(r"\b(at most|at least|no more than|does not exceed|not exceeding)\b",
-                     low) and not re.search(r"\bcontain|\bconsist|\bfollow|\bgiven", low):
+                     low) and not re.search(r"\bcontain|\bconsist|\bfollow|\bgiven|"
+                                            r"\bline of|\btext\b|\bintegers?\b|\bstrings?\b",
+                                            low):
             continue
         in_case = tc is not None and bool(re.search(
             r"test case|each case|of each|each query|each test|every test|the description of",
