@@ -366,3 +366,25 @@ def test_grammar_that_rejects_a_sample_claims_nothing_from_generated_inputs():
     rep = find_stdin_errors(prog, "w.py", grammar=g, samples=["3 4\n"], budget=5)
     assert any("does not accept a sample" in n for n in rep.notes)
     assert rep.crashes and all(c.category != "real" for c in rep.crashes)
+
+
+def test_samples_extracted_from_a_whole_statement(tmp_path):
+    html_doc = ("<h3>Input</h3><p>The only line contains an integer n (1 &le; n &le; 9).</p>"
+                "<h3>Output</h3><p>Print it.</p><h3>Sample Input 1</h3><pre>\n4\n</pre>"
+                "<h3>Sample Output 1</h3><pre>4</pre><h3>Sample Input 2</h3><pre>7\n</pre>")
+    assert inputspec.extract_samples(html_doc) == ["4\n", "7\n"]
+    md = ("## Input\nThe only line contains an integer n (1 <= n <= 9).\n\n## Output\nIt.\n\n"
+          "### Sample Input 1\n```\n5\n```\n### Sample Output 1\n```\n5\n```\n")
+    assert inputspec.extract_samples(md) == ["5\n"]
+    assert parse_description(md).accepts("5\n") and not parse_description(md).accepts("10\n")
+    # a grammar that rejects the statement's own sample is not trusted
+    spec = tmp_path / "statement.md"
+    spec.write_text(md.replace("```\n5\n```\n### Sample Output", "```\n5 5\n```\n### Sample "
+                                                                  "Output"))
+    prog = tmp_path / "p.py"
+    prog.write_text("a = input().split()\nprint(10 // (int(a[0]) - 5))\n")
+    rep = lexecutor_c.find_errors(prog, input_spec=spec, budget=5)
+    assert any("does not accept a sample" in n for n in rep.notes)
+    assert [(g.type, g.line, g.category) for g in rep.errors] == [
+        ("ZeroDivisionError", 2, "real")]          # the sample itself crashes
+    assert rep.errors[0].input == "5 5\n"

@@ -504,14 +504,16 @@ def _wrap(text: str) -> tuple[str, str, str]:
 def find_errors(source_or_path, *, stdin=None, seeds: int = 5, timeout: float = 10.0,
                 use_treefix: bool = True, filename: Optional[str] = None,
                 restore: bool = True, treefix_budget: float = 5.0, input_spec=None,
-                infer_input: Optional[bool] = None, budget: float = 8.0) -> ErrorReport:
+                infer_input: Optional[bool] = None, budget: float = 8.0,
+                samples=None) -> ErrorReport:
     """Run the code (see the module docstring) and group its exceptions.
     Raises like lexecutor_c.run for unreadable or unparsable input.
 
     Programs that read their input (apps/stdinrun.py): ``input_spec`` (the
     input section of a problem statement as text, a path to it, a grammar
     in its JSON form or an inputspec.Grammar) makes valid inputs from it
-    (``stdin``, when given, is run first as a sample); without it and
+    (``stdin``, when given, is run first as a sample; else ``samples``, else
+    the sample inputs a description as text shows); without it and
     without ``stdin``, a complete program that reads its input runs on
     inputs inferred from its reads (``infer_input`` False: never, True:
     also for incomplete ones).  ``budget``: seconds for those runs.
@@ -520,7 +522,7 @@ def find_errors(source_or_path, *, stdin=None, seeds: int = 5, timeout: float = 
     text, filename = api.load_source(source_or_path, filename)
     if input_spec is not None or (stdin is None and infer_input is not False):
         rep = _stdin_errors(text, filename, stdin, input_spec, infer_input, timeout, budget,
-                            restore)
+                            restore, samples)
         if rep is not None:
             return rep
     wrap = _wrap_needed(text)
@@ -675,7 +677,7 @@ def _group(runs: list[Run]) -> list[ErrorGroup]:
 # ---------------------------------------------------------------- programs that read their input
 
 def _stdin_errors(text, filename, stdin, input_spec, infer_input, timeout, budget,
-                  restore) -> Optional[ErrorReport]:
+                  restore, given_samples=None) -> Optional[ErrorReport]:
     """The report of apps/stdinrun.py, or None when it does not apply (no
     description and the program does not read its input, or is incomplete)."""
     import os
@@ -704,7 +706,15 @@ def _stdin_errors(text, filename, stdin, input_spec, infer_input, timeout, budge
             return None
         if infer_input is None and not stdinrun.completeness(text, filename).complete:
             return None
-    samples = () if stdin is None else (stdin,)
+    samples: tuple = (stdin,) if stdin is not None else tuple(given_samples or ())
+    spec_text = None
+    if isinstance(input_spec, os.PathLike):
+        with open(input_spec, encoding="utf-8") as f:
+            spec_text = f.read()
+    elif isinstance(input_spec, str):
+        spec_text = input_spec
+    if not samples and spec_text is not None:
+        samples = tuple(inputspec.extract_samples(spec_text))
     rep = stdinrun.find_stdin_errors(text, filename, grammar=grammar, samples=samples,
                                      per_run=min(timeout, 2.0), budget=budget, restore=restore)
     groups = []

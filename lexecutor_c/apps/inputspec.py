@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 __all__ = ["Grammar", "SpecError", "parse_description", "grammar_from_dict", "llm_grammar",
-           "normalize", "MODES"]
+           "normalize", "extract_samples", "load_spec", "MODES"]
 
 MODES = ("min", "max", "random", "equal", "sorted", "reversed", "zeros")
 _DEFAULT_INT = ("1", "100")
@@ -1319,6 +1319,40 @@ def llm_grammar(description: str, *, chat=None, **options) -> Grammar:
                 g.notes.append("grammar from the LLM backend")
                 return g
     raise SpecError("the LLM answer holds no grammar")
+
+
+_SAMPLE_HEAD = re.compile(r"(?im)^[ \t#*]*(?:sample|example)s?[ \t]*(?:input|in)?[ \t]*"
+                          r"(?:#?\d+)?[ \t]*:?[ \t]*$")
+_OUTPUT_HEAD = re.compile(r"(?im)^[ \t#*]*(?:sample|example)?[ \t]*output[ \t]*(?:#?\d+)?"
+                          r"[ \t]*:?[ \t]*$")
+
+
+def extract_samples(text: str) -> list:
+    """The sample inputs a statement shows: ``<pre>`` blocks after a
+    "Sample Input" heading (HTML), fenced or plain blocks after one
+    (Markdown, text), up to the next "Output" heading."""
+    out: list = []
+    if re.search(r"<pre\b", text, re.I):
+        for m in re.finditer(r"(?is)(sample|example)\s*input[^<]*</[^>]+>\s*(?:<[^>]+>\s*)*"
+                             r"<pre[^>]*>(.*?)</pre>", text):
+            body = html.unescape(re.sub(r"<[^>]+>", "", m.group(2))).strip("\n")
+            if body.strip():
+                out.append(body.strip() + "\n")
+        return out
+    heads = list(_SAMPLE_HEAD.finditer(text))
+    for k, m in enumerate(heads):
+        rest = text[m.end():]
+        stop = _OUTPUT_HEAD.search(rest)
+        nxt = _SAMPLE_HEAD.search(rest)
+        end = min(x.start() for x in (stop, nxt) if x is not None) if (stop or nxt) \
+            else len(rest)
+        block = rest[:end]
+        fence = re.search(r"```[^\n]*\n(.*?)```", block, re.S)
+        body = fence.group(1) if fence else block
+        body = body.strip("\n")
+        if body.strip():
+            out.append("\n".join(ln.rstrip() for ln in body.strip().split("\n")) + "\n")
+    return out
 
 
 def load_spec(text: str) -> Grammar:

@@ -48,7 +48,7 @@ def _errors(args, ui: UI) -> int:
     if args.seeds < 0:
         raise UsageError("--seeds must not be negative")
     stdin = read_stdin(args.stdin)
-    grammar = _grammar(args) if args.input_spec is not None else None
+    grammar, samples = _grammar(args) if args.input_spec is not None else (None, None)
     if args.show_grammar and grammar is None:
         raise UsageError("--show-grammar needs --input-spec")
     if args.show_grammar and not args.json:
@@ -60,7 +60,7 @@ def _errors(args, ui: UI) -> int:
                           timeout=args.timeout, use_treefix=args.treefix, filename=args.file,
                           restore=args.restore, treefix_budget=args.treefix_budget,
                           input_spec=grammar, infer_input=args.infer_input,
-                          budget=args.budget)
+                          budget=args.budget, samples=samples)
     except Exception as e:
         msg = input_error(args.file, e)
         if msg is None:
@@ -124,20 +124,22 @@ def _short(text: str, limit: int = 60) -> str:
 
 
 def _grammar(args):
-    """The grammar of --input-spec; UsageError when it cannot be read."""
+    """(the grammar of --input-spec, the sample inputs it shows); UsageError
+    when it cannot be read."""
     from ..apps import inputspec
     try:
         with open(args.input_spec, encoding="utf-8") as f:
             text = f.read()
     except (OSError, UnicodeError) as e:
         raise UsageError(f"cannot read {args.input_spec}: {getattr(e, 'strerror', None) or e}")
+    samples = inputspec.extract_samples(text) if not text.lstrip().startswith("{") else []
     try:
-        return inputspec.load_spec(text)
+        return inputspec.load_spec(text), samples
     except inputspec.SpecError as e:
         if not args.llm:
             raise UsageError(f"{args.input_spec}: cannot read the input description: {e} "
                              "(write the grammar as JSON, or try --llm)")
     try:
-        return inputspec.llm_grammar(text)
+        return inputspec.llm_grammar(text), samples
     except (inputspec.SpecError, RuntimeError, ValueError) as e:
         raise UsageError(f"{args.input_spec}: the LLM backend gave no grammar: {e}")
