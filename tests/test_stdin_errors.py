@@ -388,3 +388,11 @@ def test_samples_extracted_from_a_whole_statement(tmp_path):
     assert [(g.type, g.line, g.category) for g in rep.errors] == [
         ("ZeroDivisionError", 2, "real")]          # the sample itself crashes
     assert rep.errors[0].input == "5 5\n"
+
+
+def test_interpreter_death_is_reported_apart():
+    g = parse_description("The only line contains an integer x (0 ≤ x ≤ 3).")
+    prog = "import ctypes\nx = int(input())\nif x == 0:\n    ctypes.string_at(0)\nprint(x)\n"
+    rep = find_stdin_errors(prog, "k.py", grammar=g, budget=5)
+    assert rep.crashes == [] and rep.killed and rep.killed[0]["input"] == "0\n"
+    assert "SIGSEGV" in rep.killed[0]["why"]

@@ -733,6 +733,9 @@ def _stdin_errors(text, filename, stdin, input_spec, infer_input, timeout, budge
     if rep.memory:
         notes.append(f"{len(rep.memory)} input(s) ran out of memory (reported apart), e.g. "
                      f"{rep.memory[0][:60]!r}")
+    if rep.killed:
+        notes.append(f"the interpreter died on {len(rep.killed)} input(s) "
+                     f"({rep.killed[0]['why']}), e.g. {rep.killed[0]['input'][:60]!r}")
     info = rep.to_dict()
     info.pop("crashes")
     return ErrorReport(filename, f"stdin inputs ({rep.mode})", [], groups, notes, [], info)

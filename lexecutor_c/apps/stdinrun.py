@@ -359,6 +359,8 @@ class StdinReport:
     crashes: list
     timeouts: list = field(default_factory=list)      # inputs that timed out
     memory: list = field(default_factory=list)        # inputs that ran out of memory
+    #: inputs on which the interpreter died ({"input", "why"}: a signal, a C crash)
+    killed: list = field(default_factory=list)
     inputs_run: int = 0
     rejected: int = 0           # generated inputs the grammar did not accept (not run)
     grammar: Optional[str] = None
@@ -411,6 +413,7 @@ def find_stdin_errors(text: str, filename: str, *, grammar: Optional[Grammar] = 
     groups: dict = {}
     timeouts: list = []
     memory: list = []
+    killed: list = []
     seen: set = set()
     runs = [0]
     rejected = [0]
@@ -432,6 +435,8 @@ def find_stdin_errors(text: str, filename: str, *, grammar: Optional[Grammar] = 
                 memory.append(data[:2000])
             return None
         if not out.ok or not isinstance(out.value, dict):
+            if len(killed) < 5:             # the interpreter died (a signal, a C crash)
+                killed.append({"input": data[:2000], "why": out.describe()})
             return None
         v = out.value
         if shapes is not None:
@@ -569,6 +574,6 @@ def find_stdin_errors(text: str, filename: str, *, grammar: Optional[Grammar] = 
     crashes = sorted(groups.values(), key=lambda g: (g.category != "real", -g.runs,
                                                      g.line or 0))
     return StdinReport(filename, mode, comp.describe(), comp.complete, crashes, timeouts,
-                       memory, runs[0], rejected[0],
+                       memory, killed, runs[0], rejected[0],
                        grammar.show() if grammar is not None else None, notes,
                        round(time.monotonic() - t0, 3))
