@@ -141,5 +141,5 @@ def _grammar(args):
                              "(write the grammar as JSON, or try --llm)")
     try:
         return inputspec.llm_grammar(text), samples
-    except (inputspec.SpecError, RuntimeError, ValueError) as e:
+    except (inputspec.SpecError, RuntimeError, ValueError, OSError) as e:
         raise UsageError(f"{args.input_spec}: the LLM backend gave no grammar: {e}")
