@@ -396,3 +396,13 @@ def test_interpreter_death_is_reported_apart():
     rep = find_stdin_errors(prog, "k.py", grammar=g, budget=5)
     assert rep.crashes == [] and rep.killed and rep.killed[0]["input"] == "0\n"
     assert "SIGSEGV" in rep.killed[0]["why"]
+
+
+def test_cli_llm_failure_exits_1(files, capsys, monkeypatch):
+    prog, _clean, _spec, tmp = files
+    bad = tmp / "vague.md"
+    bad.write_text("Nothing here reads as input.")
+    monkeypatch.setattr(inputspec, "llm_grammar",
+                        lambda text, **kw: (_ for _ in ()).throw(RuntimeError("no route")))
+    assert cli.main(["errors", str(prog), "--input-spec", str(bad), "--llm"]) == 1
+    assert "LLM backend gave no grammar: no route" in capsys.readouterr().err

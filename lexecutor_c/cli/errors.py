@@ -48,7 +48,11 @@ def _errors(args, ui: UI) -> int:
     if args.seeds < 0:
         raise UsageError("--seeds must not be negative")
     stdin = read_stdin(args.stdin)
-    grammar, samples = _grammar(args) if args.input_spec is not None else (None, None)
+    try:
+        grammar, samples = _grammar(args) if args.input_spec is not None else (None, None)
+    except _LLMFailed as e:
+        ui.error(str(e))
+        return EXIT_FAILED
     if args.show_grammar and grammar is None:
         raise UsageError("--show-grammar needs --input-spec")
     if args.show_grammar and not args.json:
@@ -142,4 +146,8 @@ def _grammar(args):
     try:
         return inputspec.llm_grammar(text), samples
     except (inputspec.SpecError, RuntimeError, ValueError, OSError) as e:
-        raise UsageError(f"{args.input_spec}: the LLM backend gave no grammar: {e}")
+        raise _LLMFailed(f"{args.input_spec}: the LLM backend gave no grammar: {e}")
+
+
+class _LLMFailed(Exception):
+    """The LLM request of --llm failed or answered no grammar (exit 1, as in treefix)."""
