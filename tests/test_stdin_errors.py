@@ -406,3 +406,14 @@ def test_cli_llm_failure_exits_1(files, capsys, monkeypatch):
                         lambda text, **kw: (_ for _ in ()).throw(RuntimeError("no route")))
     assert cli.main(["errors", str(prog), "--input-spec", str(bad), "--llm"]) == 1
     assert "LLM backend gave no grammar: no route" in capsys.readouterr().err
+
+
+def test_reads_checked_against_the_description():
+    from lexecutor_c.apps.stdinrun import compare_reads
+    import ast
+    g = parse_description("The first line contains two integers n and m (1 ≤ n, m ≤ 5).")
+    assert compare_reads(g, ast.parse("n = int(input())\n")) == [
+        "the first read (line 1) takes 1 value(s), the description's first line has 2: "
+        "check the grammar (--show-grammar)"]
+    assert compare_reads(g, ast.parse("n, m = map(int, input().split())\n")) == []
+    assert compare_reads(g, ast.parse("a, b, c = map(int, input().split())\n"))

@@ -232,6 +232,24 @@ def read_shapes(tree: ast.AST) -> dict:
     return shapes
 
 
+def compare_reads(grammar: Grammar, tree: ast.AST) -> list:
+    """Notes where the program's first read and the description's first
+    line disagree on how many values they hold (``n = int(input())``
+    against a first line of two integers)."""
+    shapes = read_shapes(tree)
+    if not shapes or not grammar.nodes or grammar.nodes[0].kind != "line":
+        return []
+    kind, k = shapes[min(shapes)]
+    fields = grammar.nodes[0].fields
+    if any(f.kind not in ("int", "float", "str") for f in fields):
+        return []
+    want = {"int": 1, "float": 1}.get(kind, k if kind in ("ints", "floats", "strs") else None)
+    if want is None or want == len(fields):
+        return []
+    return [f"the first read (line {min(shapes)}) takes {want} value(s), the description's "
+            f"first line has {len(fields)}: check the grammar (--show-grammar)"]
+
+
 class _ReadStream:
     """A standard input that answers each read by the shape of the line
     that reads (read_shapes), and records what it gave."""
@@ -478,6 +496,8 @@ def find_stdin_errors(text: str, filename: str, *, grammar: Optional[Grammar] = 
     def out_of_time(extra=0.0) -> bool:
         return time.monotonic() - t0 > budget + extra
 
+    if grammar is not None:
+        notes.extend(compare_reads(grammar, tree))
     # samples first, as given
     for s in samples:
         s = s.decode(errors="replace") if isinstance(s, (bytes, bytearray)) else s
