@@ -53,13 +53,15 @@ _LAZY: dict[str, tuple[str, Optional[str]]] = {
     "sandbox": (".engine.sandbox", None),
     "hook": (".integrations.hook", None),
     "magics": (".integrations.magics", None),
+    # runtime errors, also of programs that read their input (issue 23)
+    "find_errors": (".apps.errors", "find_errors"),
 }
 
 __all__ = [
     "BackendUnavailable", "CallResult", "Dummy", "DummyResource", "IidInfo", "Instrumented",
     "LExecutorError", "LineInfo", "Limits", "MISSING", "Outcome", "RecordResult", "Result",
     "SourceError", "UndefinedName", "call", "call_isolated", "instrument", "lexecute", "record",
-    "run", "treefix", "TreefixError", "TreefixResult",
+    "run", "treefix", "TreefixError", "TreefixResult", "find_errors",
 ]
 
 if TYPE_CHECKING:       # what a type checker sees; at run time __getattr__ imports these

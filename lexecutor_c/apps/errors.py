@@ -333,6 +333,9 @@ class ErrorGroup:
     #: why the group is real: "operands" (no injected operand) or
     #: "every value" (the same crash for every value tried); None otherwise
     why_real: Optional[str] = None
+    #: programs that read their input (apps/stdinrun.py): the smallest
+    #: standard input found that triggers it
+    input: Optional[str] = None
 
 
 @dataclass
@@ -343,6 +346,9 @@ class ErrorReport:
     errors: list                        # ErrorGroup, real ones first
     notes: list = field(default_factory=list)
     restored_imports: list = field(default_factory=list)
+    #: programs that read their input: the grammar, the assumption
+    #: (complete or not), timeouts, memory, inputs run (apps/stdinrun.py)
+    stdin: Optional[dict] = None
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -497,11 +503,28 @@ def _wrap(text: str) -> tuple[str, str, str]:
 
 def find_errors(source_or_path, *, stdin=None, seeds: int = 5, timeout: float = 10.0,
                 use_treefix: bool = True, filename: Optional[str] = None,
-                restore: bool = True, treefix_budget: float = 5.0) -> ErrorReport:
+                restore: bool = True, treefix_budget: float = 5.0, input_spec=None,
+                infer_input: Optional[bool] = None, budget: float = 8.0,
+                samples=None) -> ErrorReport:
     """Run the code (see the module docstring) and group its exceptions.
-    Raises like lexecutor_c.run for unreadable or unparsable input."""
+    Raises like lexecutor_c.run for unreadable or unparsable input.
+
+    Programs that read their input (apps/stdinrun.py): ``input_spec`` (the
+    input section of a problem statement as text, a path to it, a grammar
+    in its JSON form or an inputspec.Grammar) makes valid inputs from it
+    (``stdin``, when given, is run first as a sample; else ``samples``, else
+    the sample inputs a description as text shows); without it and
+    without ``stdin``, a complete program that reads its input runs on
+    inputs inferred from its reads (``infer_input`` False: never, True:
+    also for incomplete ones).  ``budget``: seconds for those runs.
+    inputspec.SpecError for a description the rules cannot read."""
     from ..engine import run as api
     text, filename = api.load_source(source_or_path, filename)
+    if input_spec is not None or (stdin is None and infer_input is not False):
+        rep = _stdin_errors(text, filename, stdin, input_spec, infer_input, timeout, budget,
+                            restore, samples)
+        if rep is not None:
+            return rep
     wrap = _wrap_needed(text)
     if wrap:
         head0, body, tail = _wrap(text)
@@ -649,3 +672,70 @@ def _group(runs: list[Run]) -> list[ErrorGroup]:
                               op.get("text"), inputs, why))
     out.sort(key=lambda g: (classify_order.index(g.category), -g.runs, g.line or 0))
     return out
+
+
+# ---------------------------------------------------------------- programs that read their input
+
+def _stdin_errors(text, filename, stdin, input_spec, infer_input, timeout, budget,
+                  restore, given_samples=None) -> Optional[ErrorReport]:
+    """The report of apps/stdinrun.py, or None when it does not apply (no
+    description and the program does not read its input, or is incomplete)."""
+    import os
+    from . import inputspec, stdinrun
+    grammar = None
+    if input_spec is not None:
+        if isinstance(input_spec, inputspec.Grammar):
+            grammar = input_spec
+        elif isinstance(input_spec, dict):
+            grammar = inputspec.grammar_from_dict(input_spec)
+        elif isinstance(input_spec, os.PathLike):
+            with open(input_spec, encoding="utf-8") as f:
+                grammar = inputspec.load_spec(f.read())
+        elif isinstance(input_spec, str):
+            grammar = inputspec.load_spec(input_spec)
+        else:
+            raise TypeError("input_spec: a description (str), a path, a dict or a Grammar")
+    if _wrap_needed(text):
+        return None                     # a function body: the injected runs
+    try:
+        tree = ast.parse(text, filename)
+    except (SyntaxError, ValueError):
+        return None                     # the caller's parse raises
+    if grammar is None:
+        if not taint.stdin_reads(tree) and not stdinrun.read_shapes(tree):
+            return None
+        if infer_input is None and not stdinrun.completeness(text, filename).complete:
+            return None
+    samples: tuple = (stdin,) if stdin is not None else tuple(given_samples or ())
+    spec_text = None
+    if isinstance(input_spec, os.PathLike):
+        with open(input_spec, encoding="utf-8") as f:
+            spec_text = f.read()
+    elif isinstance(input_spec, str):
+        spec_text = input_spec
+    if not samples and spec_text is not None:
+        samples = tuple(inputspec.extract_samples(spec_text))
+    rep = stdinrun.find_stdin_errors(text, filename, grammar=grammar, samples=samples,
+                                     per_run=min(timeout, 2.0), budget=budget, restore=restore)
+    groups = []
+    for c in rep.crashes:
+        cat = {"input-shape": DERIVED}.get(c.category, c.category)
+        groups.append(ErrorGroup(c.type, c.line, c.message, cat, c.runs, ["stdin input"],
+                                 [taint.STDIN] if cat != REAL else [], c.runs, None,
+                                 {taint.STDIN: c.input},
+                                 {"grammar": "a valid input", "samples": "a sample input",
+                                  "inferred": "an input inferred from the reads"}[rep.mode]
+                                 if cat == REAL else None, c.input))
+    notes = [rep.assumption] + rep.notes
+    if rep.timeouts:
+        notes.append(f"{len(rep.timeouts)} input(s) timed out (reported apart, not as "
+                     f"errors), e.g. {rep.timeouts[0][:60]!r}")
+    if rep.memory:
+        notes.append(f"{len(rep.memory)} input(s) ran out of memory (reported apart), e.g. "
+                     f"{rep.memory[0][:60]!r}")
+    if rep.killed:
+        notes.append(f"the interpreter died on {len(rep.killed)} input(s) "
+                     f"({rep.killed[0]['why']}), e.g. {rep.killed[0]['input'][:60]!r}")
+    info = rep.to_dict()
+    info.pop("crashes")
+    return ErrorReport(filename, f"stdin inputs ({rep.mode})", [], groups, notes, [], info)

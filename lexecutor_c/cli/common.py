@@ -17,7 +17,8 @@ exit status:
        (errors); no behaviour change, or no --fail-on-change (commits)
   1    a run ended early (exception, timeout, crash, memory, non-zero exit); errors
        found an error of the code's own; commits --fail-on-change found a change;
-       an LLM request failed (treefix); an internal error of lexecutor_c
+       an LLM request failed (treefix, errors --llm); an internal error of
+       lexecutor_c
   2    usage: bad arguments; input that cannot be read, decoded or parsed; not a git
        repository or revision; a predictor this environment cannot run (neural
        without torch).  One line on stderr, never a traceback

@@ -25,6 +25,20 @@ def _errors_args(p):
     p.add_argument("--no-restore", dest="restore", action="store_false",
                    help="do not restore the imports of names the code reads and never binds "
                         "(from the knowledge index)")
+    p.add_argument("--input-spec", metavar="SPEC",
+                   help="the input section of the problem statement (text, Markdown or HTML; "
+                        "or a grammar in JSON): the program runs on valid inputs made from it "
+                        "(--stdin, when given, is run first as a sample)")
+    p.add_argument("--show-grammar", action="store_true",
+                   help="print the grammar read from --input-spec")
+    p.add_argument("--llm", action="store_true",
+                   help="when the rules cannot read --input-spec, ask the OpenAI-compatible "
+                        "endpoint of LEXECUTOR_LLM_BASE_URL / _API_KEY / _MODEL (off by default)")
+    p.add_argument("--no-infer-input", dest="infer_input", action="store_false", default=None,
+                   help="without --stdin or --input-spec, do not run a program that reads its "
+                        "input on inputs inferred from its reads")
+    p.add_argument("--budget", type=positive_float, default=8.0, metavar="S",
+                   help="seconds for the runs on generated inputs (default: 8)")
     p.add_argument("--json", action="store_true", help="print one JSON document")
 
 
@@ -35,9 +49,22 @@ def _errors(args, ui: UI) -> int:
         raise UsageError("--seeds must not be negative")
     stdin = read_stdin(args.stdin)
     try:
+        grammar, samples = _grammar(args) if args.input_spec is not None else (None, None)
+    except _LLMFailed as e:
+        ui.error(str(e))
+        return EXIT_FAILED
+    if args.show_grammar and grammar is None:
+        raise UsageError("--show-grammar needs --input-spec")
+    if args.show_grammar and not args.json:
+        ui.line(f"{args.input_spec}: input grammar")
+        for ln in grammar.show().splitlines():
+            ui.line("  " + ln)
+    try:
         rep = find_errors(PathArg(args.file), stdin=stdin, seeds=args.seeds,
                           timeout=args.timeout, use_treefix=args.treefix, filename=args.file,
-                          restore=args.restore, treefix_budget=args.treefix_budget)
+                          restore=args.restore, treefix_budget=args.treefix_budget,
+                          input_spec=grammar, infer_input=args.infer_input,
+                          budget=args.budget, samples=samples)
     except Exception as e:
         msg = input_error(args.file, e)
         if msg is None:
@@ -65,6 +92,19 @@ def _errors(args, ui: UI) -> int:
         rows = [[g.line if g.line is not None else "?", g.type, g.message, g.operation or "?",
                  g.category, why(g), inputs(g), f"{g.runs}/{len(rep.runs)}"]
                 for g in rep.errors]
+        if rep.stdin is not None:
+            rows = [[g.line if g.line is not None else "?", g.type, g.message, g.category,
+                     _short(g.input or ""), g.runs] for g in rep.errors]
+            if rows:
+                ui.table(f"{args.file}: exceptions", ["line", "type", "message", "verdict",
+                                                      "smallest input", "inputs"], rows)
+            else:
+                ui.line(f"{args.file}: no run ended with an exception")
+            st = rep.stdin
+            ui.line(f"  {st['inputs_run']} inputs run ({st['mode']}), {st['seconds']} s")
+            for n in rep.notes:
+                ui.line(f"  note: {n}")
+            return EXIT_FAILED if rep.real else EXIT_OK
         if rows:
             ui.table(f"{args.file}: exceptions", ["line", "type", "message", "operation",
                                                   "verdict", "why", "inputs", "runs"], rows)
@@ -80,3 +120,34 @@ def _errors(args, ui: UI) -> int:
         for n in rep.notes:
             ui.line(f"  note: {n}")
     return EXIT_FAILED if rep.real else EXIT_OK
+
+
+def _short(text: str, limit: int = 60) -> str:
+    one = text.replace("\n", "\\n")
+    return one if len(one) <= limit else one[:limit - 3] + "..."
+
+
+def _grammar(args):
+    """(the grammar of --input-spec, the sample inputs it shows); UsageError
+    when it cannot be read."""
+    from ..apps import inputspec
+    try:
+        with open(args.input_spec, encoding="utf-8") as f:
+            text = f.read()
+    except (OSError, UnicodeError) as e:
+        raise UsageError(f"cannot read {args.input_spec}: {getattr(e, 'strerror', None) or e}")
+    samples = inputspec.extract_samples(text) if not text.lstrip().startswith("{") else []
+    try:
+        return inputspec.load_spec(text), samples
+    except inputspec.SpecError as e:
+        if not args.llm:
+            raise UsageError(f"{args.input_spec}: cannot read the input description: {e} "
+                             "(write the grammar as JSON, or try --llm)")
+    try:
+        return inputspec.llm_grammar(text), samples
+    except (inputspec.SpecError, RuntimeError, ValueError, OSError) as e:
+        raise _LLMFailed(f"{args.input_spec}: the LLM backend gave no grammar: {e}")
+
+
+class _LLMFailed(Exception):
+    """The LLM request of --llm failed or answered no grammar (exit 1, as in treefix)."""

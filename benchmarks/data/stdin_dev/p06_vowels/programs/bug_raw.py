@@ -1,0 +1,2 @@
+s = raw_input()
+print(sum(1 for c in s if c in "aeiou"))

@@ -1,0 +1,2 @@
+words = input().split()
+print(words[1].upper())

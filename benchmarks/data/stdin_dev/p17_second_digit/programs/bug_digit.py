@@ -1,0 +1,2 @@
+n = input().strip()
+print(int(n[1]) + int(n[0]))

@@ -1,0 +1,2 @@
+n = input().strip()
+print(sum(int(c) for c in n))

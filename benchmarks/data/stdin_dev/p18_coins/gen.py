@@ -1,0 +1,4 @@
+"""Independent generator of valid inputs (for labelling only)."""
+def gen(rng):
+    n = rng.randint(1, 5)
+    return f"{n} {rng.randint(0, 100)}\n" + " ".join(str(rng.choice([0, rng.randint(1, 20)])) for _ in range(n)) + "\n"

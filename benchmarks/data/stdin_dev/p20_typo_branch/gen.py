@@ -1,0 +1,8 @@
+"""Independent generator of valid inputs (for labelling only)."""
+def gen(rng):
+    t = rng.randint(1, 3)
+    out = [str(t)]
+    for _ in range(t):
+        n = rng.choice([1, rng.randint(1, 5)])
+        out += [str(n), " ".join(str(rng.randint(1, 100)) for _ in range(n))]
+    return "\n".join(out) + "\n"

@@ -1,0 +1,4 @@
+"""Independent generator of valid inputs (for labelling only)."""
+def gen(rng):
+    n = rng.choice([1, rng.randint(1, 6)])
+    return f"{n}\n" + " ".join(str(rng.randint(-10, 10)) for _ in range(n)) + "\n"

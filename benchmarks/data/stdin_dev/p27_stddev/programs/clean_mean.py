@@ -1,0 +1,3 @@
+n = int(input())
+x = list(map(float, input().split()))
+print(f"{sum(x) / n:.4f}")

@@ -1,0 +1,3 @@
+import math
+n = int(input())
+print(round(n / math.log(n), 3))

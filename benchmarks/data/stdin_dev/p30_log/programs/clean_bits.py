@@ -1,0 +1,2 @@
+n = int(input())
+print(n.bit_length())

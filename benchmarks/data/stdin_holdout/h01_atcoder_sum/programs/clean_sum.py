@@ -1,0 +1,3 @@
+N = int(input())
+A = list(map(int, input().split()))
+print(sum(A))

@@ -1,0 +1,3 @@
+T = int(input())
+for _ in range(T):
+    print(max(map(int, input().split())))

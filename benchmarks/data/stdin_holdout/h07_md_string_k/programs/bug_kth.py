@@ -1,0 +1,3 @@
+s = input()
+k = int(input())
+print(s[k - 1])

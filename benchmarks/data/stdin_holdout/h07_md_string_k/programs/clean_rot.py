@@ -1,0 +1,4 @@
+s = input()
+k = int(input())
+k %= len(s)
+print(s[k:] + s[:k])

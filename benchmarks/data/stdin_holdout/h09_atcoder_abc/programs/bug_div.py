@@ -1,0 +1,2 @@
+A, B = map(int, input().split())
+print(A % B, A + B)

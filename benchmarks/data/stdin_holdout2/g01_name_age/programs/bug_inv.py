@@ -1,0 +1,6 @@
+n = int(input())
+tot = 0.0
+for _ in range(n):
+    name, age = input().split()
+    tot += 1 / int(age)
+print(tot)

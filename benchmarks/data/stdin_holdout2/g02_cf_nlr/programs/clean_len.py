@@ -1,0 +1,2 @@
+n, l, r = map(int, input().split())
+print(n * (r - l + 1))

@@ -1,0 +1,3 @@
+n, m = map(int, input().split())
+g = [input() for _ in range(n)]
+print(sum(int(ch) for row in g for ch in row))

@@ -1,0 +1,2 @@
+r, k = input().split()
+print(float(r) ** int(k))

@@ -1,0 +1,3 @@
+n = int(input())
+s = sorted(int(input()) for _ in range(n))
+print(s[-2])

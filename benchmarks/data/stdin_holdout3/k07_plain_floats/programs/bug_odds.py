@@ -1,0 +1,3 @@
+n = int(input())
+p = list(map(float, input().split()))
+print(sum(x / (1 - x) for x in p))

@@ -1,0 +1,3 @@
+N, K = map(int, input().split())
+h = sorted(map(int, input().split()))
+print(min(h[i + K] - h[i] for i in range(N - K + 1)))

@@ -1,0 +1,2 @@
+words = input().split()
+print(sum(map(len, words)) / len(words))
