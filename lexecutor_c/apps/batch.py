@@ -341,6 +341,7 @@ def run_items(payload: Tuple[str, dict, list]) -> list:
     """The worker function: ``payload`` = (task, options, [(key, id, index,
     code, error), ...]); one row dict per item.  Never raises for anything an
     item does (its row says ``error``)."""
+    from ..engine.sandbox import ConfinementError
     task, opts, items = payload
     rows = []
     for item in items:
@@ -352,6 +353,8 @@ def run_items(payload: Tuple[str, dict, list]) -> list:
         else:
             try:
                 _do(task, opts, code, item[1], row)
+            except ConfinementError:    # the sandbox cannot confine here: stop the run
+                raise
             except Exception as e:     # SyntaxError, SourceError, engine bugs: the item's row
                 row["status"] = "error"
                 row["error"] = " ".join(f"{type(e).__name__}: {e}".split())[:2000]
@@ -369,8 +372,11 @@ def run_items(payload: Tuple[str, dict, list]) -> list:
 
 def warm(task: str, opts: dict) -> str:
     """Load the extension (and the model, for the neural predictor) once in
-    this worker: run a trivial item."""
-    run_items((task, opts, [("0" * 32, "<warm-up>", -1, "pass\n", None)]))
+    this worker: run a trivial item (a failure shows on the first real batch)."""
+    try:
+        run_items((task, opts, [("0" * 32, "<warm-up>", -1, "pass\n", None)]))
+    except Exception:
+        pass
     return ex.worker_id()
 
 
