@@ -36,6 +36,7 @@ import json
 import os
 import threading
 import time
+import uuid
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator, Optional, Sequence, Tuple
 
@@ -332,7 +333,7 @@ def _do(task: str, opts: dict, code: str, ident: str, row: dict) -> None:
         r = instrument(code, filename=ident)
         row.update(status="ok", total_lines=len(r.lines))
         row["detail"] = {"source": r.source, "sites": len(r.iids),
-                         "undefined": [str(u) for u in r.undefined()]}
+                         "undefined": [str(u) for u in r.undefined]}
     else:                               # pragma: no cover - checked by the driver
         raise ValueError(f"unknown task {task!r}")
 
@@ -425,7 +426,8 @@ class PartWriter:
         self.first = 0.0
         self.seq = 0
         self.written = 0
-        self.run_id = time.strftime("%Y%m%dT%H%M%S") + f"-{os.getpid()}"
+        # unique per invocation: a part is never replaced by a later run's
+        self.run_id = time.strftime("%Y%m%dT%H%M%S") + f"-{os.getpid()}-{uuid.uuid4().hex[:8]}"
 
     def add(self, row: dict) -> None:
         if not self.rows:
@@ -489,15 +491,13 @@ class Progress:
                 "total": self.total, "seconds": el, "items_per_s": rate, "eta_s": left}
 
     def show(self, force: bool = False) -> None:
+        if self.callback is not None:
+            self.callback(self.state())
         now = time.monotonic()
-        if not force and now - self.last < self.every:
+        if self.stream is None or (not force and now - self.last < self.every):
             return
         self.last = now
         s = self.state()
-        if self.callback is not None:
-            self.callback(s)
-        if self.stream is None:
-            return
         tot = f"/{s['total']:,}" if s["total"] is not None else ""
         eta = _hms(s["eta_s"]) if s["eta_s"] is not None else "?"
         line = (f"batch: {s['done'] + s['skipped']:,}{tot} items ({s['done']:,} run, "

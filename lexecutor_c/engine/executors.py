@@ -342,6 +342,8 @@ def run_batches(executor: Executor, fn: Callable, batches: Iterable[Any], *,
             done, _ = cf.wait(list(inflight), return_when=cf.FIRST_COMPLETED)
             recovered = False
             for fut in done:
+                if fut not in inflight:     # already moved to waiting by a pool recovery
+                    continue
                 batch, attempt = inflight.pop(fut)
                 exc = fut.exception() if not fut.cancelled() else cf.CancelledError()
                 if exc is None:
