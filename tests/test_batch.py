@@ -255,7 +255,6 @@ def test_local_pool_worker_killed_midway_nothing_lost(tmp_path):
     _kill_a_worker_midway(tmp_path, "local")
 
 
-@pytest.mark.slow
 @pytest.mark.skipif(DASK is not None, reason=DASK or "")
 def test_dask_worker_killed_midway_nothing_lost(tmp_path):
     _kill_a_worker_midway(tmp_path, "dask")

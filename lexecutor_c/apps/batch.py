@@ -702,8 +702,11 @@ def batch(source: str, out: str, task: str = "run", *, executor: str = "local",
                     pending.discard(int(it[0][:16], 16))
                 continue
             if isinstance(result, BaseException):
+                hint = "" if executor == "local" else (
+                    " (on a cluster, the scheduler and every worker need the same lexecutor_c"
+                    " installed: docs/RUNNING.md)")
                 raise BatchError(f"a batch failed in the worker (not an item's own error): "
-                                 f"{type(result).__name__}: {result}") from result
+                                 f"{type(result).__name__}: {result}{hint}") from result
             with lock:
                 for row in result:
                     k = int(row["key"][:16], 16)

@@ -160,7 +160,10 @@ class DaskExecutor(Executor):
             except OSError as e:
                 raise ExecutorError(f"cannot reach the Dask scheduler at {address}: {e}") from None
             if sys_path:
-                self._client.run(_extend_sys_path, list(sys_path))
+                # a builtin: nothing of ours has to be unpickled in the workers for this
+                self._client.run(exec, "import sys\nfor p in reversed(%r):\n"
+                                 "    p in sys.path or sys.path.insert(0, p)" % list(sys_path),
+                                 {})
             self.workers = sum(w.get("nthreads", 1) for w in
                                self._client.scheduler_info()["workers"].values())
             self.kind = f"dask {address}"
@@ -178,7 +181,14 @@ class DaskExecutor(Executor):
                                              memory_limit=0, env=env)
                 self._client = Client(self._cluster)
         if initializer is not None:
-            self._client.run(initializer, *initargs)
+            try:
+                self._client.run(initializer, *initargs)
+            except Exception as e:
+                self.close()
+                raise ExecutorError(
+                    f"the Dask workers cannot run {initializer.__module__}: "
+                    f"{type(e).__name__}: {e}; every worker needs the same lexecutor_c "
+                    "installed (docs/RUNNING.md)") from None
         self._executor = self._client.get_executor(pure=False)
 
     def submit(self, fn, *args):
@@ -198,12 +208,6 @@ class DaskExecutor(Executor):
         finally:
             if self._cluster is not None:
                 self._cluster.close()
-
-
-def _extend_sys_path(paths):
-    for p in reversed(paths):
-        if p not in sys.path:
-            sys.path.insert(0, p)
 
 
 class RayExecutor(Executor):
@@ -252,7 +256,15 @@ class RayExecutor(Executor):
         self._remote: dict = {}
         if initializer is not None:
             # one call per CPU: a best effort (Ray picks the processes)
-            ray.get([self._task(initializer).remote(*initargs) for _ in range(self.workers)])
+            try:
+                ray.get([self._task(initializer).remote(*initargs)
+                         for _ in range(self.workers)])
+            except Exception as e:
+                self.close()
+                raise ExecutorError(
+                    f"the Ray workers cannot run {initializer.__module__}: "
+                    f"{type(e).__name__}: {e}; every node needs the same lexecutor_c "
+                    "installed (docs/RUNNING.md)") from None
 
     def _task(self, fn):
         t = self._remote.get(fn)
