@@ -600,6 +600,11 @@ def batch(source: str, out: str, task: str = "run", *, executor: str = "local",
     callable given a dict (done, skipped, retried, total, items_per_s,
     eta_s).  Raises BatchError for bad input or options, before anything
     runs; KeyboardInterrupt stops the run after writing what is done."""
+    try:
+        import pyarrow  # noqa: F401
+    except ImportError:
+        raise BatchError("batch writes Parquet and needs pyarrow: pip install 'pyarrow>=17' "
+                         "(or lexecutor_c[batch])") from None
     opts = _check_options(task, dict(options or {}))
     options_json = json.dumps(opts, sort_keys=True, default=str)
     if batch_size < 1:

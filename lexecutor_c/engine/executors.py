@@ -228,8 +228,9 @@ class RayExecutor(Executor):
             py = "%d.%d" % sys.version_info[:2]
             raise ExecutorError(
                 f"the ray executor needs ray, which is not installed for Python {py}: "
-                "pip install 'ray==2.60.0' (this release has wheels for CPython 3.11 only on "
-                "this platform; on 3.12/3.13 use the local or dask executor)") from None
+                "pip install 'ray[client]==2.60.0' (wheels for CPython 3.11-3.13 on "
+                "x86-64/aarch64 Linux and macOS; elsewhere use the local or dask "
+                "executor)") from None
         self._ray = ray
         env = {}
         if sys_path:
