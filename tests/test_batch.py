@@ -124,6 +124,23 @@ def test_instrument_and_trace_tasks(tmp_path):
         json.loads(t.column("detail")[0].as_py())["entries"]
 
 
+def test_treefix_and_errors_tasks(tmp_path):
+    src = write_jsonl(tmp_path / "s.jsonl", ["import pandas as pd\ndf = pd.read_csv(path)\n"
+                                             "print(df.shape[0] + 1)\n"])
+    s = B.batch(src, tmp_path / "tf", task="treefix", workers=1,
+                options={"budget": 3, "n": 2, "k": 1, "timeout": 2})
+    t = B.read_results(str(tmp_path / "tf")).to_pylist()[0]
+    assert s.ran == 1 and t["status"] == "ok", t["error"]
+    d = json.loads(t["detail"])
+    assert t["total_lines"] == 3 and t["coverage"] == d["coverage"] and d["prefixes"]
+    B.batch(src, tmp_path / "er", task="errors", workers=1,
+            options={"seeds": 1, "timeout": 5, "treefix": False})
+    e = B.read_results(str(tmp_path / "er")).to_pylist()[0]
+    assert e["status"] in ("ok", "error-found") and "runs" in json.loads(e["detail"])
+    with pytest.raises(B.BatchError, match="takes no option"):
+        B.batch(src, tmp_path / "x", task="errors", options={"budget": 3})
+
+
 def test_duplicates_run_once_and_limit_then_resume_skips_done(tmp_path):
     codes = snippets(10)
     src = write_jsonl(tmp_path / "s.jsonl", codes + codes[:3])      # 3 duplicates

@@ -706,6 +706,8 @@ def batch(source: str, out: str, task: str = "run", *, executor: str = "local",
                 for it in b[2]:
                     pending.discard(int(it[0][:16], 16))
                 continue
+            if isinstance(result, KeyboardInterrupt):
+                raise KeyboardInterrupt
             if isinstance(result, BaseException):
                 hint = "" if executor == "local" else (
                     " (on a cluster, the scheduler and every worker need the same lexecutor_c"

@@ -90,6 +90,15 @@ class Executor:
         self.close()
 
 
+def _local_init(initializer, initargs):
+    """A pool worker ignores SIGINT: Ctrl-C reaches the whole foreground process group,
+    and the driver, not each worker, decides what an interruption does."""
+    import signal
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if initializer is not None:
+        initializer(*initargs)
+
+
 class LocalExecutor(Executor):
     """``concurrent.futures.ProcessPoolExecutor`` (fork start method where
     there is one).  When a worker dies the pool breaks and every call in
@@ -111,7 +120,7 @@ class LocalExecutor(Executor):
 
     def _start(self) -> None:
         self._pool = cf.ProcessPoolExecutor(max_workers=self.workers, mp_context=self._ctx,
-                                            initializer=self._init[0], initargs=self._init[1])
+                                            initializer=_local_init, initargs=self._init)
         # start every worker now, before the caller starts threads of its own
         list(self._pool.map(_noop, range(self.workers)))
 
