@@ -198,7 +198,8 @@ def test_bad_input_is_a_usage_error(tmp_path, capsys):
     code, _, err = call(capsys, "batch", tmp_path / "x.csv", "--out", tmp_path / "o")
     assert code == 2 and "not a folder" in err
     for argv, msg in ((["--shard", "3/2"], "0 <= I < N"), (["--shard", "x"], "I/N"),
-                      (["--sample", "0"], "fraction"), (["--executor", "spark"], "unknown executor"),
+                      (["--sample", "0"], "fraction"),
+                      (["--executor", "spark"], "unknown executor"),
                       (["--workers", "0"], "at least 1"), (["--budget", "3"], "treefix")):
         code, _, err = call(capsys, "batch", src, "--out", tmp_path / "o2", *argv)
         assert code == 2 and msg in err, (argv, err)
