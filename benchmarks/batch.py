@@ -171,12 +171,20 @@ def _descendants(pid: int) -> list:
         return []
 
 
-def _rows(out: str, flush_rows: int) -> int:
-    """Rows written (parts x rows per part; the last part of a run may be shorter)."""
+_PART_ROWS: dict = {}
+
+
+def _rows(out: str) -> int:
+    """Rows written so far (each part's row count from its Parquet footer, read once)."""
+    import pyarrow.parquet as pq
     try:
-        return sum(1 for n in os.listdir(out) if n.startswith("part-")) * flush_rows
+        names = [n for n in os.listdir(out) if n.startswith("part-")]
     except FileNotFoundError:
         return 0
+    for n in names:
+        if n not in _PART_ROWS:
+            _PART_ROWS[n] = pq.ParquetFile(os.path.join(out, n)).metadata.num_rows
+    return sum(_PART_ROWS[n] for n in names)
 
 
 def _invoke(src, out, args, kill_at: Optional[int]) -> dict:
@@ -198,7 +206,7 @@ def _invoke(src, out, args, kill_at: Optional[int]) -> dict:
             driver_peak = max(driver_peak, st.get("VmHWM", 0))
             for c in _descendants(p.pid):
                 worker_peak = max(worker_peak, _status(c).get("VmRSS", 0))
-            done = _rows(out, args.flush_rows)
+            done = _rows(out)
             while next_mark <= 4 and done >= args.big * next_mark // 4:
                 marks[f"{25 * next_mark}%"] = st.get("VmRSS")
                 next_mark += 1
