@@ -16,7 +16,8 @@ PIP     := $(PY) -m pip
 DEBS    := build-essential pkg-config git libtree-sitter-dev libcjson-dev libcurl4-openssl-dev libseccomp-dev
 PYDEPS  := "tree-sitter-python>=0.23,<0.24" "rich>=13" "pytest>=7" "libcst>=1.0" \
            "pytest-httpserver>=1.0" "ipython>=8" nbclient ipykernel nbformat \
-           "dask[distributed]" matplotlib setuptools wheel \
+           "dask[distributed]==2026.8.0" "pyarrow==26.0.1" "ray[client]==2.60.0" \
+           matplotlib setuptools wheel \
            "build>=1.0" "mypy>=1.10" "pre-commit>=3.0" \
            "import-linter>=2.17"
 # torch is pinned: this machine kind carries that CPU wheel locally, for 3.11

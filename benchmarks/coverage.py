@@ -2,7 +2,7 @@
 
     python -m benchmarks.coverage                       # every available approach
     python -m benchmarks.coverage --approach as-is naive --markdown
-    python -m benchmarks.coverage --executor dask       # a local dask cluster
+    python -m benchmarks.coverage --executor dask       # a local dask cluster (or ray)
     python -m benchmarks.coverage --data bench-data/devset --data ../shared/bench/treefix_sample
 
 Reads the Treefix sample (``<repo>/../shared/bench/treefix_sample``) or any
@@ -525,46 +525,23 @@ def run_task(task: Task, opts: Options) -> dict:
 
 # ================================================================ executors
 
-def _noop(x=None):
-    return x
-
-
 def make_executor(kind: str = "local", workers: Optional[int] = None,
                   scheduler: Optional[str] = None):
-    """(executor, close) for ``local`` (ProcessPoolExecutor) or ``dask``
-    (a Client on a LocalCluster, or on ``scheduler``)."""
-    workers = workers or os.cpu_count() or 1
-    if kind == "local":
-        import multiprocessing
-        ex = cf.ProcessPoolExecutor(max_workers=workers,
-                                    mp_context=multiprocessing.get_context("fork"))
-        # start the workers now, before any progress thread exists
-        list(ex.map(_noop, range(workers)))
-        return ex, lambda: ex.shutdown(wait=True, cancel_futures=True)
-    if kind == "dask":
-        try:
-            from dask.distributed import Client, LocalCluster
-        except ImportError:
-            raise SystemExit("--executor dask needs dask.distributed: "
-                             "pip install 'dask[distributed]'")
-        if scheduler:
-            client = Client(scheduler)
-            cluster = None
-        else:
-            cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                   dashboard_address=None)
-            client = Client(cluster)
-        # workers must import benchmarks.coverage (a builtin, so nothing of
-        # ours has to be unpickled there first)
-        client.run(exec, f"import sys\nif {REPO!r} not in sys.path: sys.path.insert(0, {REPO!r})",
-                   {})
+    """(executor, close): the shared executors of lexecutor_c.engine.executors
+    (``local`` process pool, ``dask`` LocalCluster or the scheduler at
+    ``scheduler``, ``ray`` local instance or the cluster at ``scheduler``);
+    their workers get the repository on sys.path (benchmarks.coverage)."""
+    from lexecutor_c.engine import executors
+    spec = kind
+    if scheduler and kind in ("dask", "ray"):
+        spec = scheduler if "://" in scheduler or scheduler == "ray:auto" else \
+            f"{kind}://{scheduler}"
+    ex = executors.open_executor(spec, workers, sys_path=[REPO])
+    return ex, ex.close
 
-        def close():
-            client.close()
-            if cluster is not None:
-                cluster.close()
-        return client.get_executor(pure=False), close
-    raise ValueError(f"unknown executor {kind!r}")
+
+def _run_one(payload):
+    return run_task(*payload)
 
 
 # ================================================================ checkpoint + runner
@@ -608,11 +585,12 @@ def _row_key(row: dict) -> tuple:
     return (row["dataset"], row["file"], row["approach"], row["seed"], row["version"])
 
 
-def run_tasks(tasks: list[Task], opts: Options, executor: cf.Executor,
+def run_tasks(tasks: list[Task], opts: Options, executor,
               checkpoint: Optional[Checkpoint] = None,
               on_row: Optional[Callable[[dict, bool], None]] = None,
               window: Optional[int] = None) -> list[dict]:
-    """Run the tasks not already in the checkpoint on ``executor``; rows in
+    """Run the tasks not already in the checkpoint on ``executor`` (from
+    make_executor; a batch whose worker was lost is resubmitted there); rows in
     ``tasks`` order.  ``on_row(row, cached)`` after each (raising from it,
     e.g. KeyboardInterrupt, stops the run; finished rows stay checkpointed).
     An exception of the executor itself (a worker died) gives an ``error``
@@ -626,33 +604,16 @@ def run_tasks(tasks: list[Task], opts: Options, executor: cf.Executor,
                 on_row(done[t.key], True)
         else:
             todo.append(t)
-    window = window or max(4, 4 * (os.cpu_count() or 1))
-    pending: dict[cf.Future, Task] = {}
-    it = iter(todo)
-    try:
-        while True:
-            while len(pending) < window:
-                t = next(it, None)
-                if t is None:
-                    break
-                pending[executor.submit(run_task, t, opts)] = t
-            if not pending:
-                break
-            finished, _ = cf.wait(pending, return_when=cf.FIRST_COMPLETED)
-            for fut in finished:
-                t = pending.pop(fut)
-                try:
-                    row = fut.result()
-                    if checkpoint is not None:
-                        checkpoint.add(row)
-                except Exception as e:
-                    row = error_row(t, "error", f"executor: {type(e).__name__}: {e}")
-                done[t.key] = row
-                if on_row:
-                    on_row(row, False)
-    finally:
-        for fut in pending:
-            fut.cancel()
+    from lexecutor_c.engine import executors
+    for (t, _), row in executors.run_batches(executor, _run_one, ((t, opts) for t in todo),
+                                             window=window):
+        if isinstance(row, BaseException):   # the executor's own failure: not checkpointed
+            row = error_row(t, "error", f"executor: {type(row).__name__}: {row}")
+        elif checkpoint is not None:
+            checkpoint.add(row)
+        done[t.key] = row
+        if on_row:
+            on_row(row, False)
     return [done[t.key] for t in tasks if t.key in done]
 
 
@@ -1079,9 +1040,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--frequency-table", default=None, metavar="PATH",
                    help="frequency table or recorded events file (default: the shipped "
                         "lexecutor_c/model/frequency.json.gz)")
-    p.add_argument("--executor", choices=("local", "dask"), default="local")
+    p.add_argument("--executor", choices=("local", "dask", "ray"), default="local",
+                   help="lexecutor_c.engine.executors: a process pool, Dask or Ray")
     p.add_argument("--scheduler", default=None, metavar="ADDRESS",
-                   help="dask scheduler address instead of a local cluster")
+                   help="Dask scheduler (HOST:PORT) or Ray cluster (ray://HOST:PORT) "
+                        "instead of a local one")
     p.add_argument("--workers", type=int, default=None,
                    help="worker processes (default: CPU count)")
     p.add_argument("--out", default=DEFAULT_OUT, help="output folder (default bench-out/)")
@@ -1151,7 +1114,12 @@ def run_benchmark(args: argparse.Namespace) -> int:
     err.print(f"{len(snippets)} snippets x {', '.join(approaches)}: {len(tasks)} runs "
               f"({cached} from the checkpoint), timeout {args.timeout:g} s, "
               f"executor {args.executor}, code {code}")
-    executor, close = make_executor(args.executor, args.workers, args.scheduler)
+    from lexecutor_c.engine.executors import ExecutorError
+    try:
+        executor, close = make_executor(args.executor, args.workers, args.scheduler)
+    except ExecutorError as e:
+        err.print(f"error: {e}", markup=False)
+        return 2
     progress = None
     _sigterm_interrupts()
     try:

@@ -37,6 +37,7 @@ _LAZY: dict[str, tuple[str, Optional[str]]] = {
     "Outcome": (".engine.sandbox", "Outcome"),
     "call_isolated": (".engine.sandbox", "call_isolated"),
     "TreefixError": (".prefixtree", "TreefixError"),
+    "batch": (".apps.batch", "batch"),
     "TreefixResult": (".prefixtree", "TreefixResult"),
     "MISSING": ("._core", "MISSING"),
     "Dummy": ("._core", "Dummy"),
@@ -61,7 +62,7 @@ __all__ = [
     "BackendUnavailable", "CallResult", "Dummy", "DummyResource", "IidInfo", "Instrumented",
     "LExecutorError", "LineInfo", "Limits", "MISSING", "Outcome", "RecordResult", "Result",
     "SourceError", "UndefinedName", "call", "call_isolated", "instrument", "lexecute", "record",
-    "run", "treefix", "TreefixError", "TreefixResult", "find_errors",
+    "run", "treefix", "TreefixError", "TreefixResult", "find_errors", "batch",
 ]
 
 if TYPE_CHECKING:       # what a type checker sees; at run time __getattr__ imports these
@@ -81,6 +82,7 @@ if TYPE_CHECKING:       # what a type checker sees; at run time __getattr__ impo
     from .integrations.magics import (load_ipython_extension as load_ipython_extension,
                                       unload_ipython_extension as unload_ipython_extension)
     from .prefixtree import TreefixError as TreefixError, TreefixResult as TreefixResult
+    from .apps.batch import batch as batch
 
 
 def __getattr__(name: str) -> Any:

@@ -455,16 +455,22 @@ def test_cli_dask_executor_end_to_end(small_data, tmp_path):
     assert json.loads((out / "results.json").read_text())["meta"]["executor"] == "dask"
 
 
-def test_no_ray_executor():
-    """Ray was removed (never tested against a cluster; docs/BENCHMARK.md): asking for it is
-    a usage error, not a half-working adapter."""
-    with pytest.raises(ValueError, match="unknown executor 'ray'"):
-        bc.make_executor("ray", 1)
-    proc = subprocess.run([sys.executable, "-m", "benchmarks.coverage", "--executor", "ray",
+def test_executors_are_the_shared_ones():
+    """The benchmark runs on lexecutor_c.engine.executors (tested against real Dask and Ray
+    in tests/test_batch.py); an unknown one is refused with the list."""
+    from lexecutor_c.engine import executors
+    ex, close = bc.make_executor("local", 1)
+    try:
+        assert isinstance(ex, executors.LocalExecutor)
+    finally:
+        close()
+    with pytest.raises(executors.ExecutorError, match="unknown executor 'spark'"):
+        bc.make_executor("spark", 1)
+    proc = subprocess.run([sys.executable, "-m", "benchmarks.coverage", "--executor", "spark",
                            "--no-plot", "--no-progress"], capture_output=True, text=True,
                           timeout=60, cwd=str(ROOT))
     assert proc.returncode == 2
-    assert "invalid choice: 'ray'" in proc.stderr
+    assert "invalid choice: 'spark'" in proc.stderr
 
 
 # ---------------------------------------------------------------- any folder (--data DIR)

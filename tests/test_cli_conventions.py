@@ -111,13 +111,14 @@ def _argv(name, d):
         "commits": ["commits", "--repo", str(d / "repo"), "--seeds", "1"],
         "errors": ["errors", "--seeds", "1", a],
         "treefix": ["treefix", "--budget", "5", "-k", "1", "-n", "2", a],
+        "batch": ["batch", a, "--out", str(d / "batch-out"), "--workers", "1", "--no-progress"],
         "record": ["record", "--out", str(d / "ev.jsonl.gz"), "--include", "json",
                    "--", sys.executable, "-c", "import json; json.dumps([1])"],
     }[name]
 
 
 @pytest.mark.parametrize("name", ["run", "instrument", "demo", "trace", "commits", "errors",
-                                  "treefix", "record"])
+                                  "treefix", "record", "batch"])
 def test_json_document_has_the_documented_keys(capsys, workdir, name):
     argv = _argv(name, workdir)
     code, out, err = call(capsys, argv[0], "--json", *argv[1:])

@@ -29,6 +29,7 @@ from .common import (COMMANDS, EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_STAT
 from .ui import UI
 # the commands, in the order `lexecutor-c --help` lists them
 from . import run, instrument, demo, trace, commits, errors, treefix, record, train  # noqa: F401
+from . import batch  # noqa: F401
 from .demo import FIGURE1_EXPECTED, example_path
 
 __all__ = ["COMMANDS", "Command", "EXIT_FAILED", "EXIT_INTERRUPTED", "EXIT_OK",

@@ -1,8 +1,8 @@
 """Collect training data: ``python -m lexecutor_c.model.training.collect``.
 
 For each project of ``projects.PROJECTS`` (and each stdlib test module of
-``STDLIB``), as one task on a Dask ``LocalCluster`` of ``--workers``
-processes:
+``STDLIB``), as one task on ``--workers`` processes of ``--executor``
+(lexecutor_c.engine.executors; a Dask ``LocalCluster`` by default):
 
 1. ``pip download`` the pinned sdist into ``DATA/sdists`` (skipped when it
    is there; ``--offline`` never downloads) and unpack it into
@@ -557,34 +557,37 @@ def to_run(names: Sequence[str], manifest: dict, retry, force: bool) -> List[str
     return out
 
 
-def run_all(tasks: Dict[str, tuple], manifest: dict, mpath: str, workers: int) -> None:
-    """Run ``tasks`` ({name: (function, args, kwargs)}) on a LocalCluster of
-    ``workers`` single-threaded processes, writing each result to the
-    manifest as soon as it arrives."""
+def _call(payload):
+    """The worker side of run_all: ``(name, function, args, kwargs)``."""
+    _, fn, args, kwargs = payload
+    return fn(*args, **kwargs)
+
+
+def run_all(tasks: Dict[str, tuple], manifest: dict, mpath: str, workers: int,
+            executor: str = "dask") -> None:
+    """Run ``tasks`` ({name: (function, args, kwargs)}) on ``workers``
+    single-threaded processes of ``executor`` (lexecutor_c.engine.executors:
+    ``dask``, a LocalCluster, by default; ``local``, ``ray``, or a cluster
+    address), in the given order, writing each result to the manifest as
+    soon as it arrives.  A task whose worker died is recorded ``failed``
+    (``--retry`` runs it again)."""
     if not tasks:
         return
-    from dask.distributed import Client, LocalCluster, as_completed
+    from ...engine import executors
     for n in tasks:
         entry = manifest["projects"].setdefault(n, {})
         if entry.get("state") in DONE_STATES:
             entry["previous_state"] = entry["state"]
         entry["state"] = "running"
     save_manifest(mpath, manifest)
-    with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                      dashboard_address=":0", memory_limit=0) as cluster, \
-            Client(cluster) as client:
-        futures = {}
-        for i, (n, (fn, args, kwargs)) in enumerate(tasks.items()):
-            # priority: the workers take the tasks in the given order
-            futures[client.submit(fn, *args, key=f"collect-{n}", pure=False,
-                                  priority=len(tasks) - i, **kwargs)] = n
+    with executors.open_executor(executor, workers) as ex:
+        # a window of one call per worker: the workers take the tasks in the given order
         done = 0
-        for fut in as_completed(futures):
-            n = futures[fut]
-            try:
-                res = fut.result()
-            except Exception as e:  # noqa: BLE001 - a worker died: record it, go on
-                res = {"project": n, "state": "failed", "error": f"{type(e).__name__}: {e}"}
+        for (n, _, _, _), res in executors.run_batches(
+                ex, _call, ((n, *t) for n, t in tasks.items()), window=ex.workers,
+                max_retries=0):
+            if isinstance(res, BaseException):     # a worker died: record it, go on
+                res = {"project": n, "state": "failed", "error": f"{type(res).__name__}: {res}"}
             res["finished"] = time.strftime("%Y-%m-%dT%H:%M:%S")
             manifest["projects"][n] = res
             save_manifest(mpath, manifest)
@@ -669,7 +672,11 @@ def main(argv: Optional[List[str]] = None) -> int:
                     help="comma-separated project names of projects.PROJECTS (default: all)")
     ap.add_argument("--stdlib", default=",".join(STDLIB),
                     help="comma-separated stdlib test modules ('' for none)")
-    ap.add_argument("--workers", type=int, default=2, help="Dask worker processes (default 2)")
+    ap.add_argument("--workers", type=int, default=2, help="worker processes (default 2)")
+    ap.add_argument("--executor", default="dask",
+                    help="where the tasks run (lexecutor_c.engine.executors): dask (a "
+                         "LocalCluster, default), local (a process pool), ray, or "
+                         "dask://HOST:PORT / ray://HOST:PORT")
     ap.add_argument("--timeout", type=float, default=600,
                     help="seconds per test suite (then it is killed; events kept)")
     ap.add_argument("--install-timeout", type=float, default=600,
@@ -773,7 +780,11 @@ def main(argv: Optional[List[str]] = None) -> int:
         skipped = len(all_names) - len(tasks)
         log(f"{len(tasks)} to run on {args.workers} workers, {skipped} done before "
             f"(--retry / --force run them again)")
-        run_all(tasks, manifest, mpath, args.workers)
+        from ...engine.executors import ExecutorError
+        try:
+            run_all(tasks, manifest, mpath, args.workers, args.executor)
+        except ExecutorError as e:
+            ap.error(str(e))
     if args.no_dataset:
         return 0
     use = {n for n, r in manifest["projects"].items()
