@@ -59,6 +59,7 @@ class _Compiled:
         for c in _walk(self.code):
             self.index.setdefault((c.co_qualname, c.co_firstlineno), []).append(c)
             _TWINS[id(c)] = c
+            _TWIN_FILE[id(c)] = self
 
     def find(self, code: CodeType) -> Optional[CodeType]:
         """The twin of an original code object, or None (not found, ambiguous,
@@ -70,6 +71,16 @@ class _Compiled:
 
 _TWINS: dict[int, CodeType] = {}           # id -> every twin code object ever made (kept alive)
 _COMPILED: dict[tuple, _Compiled] = {}     # (filename, source) -> _Compiled
+_TWIN_FILE: dict[int, _Compiled] = {}      # id of a twin code object -> its file
+
+
+def instrumented_for(code) -> Optional[Any]:
+    """The ``Instrumented`` (source, iids, line map) a twin code object was compiled from,
+    or None when *code* is no twin (it ran as it is)."""
+    if _TWINS.get(id(code)) is not code:
+        return None
+    compiled = _TWIN_FILE.get(id(code))
+    return None if compiled is None else compiled.inst
 _keys = itertools.count(1)
 
 
@@ -316,12 +327,31 @@ class Injection(NamedTuple):
     iid: int
 
 
+def _watching_call(call, seen: set):
+    """The ``_c_`` loader, noting the iids of calls whose result is an injected object."""
+    dummies = (_core.Dummy, getattr(_core, "DummyResource", _core.Dummy))
+
+    def _c_(iid, *args, **kwargs):
+        result = call(iid, *args, **kwargs)
+        if type(result) in dummies:
+            seen.add(iid)
+        return result
+    return _c_
+
+
 class _FileRun:
     def __init__(self, session: "Session", compiled: _Compiled):
         self.compiled = compiled
         opts = session.options
         self.runtime = _core.Runtime(sites=compiled.inst.iids, filename=compiled.filename, **opts)
         loaders = self.runtime.loaders()
+        #: iids of calls that returned an injected object (Dummy) in this run, when the
+        #: session watches call results (pytest's verdicts: a value made up inside a
+        #: callee and returned to the failing operation)
+        self.injected_results: set = set()
+        if session.watch_calls:
+            loaders = dict(loaders)
+            loaders["_c_"] = _watching_call(loaders["_c_"], self.injected_results)
         self.loaders = {compiled.names[n]: loaders[n] for n in LOADERS}
         self.probe_key = compiled.names["_l_"]
         self.probe_value = self.loaders[self.probe_key]
@@ -338,8 +368,9 @@ class Session:
     """
 
     def __init__(self, targets, *, predictor="naive", abstraction="fine", seed=None,
-                 randomize=False, frequency_table=None):
+                 randomize=False, frequency_table=None, watch_calls=False):
         self.targets = targets if isinstance(targets, Targets) else Targets(targets)
+        self.watch_calls = bool(watch_calls)
         self.options = {"predictor": predictor, "abstraction": abstraction, "seed": seed,
                         "randomize": randomize}
         if frequency_table is not None:
@@ -451,6 +482,13 @@ class Session:
         empty (each missing name is predicted afresh)."""
         for run in self.files.values():
             run.runtime.reset()
+            run.injected_results.clear()
+
+    @property
+    def injected_results(self) -> dict[str, set]:
+        """filename -> iids of calls that returned an injected object (``watch_calls``)."""
+        return {f: set(run.injected_results) for f, run in self.files.items()
+                if run.injected_results}
 
     # -- results
 
