@@ -74,6 +74,35 @@ _COMPILED: dict[tuple, _Compiled] = {}     # (filename, source) -> _Compiled
 _TWIN_FILE: dict[int, _Compiled] = {}      # id of a twin code object -> its file
 
 
+def twin_codes(filename: str, qualname: str) -> list:
+    """The twin code objects of *filename* (any compiled version of it) whose qualname is
+    *qualname*."""
+    real = _real(filename)
+    out = []
+    for (f, _source), compiled in list(_COMPILED.items()):
+        if f == filename or _real(f) == real:
+            for (q, _line), codes in compiled.index.items():
+                if q == qualname:
+                    out.extend(codes)
+    return out
+
+
+def decorators_of(filename: str, code) -> list:
+    """The decorators of the function whose (twin) code object is *code*, as written."""
+    import ast
+    lines = linecache.getlines(filename)
+    try:
+        tree = ast.parse("".join(lines))
+    except (SyntaxError, ValueError):
+        return []
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and \
+                node.name == code.co_name and node.decorator_list and \
+                node.decorator_list[0].lineno <= code.co_firstlineno <= node.lineno:
+            return ["@" + ast.unparse(d) for d in node.decorator_list]
+    return []
+
+
 def instrumented_for(code) -> Optional[Any]:
     """The ``Instrumented`` (source, iids, line map) a twin code object was compiled from,
     or None when *code* is no twin (it ran as it is)."""

@@ -199,6 +199,7 @@ class Controller:
         self.import_injections: Optional[list] = None   # injected while modules were imported
         self.import_coverage: dict = {}
         self.raised_lines: dict[str, dict] = {}   # nodeid -> {file: lines an exception left}
+        self.lost_decorators: dict[str, list] = {}  # nodeid -> decorators that were Dummies
 
     def usable(self) -> bool:
         """Load the hook the first time a test needs it; False (with one warning) when
@@ -276,6 +277,12 @@ class Controller:
         with hook.paused():
             v = judge(exc, injections, getattr(item, "_lexecute_fixtures", []),
                       hook.instrumented_for, self.relpath, results)
+            lost = self.lost_decorators.get(item.nodeid)
+            if lost and v.verdict != "made-up":
+                v.verdict = "made-up"
+                v.why = ("the test ran without its decorator " + ", ".join(lost) +
+                         ", an injected value")
+                v.injected = [f"{d} (decorator)" for d in lost]
             # the lines where the exception passed through twins started running
             tb = exc.__traceback__
             while tb is not None:
@@ -360,6 +367,32 @@ class LexecutePlugin:
             session.disable()
             c.record(item, session, getattr(item, "_lexecute_fixtures", []))
 
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_pycollect_makeitem(self, collector, name, obj):
+        """A test function turned into an injected value by a missing decorator: collect
+        the undecorated function (its failures are then made-up: it ran without the
+        decorator)."""
+        c = self.controller
+        if not c.enabled or c.run_session is None or not _is_dummy(obj):
+            return None
+        try:
+            if not collector.funcnamefilter(name):
+                return None
+            found = recover_test_function(collector, name)
+        except Exception:
+            return None
+        if found is None:
+            return None
+        fn, decorators = found
+        try:
+            setattr(collector.obj, name, fn)
+        except (AttributeError, TypeError):
+            return None
+        items = list(collector._genfunctions(name, fn))
+        for it in items:
+            c.lost_decorators[it.nodeid] = decorators
+        return items
+
     @pytest.hookimpl(wrapper=True)
     def pytest_runtest_makereport(self, item, call):
         report = yield
@@ -409,6 +442,57 @@ class LexecutePlugin:
 
     def pytest_unconfigure(self, config):
         self.controller.stop_run()
+
+
+def _is_dummy(obj) -> bool:
+    t = type(obj)
+    return t.__module__ == "lexecutor_c._core" and t.__name__ in ("Dummy", "DummyResource")
+
+
+def recover_test_function(collector, name: str):
+    """A test function whose decorator is an injected value (``@freeze_time(...)`` with
+    freezegun missing) became that value's result, a Dummy, when its module ran as a twin.
+    Its code is still in the twin module: make the function again from it, undecorated,
+    in the module's globals.  Returns ``(function, decorators as written)`` or None."""
+    from . import hook
+    owner = getattr(collector, "obj", None)
+    module = getattr(collector, "module", None)
+    g = getattr(module, "__dict__", None)
+    filename = str(getattr(collector, "path", "") or "")
+    if g is None or not filename:
+        return None
+    qual = name if isinstance(owner, type(module)) else \
+        f"{getattr(owner, '__qualname__', '')}.{name}"
+    found = hook.twin_codes(filename, qual)
+    if len(found) != 1:
+        return None
+    code = found[0]
+    if code.co_freevars:
+        return None
+    import types
+    fn = types.FunctionType(code, g, name)
+    fn.__qualname__ = qual
+    fn.__module__ = g.get("__name__", fn.__module__)
+    decorators = hook.decorators_of(filename, code)
+    lost = []
+    scope = dict(vars(owner)) if isinstance(owner, type) else {}
+    for d in reversed(decorators):
+        # the decorators that are real (pytest.mark.parametrize...) are applied again, in
+        # order; those that evaluate to an injected value are left out
+        try:
+            # compiled under its own name: code named after the file would be a target of
+            # the run (its twin, the module body, would run instead)
+            with hook.paused():
+                value = eval(compile(d[1:], "<lexecutor_c: decorator>", "eval"), g, scope)
+            if _is_dummy(value):
+                raise LookupError(d)
+            new = value(fn)
+            if _is_dummy(new) or not callable(new):
+                raise LookupError(d)
+            fn = new
+        except Exception:
+            lost.append(d)
+    return fn, lost[::-1]
 
 
 #: pytest's own outcomes (skip, xfail, exit, fail from a hook) are no test failures to judge
