@@ -58,7 +58,8 @@ PROJECTS = {
                         dropped=[], args=["tests"]),
     "python-dateutil": Project(
         "python-dateutil", "2.9.0.post0", runtime=["six==1.17.0"],
-        plugins=["freezegun==1.5.5", "hypothesis==6.170.17", "mock==5.2.0"],
+        plugins=["freezegun==1.5.5", "hypothesis==6.170.17", "mock==5.2.0",
+                 "pytest-cov==7.0.0"],
         dropped=["six==1.17.0"], args=["tests"]),
     "glom": Project("glom", "24.11.0",
                     runtime=["boltons==26.2.0", "attrs==26.1.0", "face==26.0.1"],

@@ -356,12 +356,41 @@ class Injection(NamedTuple):
     iid: int
 
 
+#: builtins that read the calling frame: called from the watching loader's frame they would
+#: read that one, so it calls them with the caller's frame made explicit
+_FRAME_READERS = {id(f): f for f in (super, locals, globals, vars, dir, eval, exec)}
+
+
+def _frame_call(call, iid, fn, args, kwargs, frame):
+    if not kwargs:
+        if fn is super and not args:
+            code = frame.f_code
+            f_locals = frame.f_locals
+            first = code.co_varnames[0] if code.co_argcount else None
+            if "__class__" in f_locals and first is not None and first in f_locals:
+                return call(iid, super, f_locals["__class__"], f_locals[first])
+        elif (fn is locals or fn is vars) and not args:
+            return frame.f_locals
+        elif fn is globals and not args:
+            return frame.f_globals
+        elif fn is dir and not args:
+            return sorted(frame.f_locals)
+        elif (fn is eval or fn is exec) and len(args) == 1:
+            return call(iid, fn, args[0], frame.f_globals, frame.f_locals)
+    return call(iid, fn, *args, **kwargs)
+
+
 def _watching_call(call, seen: set):
     """The ``_c_`` loader, noting the iids of calls whose result is an injected object."""
     dummies = (_core.Dummy, getattr(_core, "DummyResource", _core.Dummy))
+    readers = _FRAME_READERS
+    getframe = sys._getframe
 
     def _c_(iid, *args, **kwargs):
-        result = call(iid, *args, **kwargs)
+        if args and id(args[0]) in readers and readers[id(args[0])] is args[0]:
+            result = _frame_call(call, iid, args[0], args[1:], kwargs, getframe(1))
+        else:
+            result = call(iid, *args, **kwargs)
         if type(result) in dummies:
             seen.add(iid)
         return result
