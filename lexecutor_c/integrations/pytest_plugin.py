@@ -1,9 +1,15 @@
 """pytest plugin: run tests with the code under test in transparent mode.
 
-    pytest --lexecute                 # the project's code (tests and code under test)
+    pytest --lexecute [PATHS...]      # the project's code (tests and code under test);
+                                      # paths, node ids, -k, -m, --pyargs as without it
     pytest --lexecute='myproj*'       # test functions + the modules matching the pattern(s)
+    pytest --lexecute --lexecute-strict --lexecute-report=r.json --lexecute-cov
     @pytest.mark.lexecute             # this test (without the option)
     @pytest.mark.lexecute("myproj.util", predictor="random")
+
+Each failing test gets a verdict (integrations/verdict.py): real, made-up (it follows
+from an injected value, named) or unknown; --lexecute-strict reports made-up failures
+as xfail.  --lexecute-cov writes coverage.py data (integrations/coverage_data.py).
 
 Targets run as instrumented twins (lexecutor_c.hook): a missing name,
 attribute or import inside them gets a predicted value instead of failing,
@@ -144,9 +150,11 @@ def pytest_addoption(parser):
         "--lexecute", action="store", nargs="?", const="", default=None, metavar="PATTERN",
         dest="lexecute",
         help="run tests in transparent mode, missing values injected: without PATTERN "
-             "every Python file under the rootdir (tests and the code under test) and the "
-             "rootdir's packages run instrumented; with PATTERN (fnmatch, comma-separated) the "
-             "test functions and the modules whose names match")
+             "every Python file under the rootdir and the folders of the paths given (tests, "
+             "conftest files and the code under test) and the rootdir's packages run "
+             "instrumented; with --lexecute=PATTERN (fnmatch, comma-separated; always "
+             "attached with '=': `--lexecute tests/x.py` is the option and a path) the test "
+             "functions and the modules whose names match")
     group.addoption(
         "--lexecute-predictor", action="store", default="naive", dest="lexecute_predictor",
         metavar="NAME", help="predictor for injected values (default: naive)")
