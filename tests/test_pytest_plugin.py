@@ -587,7 +587,7 @@ def test_lexecute_cov_writes_coverage_data(pytester, monkeypatch):
     assert "test_verdicts.py::test_real_in_code_under_test" in contexts
     assert any(c.startswith("lexecutor_c injected: .get -> ") for c in contexts)
     data.set_query_contexts(["test_verdicts.py::test_real_in_code_under_test"])
-    assert set(data.lines(core)) == {15}
+    assert {15} <= set(data.lines(core)) <= {14, 15}    # the def line: its entry marker
     side = json.loads((pytester.path / "cov.data.injections.json").read_text())
     assert any(e["name"] == "get" for e in side[core]["6"])
     # coverage.py's own report reads it

@@ -138,21 +138,116 @@ def _same_signature(a: CodeType, b: CodeType) -> bool:
             and a.co_varnames[:n] == b.co_varnames[:n])
 
 
-def _compiled_for(filename: str, globals_: dict) -> _Compiled:
+def _compiled_for(filename: str, globals_: dict, respect_handlers: bool = False) -> _Compiled:
     """Instrument the source of *filename* (as linecache has it: files,
     IPython cells, modules with a loader).  Raises LookupError when there is
-    no source, SyntaxError when it does not instrument."""
+    no source, SyntaxError when it does not instrument.  *respect_handlers*: names and
+    attributes read inside a ``try`` whose handlers catch what their absence raises are
+    left as they are (:func:`respect_handlers`)."""
     lines = linecache.getlines(filename, globals_ if isinstance(globals_, dict) else None)
     if not lines:
         raise LookupError(f"no source for {filename}")
     source = "".join(lines)
-    found = _COMPILED.get((filename, source))
+    key = (filename, source) if not respect_handlers else (filename, source, "handlers")
+    found = _COMPILED.get(key)
     if found is None:
         from ..engine.instrument import instrument
         inst = _keep_leading_blank_lines(source, instrument(source, filename=filename))
+        if respect_handlers:
+            inst = respect_handlers_of(inst)
         found = _Compiled(next(_keys), filename, inst)
-        _COMPILED[(filename, source)] = found
+        _COMPILED[key] = found
     return found
+
+
+#: handler types that catch a missing attribute / a missing name (a bare except catches all)
+_CATCH_ATTRIBUTE = frozenset({"AttributeError", "Exception", "BaseException"})
+_CATCH_NAME = frozenset({"NameError", "Exception", "BaseException"})
+
+
+def _caught(try_node) -> set:
+    """The exception class names a try statement's handlers name; {"*"} for a bare
+    except."""
+    out: set = set()
+    for h in getattr(try_node, "handlers", ()):
+        t = h.type
+        if t is None:
+            return {"*"}
+        for e in (t.elts if hasattr(t, "elts") else [t]):
+            name = getattr(e, "id", None) or getattr(e, "attr", None)
+            if name:
+                out.add(name)
+    return out
+
+
+def respect_handlers_of(inst):
+    """EAFP code (``try: x = obj.attr`` / ``except AttributeError: ...``) relies on the
+    exception a missing attribute or name raises; an injected value would skip the
+    handler.  In the body of a ``try`` whose handlers catch AttributeError (NameError),
+    ``Exception``, ``BaseException`` or everything, attribute reads ``_a_(i, X, "a")``
+    (name reads ``_n_(i, "n")``) become plain ``(X).a`` (``n``) again; code in functions
+    defined there is not touched (it runs later, outside the try).  Lines keep their
+    numbers; the returned Instrumented has the edited source."""
+    import ast
+    import dataclasses
+    try:
+        tree = ast.parse(inst.source)
+    except (SyntaxError, ValueError, RecursionError):
+        return inst
+    edits: list = []          # (start line, start col, end line, end col, replacement)
+
+    def loader(node):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.args and \
+                isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, int):
+            return node.func.id
+        return None
+
+    def visit(node, attrs: bool, names: bool):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            attrs = names = False
+        kind = loader(node) if (attrs or names) else None
+        if kind == "_a_" and attrs and len(node.args) == 3 and not node.keywords and \
+                isinstance(node.args[2], ast.Constant) and isinstance(node.args[2].value, str) \
+                and node.args[2].value.isidentifier():
+            x = node.args[1]
+            edits.append((node.lineno, node.col_offset, x.lineno, x.col_offset, "("))
+            edits.append((x.end_lineno, x.end_col_offset, node.end_lineno, node.end_col_offset,
+                          ")." + node.args[2].value))
+        elif kind == "_n_" and names and len(node.args) == 2 and \
+                isinstance(node.args[1], ast.Constant) and isinstance(node.args[1].value, str) \
+                and node.args[1].value.isidentifier():
+            edits.append((node.lineno, node.col_offset, node.end_lineno, node.end_col_offset,
+                          node.args[1].value))
+            return
+        if isinstance(node, (ast.Try, getattr(ast, "TryStar", ast.Try))):
+            caught = _caught(node)
+            body_attrs = attrs or "*" in caught or bool(caught & _CATCH_ATTRIBUTE)
+            body_names = names or "*" in caught or bool(caught & _CATCH_NAME)
+            for child in node.body:
+                visit(child, body_attrs, body_names)
+            for child in [*node.handlers, *node.orelse, *node.finalbody]:
+                visit(child, attrs, names)
+            return
+        for child in ast.iter_child_nodes(node):
+            visit(child, attrs, names)
+
+    visit(tree, False, False)
+    if not edits:
+        return inst
+    lines = inst.source.encode("utf-8").splitlines(keepends=True)
+    starts = [0]
+    for ln in lines:
+        starts.append(starts[-1] + len(ln))
+    data = bytearray(inst.source.encode("utf-8"))
+    for sl, sc, el, ec, text in sorted(edits, key=lambda e: (e[0], e[1]), reverse=True):
+        a, b = starts[sl - 1] + sc, starts[el - 1] + ec
+        data[a:b] = text.encode("utf-8")
+    source = data.decode("utf-8")
+    try:
+        ast.parse(source)
+    except SyntaxError:
+        return inst
+    return dataclasses.replace(inst, source=source)
 
 
 def _leading_blank(text: str) -> int:
@@ -426,9 +521,11 @@ class Session:
     """
 
     def __init__(self, targets, *, predictor="naive", abstraction="fine", seed=None,
-                 randomize=False, frequency_table=None, watch_calls=False):
+                 randomize=False, frequency_table=None, watch_calls=False,
+                 respect_handlers=False):
         self.targets = targets if isinstance(targets, Targets) else Targets(targets)
         self.watch_calls = bool(watch_calls)
+        self.respect_handlers = bool(respect_handlers)
         self.options = {"predictor": predictor, "abstraction": abstraction, "seed": seed,
                         "randomize": randomize}
         if frequency_table is not None:
@@ -481,7 +578,8 @@ class Session:
     def _file(self, filename: str, globals_) -> _FileRun:
         run = self.files.get(filename)
         if run is None:
-            run = self.files[filename] = _FileRun(self, _compiled_for(filename, globals_))
+            run = self.files[filename] = _FileRun(
+                self, _compiled_for(filename, globals_, self.respect_handlers))
         return run
 
     def _prepare(self, run: _FileRun, globals_: dict) -> None:

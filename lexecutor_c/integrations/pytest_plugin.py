@@ -229,7 +229,8 @@ class Controller:
                     f"--lexecute: lexecutor_c cannot load its C extension ({problem}); "
                     "reinstall lexecutor_c, or run without --lexecute")
             from . import hook
-            self.run_session = hook.enable(self.patterns, watch_calls=True, **self.options)
+            self.run_session = hook.enable(self.patterns, watch_calls=True,
+                                           respect_handlers=True, **self.options)
 
     def stop_run(self) -> None:
         if self.run_session is not None:
@@ -355,7 +356,7 @@ class LexecutePlugin:
             return (yield)
         from . import hook
         targets, options = c.targets_for(item)
-        session = hook.Session(targets, watch_calls=True, **options)
+        session = hook.Session(targets, watch_calls=True, respect_handlers=True, **options)
         c.snapshot_imports()
         if c.run_session is not None:
             c.run_session.reset()       # the module targets' values of this test only
