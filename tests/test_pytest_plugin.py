@@ -595,3 +595,48 @@ def test_lexecute_cov_writes_coverage_data(pytester, monkeypatch):
                          cwd=str(pytester.path), capture_output=True, text=True, timeout=120)
     assert rep.returncode == 0, rep.stderr
     assert "proj/core.py" in rep.stdout
+
+
+EAFP_CORE = '''
+def seconds(offset):
+    try:
+        offset = offset.total_seconds()
+    except (TypeError, AttributeError):
+        pass
+    return offset
+
+
+def describe(x):
+    return "v=%s" % x.no_such_attribute
+'''
+
+EAFP_TESTS = '''
+import proj.core as core
+
+
+def test_eafp_keeps_its_handler():
+    assert core.seconds(5) == 5
+
+
+def test_made_up_inside_a_callee():
+    text = core.describe(3)
+    assert text == "v=3"
+'''
+
+
+def test_eafp_and_values_made_up_in_a_callee(pytester, monkeypatch):
+    """A missing attribute inside a try that catches AttributeError raises as it would
+    (the handler runs); a value made up inside a called function that comes back as a
+    str (not a Dummy) still makes the failure made-up, naming it."""
+    import json
+    monkeypatch.setenv("PYTHONPATH", ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    pkg = pytester.mkpydir("proj")
+    (pkg / "core.py").write_text(EAFP_CORE)
+    pytester.makepyfile(test_eafp=EAFP_TESTS)
+    r = pytester.runpytest_subprocess("-p", "lexecutor_c.integrations.pytest_plugin",
+                                      "--lexecute", "--lexecute-report=r.json")
+    r.assert_outcomes(passed=1, failed=1)
+    data = json.loads((pytester.path / "r.json").read_text())
+    t = [t for t in data["tests"] if t["outcome"] == "failed"][0]
+    assert t["verdict"] == "made-up", t
+    assert any(".no_such_attribute" in s and "describe()" in s for s in t["injected"])

@@ -79,7 +79,8 @@ def twin_codes(filename: str, qualname: str) -> list:
     *qualname*."""
     real = _real(filename)
     out = []
-    for (f, _source), compiled in list(_COMPILED.items()):
+    for key, compiled in list(_COMPILED.items()):
+        f = key[0]
         if f == filename or _real(f) == real:
             for (q, _line), codes in compiled.index.items():
                 if q == qualname:

@@ -277,15 +277,17 @@ class Controller:
     def judge(self, item, exc: BaseException, session) -> dict:
         from . import hook
         from .verdict import judge
-        injections = list(self.import_injections or []) + list(session.injections)
+        during = list(session.injections)
         results = session.injected_results
         if self.run_session is not None:
-            injections += list(self.run_session.injections)
+            during += list(self.run_session.injections)
+        injections = list(self.import_injections or []) + during
+        if self.run_session is not None:
             for f, iids in self.run_session.injected_results.items():
                 results.setdefault(f, set()).update(iids)
         with hook.paused():
             v = judge(exc, injections, getattr(item, "_lexecute_fixtures", []),
-                      hook.instrumented_for, self.relpath, results)
+                      hook.instrumented_for, self.relpath, results, during)
             lost = self.lost_decorators.get(item.nodeid)
             if lost and v.verdict != "made-up":
                 v.verdict = "made-up"

@@ -130,14 +130,108 @@ def _frames_hold_injected(frame) -> bool:
     return False
 
 
+def _resolve(expr: ast.AST, scope: dict):
+    """The value of a chain of names and attributes (``mod.fn``, ``self.m``) in *scope*,
+    read with getattr_static where possible; None when it is anything else."""
+    import inspect
+    if isinstance(expr, ast.Name):
+        return scope.get(expr.id)
+    if isinstance(expr, ast.Attribute):
+        base = _resolve(expr.value, scope)
+        if base is None:
+            return None
+        try:
+            v = inspect.getattr_static(base, expr.attr)
+        except AttributeError:
+            return None
+        if isinstance(v, (staticmethod, classmethod)):
+            v = v.__func__
+        return v
+    return None
+
+
+def _code_of(obj):
+    import types
+    if isinstance(obj, type):
+        obj = obj.__dict__.get("__init__") or obj.__dict__.get("__new__")
+    obj = getattr(obj, "__func__", obj)
+    try:
+        import inspect
+        obj = inspect.unwrap(obj)
+    except Exception:
+        pass
+    code = getattr(obj, "__code__", None)
+    return code if isinstance(code, types.CodeType) else None
+
+
+def _code_range(code) -> tuple:
+    lines = [code.co_firstlineno]
+    stack = [code]
+    while stack:
+        c = stack.pop()
+        lines.extend(ln for _, _, ln in c.co_lines() if ln is not None)
+        stack.extend(k for k in c.co_consts if hasattr(k, "co_lines"))
+    return min(lines), max(lines)
+
+
+def _called_with_injections(texts: Iterable[str], frame, during: list) -> list:
+    """Injections of this test made inside the functions the expressions *texts* call
+    (resolved in *frame*: ``mod.fn(...)``, ``self.m(...)``, ``Cls(...)``)."""
+    if not during:
+        return []
+    try:
+        scope = {**frame.f_globals, **frame.f_locals}
+    except Exception:
+        return []
+    out = []
+    seen = set()
+    for text in texts:
+        try:
+            tree = ast.parse(text, mode="eval")
+        except (SyntaxError, ValueError):
+            continue
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Call):
+                continue
+            code = _code_of(_resolve(node.func, scope))
+            if code is None or id(code) in seen:
+                continue
+            seen.add(id(code))
+            lo, hi = _code_range(code)
+            for i in during:
+                if i.file == code.co_filename and i.line is not None and lo <= i.line <= hi:
+                    out.append(f"{_describe(i)}, in {code.co_name}() called by "
+                               f"{ast.unparse(node.func)}(...)")
+    return out
+
+
+def _assigning(dep: Optional[Dependence], names: set, line: int) -> list:
+    """The right-hand sides (as text) of the file's assignments to *names* before *line*."""
+    if dep is None or not names:
+        return []
+    out = []
+    for node in ast.walk(dep.tree):
+        if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)) and \
+                node.value is not None and node.lineno < line:
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            bound = {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+            if bound & names:
+                try:
+                    out.append(ast.unparse(node.value))
+                except Exception:
+                    pass
+    return out
+
+
 def judge(exc: BaseException, injections: list, dummy_fixtures: Iterable[str] = (),
           instrumented_for=None, relpath=lambda f: f,
-          injected_results: Optional[dict] = None) -> Verdict:
+          injected_results: Optional[dict] = None, during: Optional[list] = None) -> Verdict:
     """The verdict of a test's exception (module docstring).  *injections*: the
     ``hook.Injection`` records of this test and of the imports before it;
     *instrumented_for*: code object -> its ``Instrumented`` or None (``hook.instrumented_for``);
     *relpath*: how a file is shown; *injected_results*: file -> iids of calls that
-    returned an injected object (``Session.injected_results``)."""
+    returned an injected object (``Session.injected_results``); *during*: the injections
+    made while the test ran (a subset of *injections*)."""
     returned = injected_results or {}
     fixtures = list(dummy_fixtures)
     typ = type(exc).__name__
@@ -203,6 +297,12 @@ def judge(exc: BaseException, injections: list, dummy_fixtures: Iterable[str] = 
                 if seeds:
                     for src, via in dep.sources_of(names, seeds).items():
                         found.append(f"{src}, through {', '.join(via)}")
+        if not found and depth == 0 and during:
+            # a value made up inside a function the operation (or the assignment of its
+            # names) called, which came back as something other than a Dummy
+            texts = [o["text"] for o in op["operands"]]
+            texts += _assigning(_dependence(filename), names, op["line"])
+            found = _called_with_injections(texts, e.tb_frame, during)
         if found:
             what = "the failing operation" if depth == 0 else \
                 f"the call in {code.co_name} that led to it"
