@@ -13,6 +13,9 @@ sdist's root), each in its own virtual environment (no system site-packages):
 
 lexecutor_c comes from this checkout (``PYTHONPATH``) and is loaded with ``-p
 lexecutor_c.integrations.pytest_plugin`` (the environments have no entry point for it).
+Every run gets ``--continue-on-collection-errors`` (a test module that cannot be imported
+counts as an error, the others run) and ``--tb=line`` (pytest's own long tracebacks parse
+the file of every traceback entry again: minutes for hundreds of failures).
 Printed per row: passed / failed (real, made-up, unknown) / errors / seconds, and for
 ``b`` how many tests have the same outcome as in ``a``; ``c``'s verdicts come from the
 plugin's JSON report (``--lexecute-report``).  Targets (issue 24): ``b`` agrees with
@@ -162,7 +165,8 @@ def run_suite(p: Project, src: Path, venv: Path, run: str, lexecute: bool,
         if f.exists():
             f.unlink()
     cmd = [str(venv / "bin" / "python"), "-m", "pytest", *p.args, "-q", "-p",
-           "no:cacheprovider", f"--junitxml={junit}", "-o", "junit_family=xunit1"]
+           "no:cacheprovider", f"--junitxml={junit}", "-o", "junit_family=xunit1",
+           "--continue-on-collection-errors", "--tb=line"]
     if lexecute:
         cmd += ["-p", "lexecutor_c.integrations.pytest_plugin", "--lexecute",
                 f"--lexecute-report={report}", "--lexecute-no-report"]

@@ -124,6 +124,28 @@ def _span(node) -> tuple:
     return (node.lineno, node.col_offset, node.end_lineno, node.end_col_offset)
 
 
+_INDEXES: dict = {}
+
+
+def _index(tree: ast.AST) -> tuple:
+    """(exact span -> the deepest node with it, start line -> nodes) of a tree, cached
+    while the tree lives (the pytest plugin asks once per traceback entry)."""
+    hit = _INDEXES.get(id(tree))
+    if hit is not None and hit[0] is tree:
+        return hit[1], hit[2]
+    exact: dict = {}
+    by_line: dict = {}
+    for node in ast.walk(tree):      # breadth first: a later node with a span is deeper
+        if not isinstance(node, (ast.expr, ast.stmt)) or getattr(node, "end_lineno", None) is None:
+            continue
+        exact[_span(node)] = node
+        by_line.setdefault(node.lineno, []).append(node)
+    if len(_INDEXES) > 64:
+        _INDEXES.clear()
+    _INDEXES[id(tree)] = (tree, exact, by_line)
+    return exact, by_line
+
+
 def _find_node(tree: ast.AST, pos) -> Optional[ast.AST]:
     """The innermost expression (or else statement) spanning exactly ``pos``
     (lineno, end_lineno, col, end_col); failing that, the smallest node
@@ -131,19 +153,19 @@ def _find_node(tree: ast.AST, pos) -> Optional[ast.AST]:
     want = (pos.lineno, pos.col_offset, pos.end_lineno, pos.end_col_offset)
     if None in want:
         return None
-    exact, best, best_size = None, None, None
-    for node in ast.walk(tree):
+    exact_index, by_line = _index(tree)
+    if want in exact_index:
+        return exact_index[want]
+    best, best_size = None, None
+    for node in (n for line in sorted(by_line) if line <= want[0] for n in by_line[line]):
         if not isinstance(node, (ast.expr, ast.stmt)) or getattr(node, "end_lineno", None) is None:
             continue
         s = _span(node)
-        if s == want:
-            # ast.walk is breadth first: a later exact match is nested deeper
-            exact = node
-        elif (s[0], s[1]) <= (want[0], want[1]) and (s[2], s[3]) >= (want[2], want[3]):
+        if (s[0], s[1]) <= (want[0], want[1]) and (s[2], s[3]) >= (want[2], want[3]):
             size = (s[2] - s[0], s[3] - s[1] if s[2] == s[0] else 10**6)
             if best_size is None or size < best_size:
                 best, best_size = node, size
-    return exact if exact is not None else best
+    return best
 
 
 def _loader(node) -> Optional[str]:

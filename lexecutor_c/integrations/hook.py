@@ -38,6 +38,9 @@ __all__ = [
 ]
 
 LOADERS = ("_n_", "_a_", "_c_", "_l_", "_i_", "_w_", "_f_", "_op_")
+#: the decorator guard of respect_handlers_of (a Python function, not one of the Runtime's)
+_DEC = "_dec_"
+_NAMES = LOADERS + (_DEC,)
 _PKG_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep   # lexecutor_c/
 _ABSENT = object()
 _lock = threading.RLock()
@@ -53,7 +56,7 @@ class _Compiled:
         self.key = key
         self.filename = filename
         self.inst = inst
-        self.names = {name: f"_lx{key}{name}" for name in LOADERS}
+        self.names = {name: f"_lx{key}{name}" for name in _NAMES}
         self.code = _rename(inst.compile(filename), self.names)
         self.index: dict[tuple, list] = {}
         for c in _walk(self.code):
@@ -187,8 +190,9 @@ def respect_handlers_of(inst):
     handler.  In the body of a ``try`` whose handlers catch AttributeError (NameError),
     ``Exception``, ``BaseException`` or everything, attribute reads ``_a_(i, X, "a")``
     (name reads ``_n_(i, "n")``) become plain ``(X).a`` (``n``) again; code in functions
-    defined there is not touched (it runs later, outside the try).  Lines keep their
-    numbers; the returned Instrumented has the edited source."""
+    defined there is not touched (it runs later, outside the try).  Decorators ``@X``
+    become ``@_dec_(X)`` (:func:`_decorator_guard`: an injected decorator is left out).
+    Lines keep their numbers; the returned Instrumented has the edited source."""
     import ast
     import dataclasses
     try:
@@ -204,21 +208,35 @@ def respect_handlers_of(inst):
         return None
 
     def visit(node, attrs: bool, names: bool):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            for d in node.decorator_list:
+                # zero-width inserts sort before replacements at the same place
+                edits.append((d.lineno, d.col_offset, d.lineno, d.col_offset, "_dec_(", 0))
+                edits.append((d.end_lineno, d.end_col_offset, d.end_lineno, d.end_col_offset,
+                              ")", 0))
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
-            attrs = names = False
+            for d in getattr(node, "decorator_list", ()):
+                visit(d, attrs, names)      # evaluated where the def is
+            for field_name, value in ast.iter_fields(node):
+                if field_name == "decorator_list":
+                    continue
+                for child in (value if isinstance(value, list) else [value]):
+                    if isinstance(child, ast.AST):
+                        visit(child, False, False)
+            return
         kind = loader(node) if (attrs or names) else None
         if kind == "_a_" and attrs and len(node.args) == 3 and not node.keywords and \
                 isinstance(node.args[2], ast.Constant) and isinstance(node.args[2].value, str) \
                 and node.args[2].value.isidentifier():
             x = node.args[1]
-            edits.append((node.lineno, node.col_offset, x.lineno, x.col_offset, "("))
+            edits.append((node.lineno, node.col_offset, x.lineno, x.col_offset, "(", 1))
             edits.append((x.end_lineno, x.end_col_offset, node.end_lineno, node.end_col_offset,
-                          ")." + node.args[2].value))
+                          ")." + node.args[2].value, 1))
         elif kind == "_n_" and names and len(node.args) == 2 and \
                 isinstance(node.args[1], ast.Constant) and isinstance(node.args[1].value, str) \
                 and node.args[1].value.isidentifier():
             edits.append((node.lineno, node.col_offset, node.end_lineno, node.end_col_offset,
-                          node.args[1].value))
+                          node.args[1].value, 1))
             return
         if isinstance(node, (ast.Try, getattr(ast, "TryStar", ast.Try))):
             caught = _caught(node)
@@ -240,7 +258,8 @@ def respect_handlers_of(inst):
     for ln in lines:
         starts.append(starts[-1] + len(ln))
     data = bytearray(inst.source.encode("utf-8"))
-    for sl, sc, el, ec, text in sorted(edits, key=lambda e: (e[0], e[1]), reverse=True):
+    for sl, sc, el, ec, text, _ in sorted(edits, key=lambda e: (e[0], e[1], e[5]),
+                                          reverse=True):
         a, b = starts[sl - 1] + sc, starts[el - 1] + ec
         data[a:b] = text.encode("utf-8")
     source = data.decode("utf-8")
@@ -281,6 +300,8 @@ def _passthrough(loader: str):
     """Loaders of an "as-is" runtime: twins that outlive their session behave
     like the original code (missing values raise as they would)."""
     global _passthrough_rt
+    if loader == _DEC:
+        return _decorator_guard
     if _passthrough_rt is None:
         _passthrough_rt = _core.Runtime(predictor="as-is", filename="<after lexecutor_c session>")
     return _passthrough_rt.loaders()[loader]
@@ -476,6 +497,27 @@ def _frame_call(call, iid, fn, args, kwargs, frame):
     return call(iid, fn, *args, **kwargs)
 
 
+DROPPED = "__lexecutor_c_dropped__"
+
+
+def _decorator_guard(decorator):
+    """``@_dec_(X)``: X itself, unless X is an injected object (a missing plugin's
+    ``@freeze_time(...)``, ``@six.add_metaclass(M)``): then the function or class stays
+    undecorated, and says so in its ``__lexecutor_c_dropped__`` attribute (the reprs of
+    the decorators left out) where it can carry one."""
+    if type(decorator) is not _core.Dummy and type(decorator).__name__ != "DummyResource":
+        return decorator
+    text = repr(decorator)
+
+    def dropped(obj):
+        try:
+            setattr(obj, DROPPED, tuple(getattr(obj, DROPPED, ())) + (text,))
+        except (AttributeError, TypeError):
+            pass
+        return obj
+    return dropped
+
+
 def _watching_call(call, seen: set):
     """The ``_c_`` loader, noting the iids of calls whose result is an injected object."""
     dummies = (_core.Dummy, getattr(_core, "DummyResource", _core.Dummy))
@@ -506,7 +548,9 @@ class _FileRun:
         if session.watch_calls:
             loaders = dict(loaders)
             loaders["_c_"] = _watching_call(loaders["_c_"], self.injected_results)
-        self.loaders = {compiled.names[n]: loaders[n] for n in LOADERS}
+        loaders = dict(loaders)
+        loaders[_DEC] = _decorator_guard
+        self.loaders = {compiled.names[n]: loaders[n] for n in _NAMES}
         self.probe_key = compiled.names["_l_"]
         self.probe_value = self.loaders[self.probe_key]
         self.prepare = functools.partial(session._prepare, self)

@@ -37,6 +37,7 @@ from __future__ import annotations
 import copy
 import importlib.util
 import os
+import re
 import warnings
 from typing import Optional
 
@@ -288,7 +289,8 @@ class Controller:
         with hook.paused():
             v = judge(exc, injections, getattr(item, "_lexecute_fixtures", []),
                       hook.instrumented_for, self.relpath, results, during)
-            lost = self.lost_decorators.get(item.nodeid)
+            lost = self.lost_decorators.get(item.nodeid) or \
+                list(getattr(getattr(item, "obj", None), hook.DROPPED, ()))
             if lost and v.verdict != "made-up":
                 v.verdict = "made-up"
                 v.why = ("the test ran without its decorator " + ", ".join(lost) +
@@ -413,6 +415,19 @@ class LexecutePlugin:
         if report.when == "call" or report.outcome != "passed":
             c.outcomes[item.nodeid] = _outcome(report)
         v = c.verdicts.get(item.nodeid)
+        if report.when == "call" and report.failed and v is None and call.excinfo is None:
+            # no exception: a strict xfail that passed
+            r = c.results.get(item.nodeid, {})
+            if r.get("injections") or r.get("fixtures"):
+                v = {"verdict": "made-up", "why": "it passed with injected values although "
+                     "marked xfail (strict)", "file": None, "line": None, "operation": None,
+                     "injected": [f"{i.name} ({i.kind} at {c.relpath(i.file)}:{i.line})"
+                                  for i in r.get("injections", [])[:3]]}
+            else:
+                v = {"verdict": "real", "why": "it passed although marked xfail (strict); "
+                     "nothing was injected", "file": None, "line": None, "operation": None,
+                     "injected": []}
+            c.verdicts[item.nodeid] = v
         if report.when == "call" and report.failed and v is not None:
             report.sections.append(("lexecutor_c verdict", _verdict_line(v)))
             if c.strict and v["verdict"] == "made-up":
@@ -626,6 +641,48 @@ def pytest_configure(config):
         _register(config)
 
 
+_MARK_USE = re.compile(rb"\bmark\.([A-Za-z_][A-Za-z0-9_]*)")
+_BUILTIN_MARKS = {"parametrize", "skip", "skipif", "xfail", "usefixtures", "filterwarnings",
+                  "lexecute"}
+
+
+def marks_used(dirs: list, limit: int = 5000) -> set:
+    """The ``pytest.mark.NAME`` names the project's Python files use (NAME of any
+    ``mark.NAME``), for the markers a missing plugin would have registered."""
+    found: set = set()
+    seen = 0
+    for top in dirs:
+        for base, subdirs, files in os.walk(top):
+            subdirs[:] = [d for d in subdirs if not d.startswith(".") and d not in _NOT_PROJECT
+                          and d not in ("dist-packages",)]
+            for f in files:
+                if not f.endswith(".py"):
+                    continue
+                seen += 1
+                if seen > limit:
+                    return found
+                try:
+                    with open(os.path.join(base, f), "rb") as fh:
+                        data = fh.read(1 << 20)
+                except OSError:
+                    continue
+                found.update(m.decode() for m in _MARK_USE.findall(data))
+    return found - _BUILTIN_MARKS
+
+
+def register_unknown_marks(config, dirs: list) -> list:
+    """Register the marks the project uses that nobody registered (a test plugin that is
+    not installed, such as pytest-cov's ``no_cover``): without it pytest warns about each
+    (an error under ``filterwarnings = error`` or ``--strict-markers``).  Returns them."""
+    known = {line.split(":")[0].split("(")[0].strip() for line in config.getini("markers")}
+    added = sorted(m for m in marks_used(dirs) if m not in known)
+    for m in added:
+        config.addinivalue_line(
+            "markers", f"{m}: used by the project, registered by lexecutor_c --lexecute "
+            "(the plugin that defines it may not be installed)")
+    return added
+
+
 def _register(config) -> None:
     opt = config.option
     spec = getattr(opt, "lexecute", None)
@@ -652,6 +709,12 @@ def _register(config) -> None:
         cov_file=getattr(opt, "lexecute_cov", None),
     )
     config.pluginmanager.register(LexecutePlugin(controller), _PLUGIN_NAME)
+    if controller.enabled and rootdir and not _patterns(spec):
+        try:
+            register_unknown_marks(config, [t for t in controller.patterns
+                                            if os.path.isdir(t)])
+        except (OSError, ValueError):
+            pass
     controller.start_run()
 
 
