@@ -289,6 +289,28 @@ class Controller:
         with hook.paused():
             v = judge(exc, injections, getattr(item, "_lexecute_fixtures", []),
                       hook.instrumented_for, self.relpath, results, during)
+            if v.verdict != "made-up":
+                from .verdict import decorator_injections
+                marked = decorator_injections(getattr(item, "function", None),
+                                              self.import_injections or [])
+                if marked:
+                    i = marked[0]
+                    v.verdict = "made-up"
+                    v.why = (f"its decorators (markers) at {self.relpath(i.file)}:{i.line} "
+                             "were built from injected values")
+                    v.injected = [f"{x.name} ({x.kind} at {self.relpath(x.file)}:{x.line} -> "
+                                  f"{x.value})" for x in marked[:3]]
+            if v.verdict == "real" and v.why != "nothing was injected for this test":
+                # values made up while the code under test was imported can reach a failure
+                # unseen (a decorator that chose its wrapper by an injected flag): no claim
+                imported = [i for i in self.import_injections or []
+                            if not os.path.basename(i.file).startswith(("test_", "conftest"))]
+                if imported:
+                    v.verdict = "unknown"
+                    v.why = (f"no operand comes from an injected value, but {len(imported)} "
+                             "values were injected while the code under test was imported")
+                    v.injected = [f"{i.name} ({i.kind} at {self.relpath(i.file)}:{i.line})"
+                                  for i in imported[:3]]
             lost = self.lost_decorators.get(item.nodeid) or \
                 list(getattr(getattr(item, "obj", None), hook.DROPPED, ()))
             if lost and v.verdict != "made-up":
@@ -369,7 +391,8 @@ class LexecutePlugin:
             return (yield)
         except BaseException as e:
             session.disable()
-            if isinstance(e, Exception) and not isinstance(e, _OUTCOMES):
+            if isinstance(e, (Exception, pytest.fail.Exception)) and \
+                    not isinstance(e, _OUTCOMES):
                 try:
                     c.verdicts[item.nodeid] = c.judge(item, e, session)
                 except Exception as err:          # the analysis never loses the test's result
@@ -379,6 +402,7 @@ class LexecutePlugin:
         finally:
             session.disable()
             c.record(item, session, getattr(item, "_lexecute_fixtures", []))
+            item._lexecute_session = session      # a unittest failure is judged later
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_pycollect_makeitem(self, collector, name, obj):
@@ -415,6 +439,21 @@ class LexecutePlugin:
         if report.when == "call" or report.outcome != "passed":
             c.outcomes[item.nodeid] = _outcome(report)
         v = c.verdicts.get(item.nodeid)
+        session = getattr(item, "_lexecute_session", None)
+        if report.when == "call" and report.failed and v is None and \
+                call.excinfo is not None and session is not None:
+            # a unittest.TestCase: its failure reaches pytest through the test result,
+            # not through the call; its traceback still holds the frames
+            e = call.excinfo.value
+            if isinstance(e, (Exception, pytest.fail.Exception)) and \
+                    not isinstance(e, _OUTCOMES):
+                try:
+                    v = c.verdicts[item.nodeid] = c.judge(item, e, session)
+                except Exception as err:
+                    v = c.verdicts[item.nodeid] = {"verdict": "unknown",
+                                                   "why": f"analysis failed: {err!r}"}
+        if report.when == "call":
+            item._lexecute_session = None
         if report.when == "call" and report.failed and v is None and call.excinfo is None:
             # no exception: a strict xfail that passed
             r = c.results.get(item.nodeid, {})
@@ -522,7 +561,7 @@ def recover_test_function(collector, name: str):
 
 
 #: pytest's own outcomes (skip, xfail, exit, fail from a hook) are no test failures to judge
-_OUTCOMES = (pytest.skip.Exception, pytest.exit.Exception)
+_OUTCOMES = (pytest.skip.Exception, pytest.exit.Exception, pytest.xfail.Exception)
 
 
 def _with_lines(cv: dict, lines) -> dict:

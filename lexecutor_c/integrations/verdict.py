@@ -161,6 +161,10 @@ def _code_of(obj):
     except Exception:
         pass
     code = getattr(obj, "__code__", None)
+    if code is None and obj is not None and callable(obj) and \
+            not isinstance(obj, (types.BuiltinFunctionType, types.MethodWrapperType)):
+        call = getattr(type(obj), "__call__", None)      # a callable instance
+        code = getattr(call, "__code__", None)
     return code if isinstance(code, types.CodeType) else None
 
 
@@ -198,10 +202,18 @@ def _called_with_injections(texts: Iterable[str], frame, during: list) -> list:
                 continue
             seen.add(id(code))
             lo, hi = _code_range(code)
+            same_file = []
             for i in during:
-                if i.file == code.co_filename and i.line is not None and lo <= i.line <= hi:
-                    out.append(f"{_describe(i)}, in {code.co_name}() called by "
-                               f"{ast.unparse(node.func)}(...)")
+                if i.file == code.co_filename and i.line is not None:
+                    if lo <= i.line <= hi:
+                        out.append(f"{_describe(i)}, in {code.co_name}() called by "
+                                   f"{ast.unparse(node.func)}(...)")
+                    else:
+                        same_file.append(i)
+            if same_file and not out:
+                # made up in the callee's module while it ran (a function it called there)
+                out.extend(f"{_describe(i)}, in the module of {code.co_name}() called by "
+                           f"{ast.unparse(node.func)}(...)" for i in same_file[:3])
     return out
 
 
@@ -220,6 +232,56 @@ def _assigning(dep: Optional[Dependence], names: set, line: int) -> list:
                     out.append(ast.unparse(node.value))
                 except Exception:
                     pass
+    return out
+
+
+#: the attribute a function or class built without an injected decorator carries
+#: (integrations/hook.py's DROPPED; repeated here so that judge() needs no hook)
+DROPPED = "__lexecutor_c_dropped__"
+
+
+def _dropped_decorators(entries) -> list:
+    """Objects in the traceback's frames that were built without a decorator that was an
+    injected value (``@six.add_metaclass(M)`` with six missing: a class without its
+    metaclass), or are instances of such classes: ``[(what, decorators)]``."""
+    import inspect
+    out = []
+    seen: set = set()
+    for e in entries:
+        try:
+            values = list(e.tb_frame.f_locals.items())[:200]
+        except Exception:
+            continue
+        expanded = []
+        for name, v in values:
+            expanded.append((name, v))
+            # one level in: what a weak reference, a datetime's tzinfo or an instance's
+            # attributes hold
+            try:
+                import weakref
+                if isinstance(v, weakref.ref):
+                    expanded.append((name + "()", v()))
+                tzinfo = getattr(v, "tzinfo", None) if type(v).__module__ == "datetime" \
+                    else None
+                if tzinfo is not None:
+                    expanded.append((name + ".tzinfo", tzinfo))
+                d = inspect.getattr_static(v, "__dict__", None)
+                if isinstance(d, dict):
+                    expanded.extend((f"{name}.{k}", x) for k, x in list(d.items())[:20])
+            except Exception:
+                pass
+        for name, v in expanded:
+            if v is None:
+                continue
+            for owner in ((v, type(v)) if isinstance(v, type) or callable(v) else (type(v),)):
+                try:
+                    dropped = inspect.getattr_static(owner, DROPPED, None)
+                except Exception:
+                    dropped = None
+                if dropped and id(owner) not in seen:
+                    seen.add(id(owner))
+                    label = getattr(owner, "__qualname__", name)
+                    out.append((f"{name} ({label})", list(dropped)))
     return out
 
 
@@ -243,6 +305,17 @@ def judge(exc: BaseException, injections: list, dummy_fixtures: Iterable[str] = 
     for i in injections:
         by_file.setdefault(i.file, []).append(i)
     nothing_injected = not injections and not fixtures
+    if typ == "Failed" and message.startswith("DID NOT RAISE"):
+        # pytest.raises: the exception the test expects did not come; an injected value
+        # stands where code would have raised
+        if during:
+            return Verdict(MADE_UP, "the exception pytest.raises expects did not come while "
+                           "values were injected (an injected value replaces what raised)",
+                           *_where_tb(_entries(exc), relpath),
+                           injected=[_describe(i) for i in during[:3]])
+        if nothing_injected:
+            return Verdict(REAL, "nothing was injected for this test",
+                           *_where_tb(_entries(exc), relpath))
     if any(m in message for m in _DUMMY_MARKS):
         return Verdict(MADE_UP, f"the {typ} message shows an injected value",
                        injected=[_describe(i) for i in injections[:3]] or fixtures[:3])
@@ -308,6 +381,14 @@ def judge(exc: BaseException, injections: list, dummy_fixtures: Iterable[str] = 
                 f"the call in {code.co_name} that led to it"
             return Verdict(MADE_UP, f"{what} uses an injected value", relpath(filename),
                            op["line"], op["text"], sorted(set(found))[:5])
+    dropped = _dropped_decorators(entries)
+    if dropped:
+        what, decorators = dropped[0]
+        return Verdict(MADE_UP, f"{what} was built without its decorator "
+                       f"{', '.join(decorators)}, an injected value",
+                       *(_where(first_op, relpath)),
+                       injected=[f"{w}: {', '.join(d)} (decorator left out)"
+                                 for w, d in dropped[:3]])
     if typ in _MISSING_TYPES and not nothing_injected:
         return Verdict(UNKNOWN, f"{typ}: a missing name or module the injection did not cover",
                        *(_where(first_op, relpath)))
@@ -322,6 +403,15 @@ def judge(exc: BaseException, injections: list, dummy_fixtures: Iterable[str] = 
                    "after values were injected", *_where_tb(entries, relpath))
 
 
+def _entries(exc) -> list:
+    out = []
+    tb = exc.__traceback__
+    while tb is not None:
+        out.append(tb)
+        tb = tb.tb_next
+    return out
+
+
 def _where(first_op, relpath) -> tuple:
     if first_op is None:
         return (None, None, None)
@@ -334,3 +424,29 @@ def _where_tb(entries, relpath) -> tuple:
         return (None, None, None)
     e = entries[-1]
     return (relpath(e.tb_frame.f_code.co_filename), e.tb_lineno, None)
+
+
+def decorator_injections(fn, injections: list) -> list:
+    """Injections made on the decorator lines of a test function
+    (``@pytest.mark.xfail(not six.PY2, ...)`` with six missing): the test's markers, its
+    parametrization or its decorators were built from injected values."""
+    import inspect
+    try:
+        fn = inspect.unwrap(fn)
+    except Exception:
+        pass
+    code = getattr(fn, "__code__", None)
+    if code is None:
+        return []
+    dep = _dependence(code.co_filename)
+    if dep is None:
+        return []
+    for node in ast.walk(dep.tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and \
+                node.name == code.co_name and node.decorator_list and \
+                node.decorator_list[0].lineno <= code.co_firstlineno <= node.lineno:
+            lo, hi = node.decorator_list[0].lineno, node.lineno - 1
+            return [i for i in injections if i.file == code.co_filename and
+                    i.line is not None and lo <= i.line <= hi]
+    return []
+
