@@ -200,6 +200,8 @@ def respect_handlers_of(inst):
     except (SyntaxError, ValueError, RecursionError):
         return inst
     edits: list = []          # (start line, start col, end line, end col, replacement)
+    try_types: tuple = (ast.Try,) + ((getattr(ast, "TryStar"),) if hasattr(ast, "TryStar")
+                                     else ())
 
     def loader(node):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.args and \
@@ -207,7 +209,7 @@ def respect_handlers_of(inst):
             return node.func.id
         return None
 
-    def visit(node, attrs: bool, names: bool):
+    def visit(node: Any, attrs: bool, names: bool) -> None:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             for d in node.decorator_list:
                 # zero-width inserts sort before replacements at the same place
@@ -238,7 +240,7 @@ def respect_handlers_of(inst):
             edits.append((node.lineno, node.col_offset, node.end_lineno, node.end_col_offset,
                           node.args[1].value, 1))
             return
-        if isinstance(node, (ast.Try, getattr(ast, "TryStar", ast.Try))):
+        if isinstance(node, try_types):
             caught = _caught(node)
             body_attrs = attrs or "*" in caught or bool(caught & _CATCH_ATTRIBUTE)
             body_names = names or "*" in caught or bool(caught & _CATCH_NAME)

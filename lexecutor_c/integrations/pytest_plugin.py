@@ -649,7 +649,7 @@ def _write_report(tr, c: "Controller") -> None:
     tests = []
     for nodeid, outcome in c.outcomes.items():
         r = c.results.get(nodeid, {})
-        t = {"nodeid": nodeid, "outcome": outcome}
+        t: dict = {"nodeid": nodeid, "outcome": outcome}
         if nodeid in c.verdicts:
             t.update(c.verdicts[nodeid])
         t["injections"] = [{"file": c.relpath(i.file), "line": i.line, "kind": i.kind,
@@ -662,7 +662,7 @@ def _write_report(tr, c: "Controller") -> None:
                         "unknown": len(k["unknown"]), "strict": c.strict},
             "tests": tests}
     try:
-        with open(c.report_file, "w", encoding="utf-8") as f:
+        with open(str(c.report_file), "w", encoding="utf-8") as f:
             json.dump(data, f, indent=1)
     except OSError as e:
         tr.write_line(f"lexecutor_c: --lexecute-report: cannot write {c.report_file}: {e}",

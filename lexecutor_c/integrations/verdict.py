@@ -412,14 +412,14 @@ def _entries(exc) -> list:
     return out
 
 
-def _where(first_op, relpath) -> tuple:
+def _where(first_op, relpath) -> tuple[Optional[str], Optional[int], Optional[str]]:
     if first_op is None:
         return (None, None, None)
     filename, op = first_op
     return (relpath(filename), op["line"], op["text"])
 
 
-def _where_tb(entries, relpath) -> tuple:
+def _where_tb(entries, relpath) -> tuple[Optional[str], Optional[int], Optional[str]]:
     if not entries:
         return (None, None, None)
     e = entries[-1]
