@@ -110,7 +110,11 @@ def prepare(p: Project, cache: Path) -> tuple[Path, Path, Path]:
             subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
             deps = p.runtime + p.plugins if kind == "full" else \
                 [d for d in p.runtime if d not in p.dropped]
-            _pip(venv, *BASE, *deps)
+            _pip(venv, *BASE)
+            if deps:
+                # the reduced environment without what pip would bring back (face needs
+                # boltons): the pinned list is complete for the projects here
+                _pip(venv, *(["--no-deps"] if kind == "reduced" else []), *deps)
             _pip(venv, "--no-deps", str(src))
             (venv / ".ready").write_text(" ".join(deps))
         venvs.append(venv)

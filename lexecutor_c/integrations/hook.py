@@ -475,30 +475,6 @@ class Injection(NamedTuple):
     iid: int
 
 
-#: builtins that read the calling frame: called from the watching loader's frame they would
-#: read that one, so it calls them with the caller's frame made explicit
-_FRAME_READERS = {id(f): f for f in (super, locals, globals, vars, dir, eval, exec)}
-
-
-def _frame_call(call, iid, fn, args, kwargs, frame):
-    if not kwargs:
-        if fn is super and not args:
-            code = frame.f_code
-            f_locals = frame.f_locals
-            first = code.co_varnames[0] if code.co_argcount else None
-            if "__class__" in f_locals and first is not None and first in f_locals:
-                return call(iid, super, f_locals["__class__"], f_locals[first])
-        elif (fn is locals or fn is vars) and not args:
-            return frame.f_locals
-        elif fn is globals and not args:
-            return frame.f_globals
-        elif fn is dir and not args:
-            return sorted(frame.f_locals)
-        elif (fn is eval or fn is exec) and len(args) == 1:
-            return call(iid, fn, args[0], frame.f_globals, frame.f_locals)
-    return call(iid, fn, *args, **kwargs)
-
-
 DROPPED = "__lexecutor_c_dropped__"
 
 
@@ -520,36 +496,12 @@ def _decorator_guard(decorator):
     return dropped
 
 
-def _watching_call(call, seen: set):
-    """The ``_c_`` loader, noting the iids of calls whose result is an injected object."""
-    dummies = (_core.Dummy, getattr(_core, "DummyResource", _core.Dummy))
-    readers = _FRAME_READERS
-    getframe = sys._getframe
-
-    def _c_(iid, *args, **kwargs):
-        if args and id(args[0]) in readers and readers[id(args[0])] is args[0]:
-            result = _frame_call(call, iid, args[0], args[1:], kwargs, getframe(1))
-        else:
-            result = call(iid, *args, **kwargs)
-        if type(result) in dummies:
-            seen.add(iid)
-        return result
-    return _c_
-
-
 class _FileRun:
     def __init__(self, session: "Session", compiled: _Compiled):
         self.compiled = compiled
         opts = session.options
         self.runtime = _core.Runtime(sites=compiled.inst.iids, filename=compiled.filename, **opts)
         loaders = self.runtime.loaders()
-        #: iids of calls that returned an injected object (Dummy) in this run, when the
-        #: session watches call results (pytest's verdicts: a value made up inside a
-        #: callee and returned to the failing operation)
-        self.injected_results: set = set()
-        if session.watch_calls:
-            loaders = dict(loaders)
-            loaders["_c_"] = _watching_call(loaders["_c_"], self.injected_results)
         loaders = dict(loaders)
         loaders[_DEC] = _decorator_guard
         self.loaders = {compiled.names[n]: loaders[n] for n in _NAMES}
@@ -568,10 +520,8 @@ class Session:
     """
 
     def __init__(self, targets, *, predictor="naive", abstraction="fine", seed=None,
-                 randomize=False, frequency_table=None, watch_calls=False,
-                 respect_handlers=False):
+                 randomize=False, frequency_table=None, respect_handlers=False):
         self.targets = targets if isinstance(targets, Targets) else Targets(targets)
-        self.watch_calls = bool(watch_calls)
         self.respect_handlers = bool(respect_handlers)
         self.options = {"predictor": predictor, "abstraction": abstraction, "seed": seed,
                         "randomize": randomize}
@@ -685,13 +635,6 @@ class Session:
         empty (each missing name is predicted afresh)."""
         for run in self.files.values():
             run.runtime.reset()
-            run.injected_results.clear()
-
-    @property
-    def injected_results(self) -> dict[str, set]:
-        """filename -> iids of calls that returned an injected object (``watch_calls``)."""
-        return {f: set(run.injected_results) for f, run in self.files.items()
-                if run.injected_results}
 
     # -- results
 

@@ -230,8 +230,8 @@ class Controller:
                     f"--lexecute: lexecutor_c cannot load its C extension ({problem}); "
                     "reinstall lexecutor_c, or run without --lexecute")
             from . import hook
-            self.run_session = hook.enable(self.patterns, watch_calls=True,
-                                           respect_handlers=True, **self.options)
+            self.run_session = hook.enable(self.patterns, respect_handlers=True,
+                                           **self.options)
 
     def stop_run(self) -> None:
         if self.run_session is not None:
@@ -279,16 +279,12 @@ class Controller:
         from . import hook
         from .verdict import judge
         during = list(session.injections)
-        results = session.injected_results
         if self.run_session is not None:
             during += list(self.run_session.injections)
         injections = list(self.import_injections or []) + during
-        if self.run_session is not None:
-            for f, iids in self.run_session.injected_results.items():
-                results.setdefault(f, set()).update(iids)
         with hook.paused():
             v = judge(exc, injections, getattr(item, "_lexecute_fixtures", []),
-                      hook.instrumented_for, self.relpath, results, during)
+                      hook.instrumented_for, self.relpath, None, during)
             if v.verdict != "made-up":
                 from .verdict import decorator_injections
                 marked = decorator_injections(getattr(item, "function", None),
@@ -382,7 +378,7 @@ class LexecutePlugin:
             return (yield)
         from . import hook
         targets, options = c.targets_for(item)
-        session = hook.Session(targets, watch_calls=True, respect_handlers=True, **options)
+        session = hook.Session(targets, respect_handlers=True, **options)
         c.snapshot_imports()
         if c.run_session is not None:
             c.run_session.reset()       # the module targets' values of this test only

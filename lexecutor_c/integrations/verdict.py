@@ -291,8 +291,8 @@ def judge(exc: BaseException, injections: list, dummy_fixtures: Iterable[str] = 
     """The verdict of a test's exception (module docstring).  *injections*: the
     ``hook.Injection`` records of this test and of the imports before it;
     *instrumented_for*: code object -> its ``Instrumented`` or None (``hook.instrumented_for``);
-    *relpath*: how a file is shown; *injected_results*: file -> iids of calls that
-    returned an injected object (``Session.injected_results``); *during*: the injections
+    *relpath*: how a file is shown; *injected_results*: file -> iids of calls known to
+    have returned an injected object (optional: a caller that tracks them); *during*: the injections
     made while the test ran (a subset of *injections*)."""
     returned = injected_results or {}
     fixtures = list(dummy_fixtures)
