@@ -392,6 +392,10 @@ def judge(exc: BaseException, injections: list, dummy_fixtures: Iterable[str] = 
     if typ in _MISSING_TYPES and not nothing_injected:
         return Verdict(UNKNOWN, f"{typ}: a missing name or module the injection did not cover",
                        *(_where(first_op, relpath)))
+    if first_op is not None and _compares_tracebacks(entries, first_op):
+        return Verdict(UNKNOWN, "the test compares traceback text, which code run "
+                       "instrumented prints differently (caret lines: its columns are the "
+                       "instrumented text's)", *(_where(first_op, relpath)))
     if first_op is not None:
         why = "nothing was injected for this test" if nothing_injected else \
             "no operand of the failing operation comes from an injected value"
@@ -401,6 +405,28 @@ def judge(exc: BaseException, injections: list, dummy_fixtures: Iterable[str] = 
                        *_where_tb(entries, relpath))
     return Verdict(UNKNOWN, "the failure is in code that ran as it is (not instrumented), "
                    "after values were injected", *_where_tb(entries, relpath))
+
+
+_TRACEBACK_TEXT = ("Traceback (most recent call last)", '\n  File "')
+
+
+def _compares_tracebacks(entries, first_op) -> bool:
+    """Whether an operand of the failing operation (a name in its frame, or the text of
+    the operation itself) is traceback text."""
+    filename, op = first_op
+    for e in reversed(entries):
+        if e.tb_frame.f_code.co_filename != filename:
+            continue
+        try:
+            scope = {**e.tb_frame.f_globals, **e.tb_frame.f_locals}
+        except Exception:
+            return False
+        texts = [op.get("text") or ""]
+        for o in op["operands"]:
+            texts.extend(str(scope[n]) for n in o["names"]
+                         if isinstance(scope.get(n), str))
+        return any(marker in t for t in texts for marker in _TRACEBACK_TEXT)
+    return False
 
 
 def _entries(exc) -> list:
