@@ -325,3 +325,318 @@ def test_lexecute_without_the_extension_is_a_usage_error(tmp_path):
     assert r.returncode == 1, r.stdout + r.stderr
     assert "1 passed, 1 warning, 1 error" in r.stdout
     assert "lexecutor_c is not usable here" in r.stdout
+
+
+# ---------------------------------------------------------------- invocation forms (issue 24)
+
+FORMS_CONFTEST = "from missing_pkg import certs\n\n\ndef pytest_configure(config):\n" \
+    "    config.addinivalue_line('markers', 'slowish: a marker to select by')\n"
+FORMS_TEST_X = '''
+import pytest
+
+
+def test_a():
+    assert 1
+
+
+@pytest.mark.slowish
+def test_b():
+    assert 2
+'''
+FORMS_TEST_Y = "def test_c():\n    assert 3\n"
+
+
+def _forms_project(pytester):
+    """tests/conftest.py imports a missing package; two test modules; the tests folder is a
+    package (for --pyargs)."""
+    tests = pytester.path / "tests"
+    tests.mkdir()
+    (tests / "__init__.py").write_text("")
+    (tests / "conftest.py").write_text(FORMS_CONFTEST)
+    (tests / "test_x.py").write_text(FORMS_TEST_X)
+    (tests / "test_y.py").write_text(FORMS_TEST_Y)
+    # the same package, installed, for the run without --lexecute
+    stub = pytester.path / "stub" / "missing_pkg"
+    stub.mkdir(parents=True)
+    (stub / "__init__.py").write_text("certs = None\n")
+
+
+FORMS = {
+    "no arguments": [],
+    "a folder": ["tests"],
+    "a file": ["tests/test_x.py"],
+    "two files": ["tests/test_y.py", "tests/test_x.py"],
+    "a node id": ["tests/test_x.py::test_b"],
+    "-k": ["-k", "test_a or test_c"],
+    "-k after a path": ["tests", "-k", "not test_a"],
+    "-m": ["-m", "slowish", "tests"],
+    "--pyargs": ["--pyargs", "tests.test_y"],
+    "-p": ["-p", "no:doctest", "tests/test_x.py"],
+    "--lexecute last": ["tests/test_y.py", "--lexecute"],
+}
+
+
+def _selected(result) -> list:
+    return sorted(line.split(" ")[0] for line in result.outlines
+                  if line.endswith((" PASSED", " FAILED")) or " PASSED " in line or
+                  " FAILED " in line)
+
+
+@pytest.mark.parametrize("form", list(FORMS))
+def test_invocation_forms_select_what_they_select_without_lexecute(pytester, monkeypatch,
+                                                                   form):
+    """Each form runs the same tests with --lexecute (missing_pkg absent: the conftest's
+    import is injected) as without it with missing_pkg installed."""
+    _forms_project(pytester)
+    args = FORMS[form]
+    plugin = ["-p", "lexecutor_c.integrations.pytest_plugin", "-v", "-p", "no:cacheprovider"]
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([ROOT, str(pytester.path / "stub"),
+                                                      str(pytester.path)]))
+    plain = pytester.runpytest_subprocess(*plugin, *[a for a in args if a != "--lexecute"])
+    want = _selected(plain)
+    assert want, plain.stdout.str()
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([ROOT, str(pytester.path)]))
+    lexecuted = args if "--lexecute" in args else ["--lexecute", *args]
+    r = pytester.runpytest_subprocess(*plugin, *lexecuted)
+    assert r.ret == 0, r.stdout.str() + r.stderr.str()
+    assert _selected(r) == want
+    # the conftest ran as a twin: its import was injected, not a ModuleNotFoundError
+    assert "ImportError while loading conftest" not in r.stdout.str() + r.stderr.str()
+
+
+def test_invocation_from_a_config_file(pytester, monkeypatch):
+    """--lexecute in the ini file's addopts, with testpaths: the same as on the command line."""
+    _forms_project(pytester)
+    (pytester.path / "pytest.ini").write_text(
+        "[pytest]\naddopts = --lexecute -p no:cacheprovider\ntestpaths = tests/test_x.py\n")
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([ROOT, str(pytester.path)]))
+    r = pytester.runpytest_subprocess("-p", "lexecutor_c.integrations.pytest_plugin", "-v")
+    assert r.ret == 0, r.stdout.str()
+    assert _selected(r) == ["tests/test_x.py::test_a", "tests/test_x.py::test_b"]
+
+
+def test_split_attached_value():
+    from lexecutor_c.integrations.pytest_plugin import split_attached_value
+    args = ["--lexecute", "tests/t.py", "-k", "x", "--lexecute=proj*", "--", "--lexecute", "a"]
+    assert split_attached_value(args)
+    assert args == ["--lexecute=", "tests/t.py", "-k", "x", "--lexecute=proj*", "--",
+                    "--lexecute", "a"]
+    args = ["--lexecute", "-k", "x"]
+    assert not split_attached_value(args) and args == ["--lexecute", "-k", "x"]
+
+
+def test_paths_outside_the_rootdir_are_targets(pytester, monkeypatch, tmp_path_factory):
+    """A conftest beside a path given on the command line, outside the rootdir (set with
+    --rootdir), runs as a twin too."""
+    _forms_project(pytester)
+    elsewhere = tmp_path_factory.mktemp("elsewhere")
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([ROOT, str(pytester.path)]))
+    r = pytester.runpytest_subprocess("-p", "lexecutor_c.integrations.pytest_plugin",
+                                      "-p", "no:cacheprovider", f"--rootdir={elsewhere}",
+                                      "--lexecute", "tests/test_y.py")
+    r.assert_outcomes(passed=1)
+
+
+# ---------------------------------------------------------------- verdicts (issue 24)
+
+VERDICT_CORE = '''
+import requests_not_installed as requests
+
+
+def fetch(url):
+    r = requests.get(url, timeout=3)
+    return r.status_code
+
+
+def add(a, b):
+    return a + b
+
+
+def ratio(a, b):
+    return a / b
+
+
+def port_of(server):
+    return server.port + 1
+'''
+
+VERDICT_TESTS = '''
+import proj.core as core
+
+
+def test_passes():
+    assert core.fetch("http://example.com") is not None
+
+
+def test_real_assert():
+    assert core.add(1, 2) == 4
+
+
+def test_real_in_code_under_test():
+    assert core.ratio(1, 0) == 0
+
+
+def test_made_up_return_value():
+    assert core.fetch("http://example.com") == 200
+
+
+def test_made_up_fixture(server):
+    assert server.port + 1 == 8081
+
+
+def test_made_up_in_code_under_test(server):
+    assert core.port_of(server) == 8081
+
+
+def test_made_up_derived(server):
+    port = server.port
+    wanted = port
+    assert wanted == 8080
+'''
+
+
+def _verdict_project(pytester, monkeypatch):
+    monkeypatch.setenv("PYTHONPATH", ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    pkg = pytester.mkpydir("proj")
+    (pkg / "core.py").write_text(VERDICT_CORE)
+    pytester.makepyfile(test_verdicts=VERDICT_TESTS)
+
+
+def test_verdicts_and_report(pytester, monkeypatch):
+    import json
+    _verdict_project(pytester, monkeypatch)
+    r = pytester.runpytest_subprocess("-p", "lexecutor_c.integrations.pytest_plugin",
+                                      "--lexecute", "--lexecute-report=report.json",
+                                      "--lexecute-no-report")
+    r.assert_outcomes(passed=1, failed=6)
+    out = r.stdout.str()
+    assert "6 failed: 4 through made-up values, 2 real, 0 unknown" in out
+    # real ones first, with their locations
+    first = out.index("REAL     test_verdicts.py::test_real_assert")
+    assert first < out.index("MADE-UP ")
+    r.stdout.fnmatch_lines([
+        "REAL     test_verdicts.py::test_real_in_code_under_test",
+        "*proj/core.py:15 `a / b`*",
+    ])
+    data = json.loads((pytester.path / "report.json").read_text())
+    verdicts = {t["nodeid"].split("::")[1]: t.get("verdict") for t in data["tests"]}
+    assert verdicts == {"test_passes": None, "test_real_assert": "real",
+                        "test_real_in_code_under_test": "real",
+                        "test_made_up_return_value": "made-up",
+                        "test_made_up_fixture": "made-up",
+                        "test_made_up_in_code_under_test": "made-up",
+                        "test_made_up_derived": "made-up"}
+    assert data["summary"] == {"tests": 7, "failed": 6, "real": 2, "made-up": 4,
+                               "unknown": 0, "strict": False}
+    by_name = {t["nodeid"].split("::")[1]: t for t in data["tests"]}
+    # which injected value: named
+    assert any(".port" in s for s in by_name["test_made_up_fixture"]["injected"])
+    assert by_name["test_made_up_in_code_under_test"]["file"] == "test_verdicts.py"
+    assert by_name["test_made_up_derived"]["injected"] == ["wanted (holds an injected value)"]
+    assert by_name["test_real_in_code_under_test"]["line"] == 15
+
+
+def test_strict_makes_made_up_failures_xfail(pytester, monkeypatch):
+    _verdict_project(pytester, monkeypatch)
+    r = pytester.runpytest_subprocess("-p", "lexecutor_c.integrations.pytest_plugin",
+                                      "--lexecute", "--lexecute-strict", "-rx",
+                                      "--lexecute-no-report")
+    r.assert_outcomes(passed=1, failed=2, xfailed=4)
+    assert r.ret == 1
+    r.stdout.fnmatch_lines(["XFAIL test_verdicts.py::test_made_up_fixture - lexecutor_c: "
+                            "made-up failure: *"])
+
+
+def test_strict_passes_when_only_made_up_failures(pytester, monkeypatch):
+    monkeypatch.setenv("PYTHONPATH", ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    pytester.makepyfile(test_m='def test_m(server):\n    assert server.port == 80\n')
+    r = pytester.runpytest_subprocess("-p", "lexecutor_c.integrations.pytest_plugin",
+                                      "--lexecute", "--lexecute-strict")
+    r.assert_outcomes(xfailed=1)
+    assert r.ret == 0
+
+
+def test_judge_without_injections_is_real():
+    from lexecutor_c.integrations.verdict import judge
+    try:
+        {}["x"]
+    except KeyError as e:
+        v = judge(e, [], (), lambda code: None)
+    assert v.verdict == "real" and v.why == "nothing was injected for this test"
+
+
+# ---------------------------------------------------------------- --lexecute-cov (issue 24)
+
+def test_lexecute_cov_writes_coverage_data(pytester, monkeypatch):
+    import json
+    coverage = pytest.importorskip("coverage")
+    _verdict_project(pytester, monkeypatch)
+    r = pytester.runpytest_subprocess("-p", "lexecutor_c.integrations.pytest_plugin",
+                                      "--lexecute", "--lexecute-cov=cov.data",
+                                      "--lexecute-no-report")
+    r.stdout.fnmatch_lines(["*lexecutor_c: what ran*",
+                            "* of * lines ran, in 2 files*",
+                            "    proj/core.py: * of * lines ran*"])
+    data = coverage.CoverageData(basename=str(pytester.path / "cov.data"))
+    data.read()
+    core = str(pytester.path / "proj" / "core.py")
+    assert core in data.measured_files()
+    lines = set(data.lines(core))
+    assert {6, 7, 11, 15, 19} <= lines      # every function ran (15 raised: it ran)
+    contexts = data.measured_contexts()
+    assert "test_verdicts.py::test_real_in_code_under_test" in contexts
+    assert any(c.startswith("lexecutor_c injected: .get -> ") for c in contexts)
+    data.set_query_contexts(["test_verdicts.py::test_real_in_code_under_test"])
+    assert {15} <= set(data.lines(core)) <= {14, 15}    # the def line: its entry marker
+    side = json.loads((pytester.path / "cov.data.injections.json").read_text())
+    assert any(e["name"] == "get" for e in side[core]["6"])
+    # coverage.py's own report reads it
+    rep = subprocess.run([sys.executable, "-m", "coverage", "report", "--data-file=cov.data"],
+                         cwd=str(pytester.path), capture_output=True, text=True, timeout=120)
+    assert rep.returncode == 0, rep.stderr
+    assert "proj/core.py" in rep.stdout
+
+
+EAFP_CORE = '''
+def seconds(offset):
+    try:
+        offset = offset.total_seconds()
+    except (TypeError, AttributeError):
+        pass
+    return offset
+
+
+def describe(x):
+    return "v=%s" % x.no_such_attribute
+'''
+
+EAFP_TESTS = '''
+import proj.core as core
+
+
+def test_eafp_keeps_its_handler():
+    assert core.seconds(5) == 5
+
+
+def test_made_up_inside_a_callee():
+    text = core.describe(3)
+    assert text == "v=3"
+'''
+
+
+def test_eafp_and_values_made_up_in_a_callee(pytester, monkeypatch):
+    """A missing attribute inside a try that catches AttributeError raises as it would
+    (the handler runs); a value made up inside a called function that comes back as a
+    str (not a Dummy) still makes the failure made-up, naming it."""
+    import json
+    monkeypatch.setenv("PYTHONPATH", ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    pkg = pytester.mkpydir("proj")
+    (pkg / "core.py").write_text(EAFP_CORE)
+    pytester.makepyfile(test_eafp=EAFP_TESTS)
+    r = pytester.runpytest_subprocess("-p", "lexecutor_c.integrations.pytest_plugin",
+                                      "--lexecute", "--lexecute-report=r.json")
+    r.assert_outcomes(passed=1, failed=1)
+    data = json.loads((pytester.path / "r.json").read_text())
+    t = [t for t in data["tests"] if t["outcome"] == "failed"][0]
+    assert t["verdict"] == "made-up", t
+    assert any(".no_such_attribute" in s and "describe()" in s for s in t["injected"])

@@ -38,6 +38,9 @@ __all__ = [
 ]
 
 LOADERS = ("_n_", "_a_", "_c_", "_l_", "_i_", "_w_", "_f_", "_op_")
+#: the decorator guard of respect_handlers_of (a Python function, not one of the Runtime's)
+_DEC = "_dec_"
+_NAMES = LOADERS + (_DEC,)
 _PKG_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep   # lexecutor_c/
 _ABSENT = object()
 _lock = threading.RLock()
@@ -53,12 +56,13 @@ class _Compiled:
         self.key = key
         self.filename = filename
         self.inst = inst
-        self.names = {name: f"_lx{key}{name}" for name in LOADERS}
+        self.names = {name: f"_lx{key}{name}" for name in _NAMES}
         self.code = _rename(inst.compile(filename), self.names)
         self.index: dict[tuple, list] = {}
         for c in _walk(self.code):
             self.index.setdefault((c.co_qualname, c.co_firstlineno), []).append(c)
             _TWINS[id(c)] = c
+            _TWIN_FILE[id(c)] = self
 
     def find(self, code: CodeType) -> Optional[CodeType]:
         """The twin of an original code object, or None (not found, ambiguous,
@@ -70,6 +74,46 @@ class _Compiled:
 
 _TWINS: dict[int, CodeType] = {}           # id -> every twin code object ever made (kept alive)
 _COMPILED: dict[tuple, _Compiled] = {}     # (filename, source) -> _Compiled
+_TWIN_FILE: dict[int, _Compiled] = {}      # id of a twin code object -> its file
+
+
+def twin_codes(filename: str, qualname: str) -> list:
+    """The twin code objects of *filename* (any compiled version of it) whose qualname is
+    *qualname*."""
+    real = _real(filename)
+    out = []
+    for key, compiled in list(_COMPILED.items()):
+        f = key[0]
+        if f == filename or _real(f) == real:
+            for (q, _line), codes in compiled.index.items():
+                if q == qualname:
+                    out.extend(codes)
+    return out
+
+
+def decorators_of(filename: str, code) -> list:
+    """The decorators of the function whose (twin) code object is *code*, as written."""
+    import ast
+    lines = linecache.getlines(filename)
+    try:
+        tree = ast.parse("".join(lines))
+    except (SyntaxError, ValueError):
+        return []
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and \
+                node.name == code.co_name and node.decorator_list and \
+                node.decorator_list[0].lineno <= code.co_firstlineno <= node.lineno:
+            return ["@" + ast.unparse(d) for d in node.decorator_list]
+    return []
+
+
+def instrumented_for(code) -> Optional[Any]:
+    """The ``Instrumented`` (source, iids, line map) a twin code object was compiled from,
+    or None when *code* is no twin (it ran as it is)."""
+    if _TWINS.get(id(code)) is not code:
+        return None
+    compiled = _TWIN_FILE.get(id(code))
+    return None if compiled is None else compiled.inst
 _keys = itertools.count(1)
 
 
@@ -98,21 +142,134 @@ def _same_signature(a: CodeType, b: CodeType) -> bool:
             and a.co_varnames[:n] == b.co_varnames[:n])
 
 
-def _compiled_for(filename: str, globals_: dict) -> _Compiled:
+def _compiled_for(filename: str, globals_: dict, respect_handlers: bool = False) -> _Compiled:
     """Instrument the source of *filename* (as linecache has it: files,
     IPython cells, modules with a loader).  Raises LookupError when there is
-    no source, SyntaxError when it does not instrument."""
+    no source, SyntaxError when it does not instrument.  *respect_handlers*: names and
+    attributes read inside a ``try`` whose handlers catch what their absence raises are
+    left as they are (:func:`respect_handlers`)."""
     lines = linecache.getlines(filename, globals_ if isinstance(globals_, dict) else None)
     if not lines:
         raise LookupError(f"no source for {filename}")
     source = "".join(lines)
-    found = _COMPILED.get((filename, source))
+    key = (filename, source) if not respect_handlers else (filename, source, "handlers")
+    found = _COMPILED.get(key)
     if found is None:
         from ..engine.instrument import instrument
         inst = _keep_leading_blank_lines(source, instrument(source, filename=filename))
+        if respect_handlers:
+            inst = respect_handlers_of(inst)
         found = _Compiled(next(_keys), filename, inst)
-        _COMPILED[(filename, source)] = found
+        _COMPILED[key] = found
     return found
+
+
+#: handler types that catch a missing attribute / a missing name (a bare except catches all)
+_CATCH_ATTRIBUTE = frozenset({"AttributeError", "Exception", "BaseException"})
+_CATCH_NAME = frozenset({"NameError", "Exception", "BaseException"})
+
+
+def _caught(try_node) -> set:
+    """The exception class names a try statement's handlers name; {"*"} for a bare
+    except."""
+    out: set = set()
+    for h in getattr(try_node, "handlers", ()):
+        t = h.type
+        if t is None:
+            return {"*"}
+        for e in (t.elts if hasattr(t, "elts") else [t]):
+            name = getattr(e, "id", None) or getattr(e, "attr", None)
+            if name:
+                out.add(name)
+    return out
+
+
+def respect_handlers_of(inst):
+    """EAFP code (``try: x = obj.attr`` / ``except AttributeError: ...``) relies on the
+    exception a missing attribute or name raises; an injected value would skip the
+    handler.  In the body of a ``try`` whose handlers catch AttributeError (NameError),
+    ``Exception``, ``BaseException`` or everything, attribute reads ``_a_(i, X, "a")``
+    (name reads ``_n_(i, "n")``) become plain ``(X).a`` (``n``) again; code in functions
+    defined there is not touched (it runs later, outside the try).  Decorators ``@X``
+    become ``@_dec_(X)`` (:func:`_decorator_guard`: an injected decorator is left out).
+    Lines keep their numbers; the returned Instrumented has the edited source."""
+    import ast
+    import dataclasses
+    try:
+        tree = ast.parse(inst.source)
+    except (SyntaxError, ValueError, RecursionError):
+        return inst
+    edits: list = []          # (start line, start col, end line, end col, replacement)
+    try_types: tuple = (ast.Try,) + ((getattr(ast, "TryStar"),) if hasattr(ast, "TryStar")
+                                     else ())
+
+    def loader(node):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.args and \
+                isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, int):
+            return node.func.id
+        return None
+
+    def visit(node: Any, attrs: bool, names: bool) -> None:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            for d in node.decorator_list:
+                # zero-width inserts sort before replacements at the same place
+                edits.append((d.lineno, d.col_offset, d.lineno, d.col_offset, "_dec_(", 0))
+                edits.append((d.end_lineno, d.end_col_offset, d.end_lineno, d.end_col_offset,
+                              ")", 0))
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            for d in getattr(node, "decorator_list", ()):
+                visit(d, attrs, names)      # evaluated where the def is
+            for field_name, value in ast.iter_fields(node):
+                if field_name == "decorator_list":
+                    continue
+                for child in (value if isinstance(value, list) else [value]):
+                    if isinstance(child, ast.AST):
+                        visit(child, False, False)
+            return
+        kind = loader(node) if (attrs or names) else None
+        if kind == "_a_" and attrs and len(node.args) == 3 and not node.keywords and \
+                isinstance(node.args[2], ast.Constant) and isinstance(node.args[2].value, str) \
+                and node.args[2].value.isidentifier():
+            x = node.args[1]
+            edits.append((node.lineno, node.col_offset, x.lineno, x.col_offset, "(", 1))
+            edits.append((x.end_lineno, x.end_col_offset, node.end_lineno, node.end_col_offset,
+                          ")." + node.args[2].value, 1))
+        elif kind == "_n_" and names and len(node.args) == 2 and \
+                isinstance(node.args[1], ast.Constant) and isinstance(node.args[1].value, str) \
+                and node.args[1].value.isidentifier():
+            edits.append((node.lineno, node.col_offset, node.end_lineno, node.end_col_offset,
+                          node.args[1].value, 1))
+            return
+        if isinstance(node, try_types):
+            caught = _caught(node)
+            body_attrs = attrs or "*" in caught or bool(caught & _CATCH_ATTRIBUTE)
+            body_names = names or "*" in caught or bool(caught & _CATCH_NAME)
+            for child in node.body:
+                visit(child, body_attrs, body_names)
+            for child in [*node.handlers, *node.orelse, *node.finalbody]:
+                visit(child, attrs, names)
+            return
+        for child in ast.iter_child_nodes(node):
+            visit(child, attrs, names)
+
+    visit(tree, False, False)
+    if not edits:
+        return inst
+    lines = inst.source.encode("utf-8").splitlines(keepends=True)
+    starts = [0]
+    for ln in lines:
+        starts.append(starts[-1] + len(ln))
+    data = bytearray(inst.source.encode("utf-8"))
+    for sl, sc, el, ec, text, _ in sorted(edits, key=lambda e: (e[0], e[1], e[5]),
+                                          reverse=True):
+        a, b = starts[sl - 1] + sc, starts[el - 1] + ec
+        data[a:b] = text.encode("utf-8")
+    source = data.decode("utf-8")
+    try:
+        ast.parse(source)
+    except SyntaxError:
+        return inst
+    return dataclasses.replace(inst, source=source)
 
 
 def _leading_blank(text: str) -> int:
@@ -145,6 +302,8 @@ def _passthrough(loader: str):
     """Loaders of an "as-is" runtime: twins that outlive their session behave
     like the original code (missing values raise as they would)."""
     global _passthrough_rt
+    if loader == _DEC:
+        return _decorator_guard
     if _passthrough_rt is None:
         _passthrough_rt = _core.Runtime(predictor="as-is", filename="<after lexecutor_c session>")
     return _passthrough_rt.loaders()[loader]
@@ -316,13 +475,36 @@ class Injection(NamedTuple):
     iid: int
 
 
+DROPPED = "__lexecutor_c_dropped__"
+
+
+def _decorator_guard(decorator):
+    """``@_dec_(X)``: X itself, unless X is an injected object (a missing plugin's
+    ``@freeze_time(...)``, ``@six.add_metaclass(M)``): then the function or class stays
+    undecorated, and says so in its ``__lexecutor_c_dropped__`` attribute (the reprs of
+    the decorators left out) where it can carry one."""
+    if type(decorator) is not _core.Dummy and type(decorator).__name__ != "DummyResource":
+        return decorator
+    text = repr(decorator)
+
+    def dropped(obj):
+        try:
+            setattr(obj, DROPPED, tuple(getattr(obj, DROPPED, ())) + (text,))
+        except (AttributeError, TypeError):
+            pass
+        return obj
+    return dropped
+
+
 class _FileRun:
     def __init__(self, session: "Session", compiled: _Compiled):
         self.compiled = compiled
         opts = session.options
         self.runtime = _core.Runtime(sites=compiled.inst.iids, filename=compiled.filename, **opts)
         loaders = self.runtime.loaders()
-        self.loaders = {compiled.names[n]: loaders[n] for n in LOADERS}
+        loaders = dict(loaders)
+        loaders[_DEC] = _decorator_guard
+        self.loaders = {compiled.names[n]: loaders[n] for n in _NAMES}
         self.probe_key = compiled.names["_l_"]
         self.probe_value = self.loaders[self.probe_key]
         self.prepare = functools.partial(session._prepare, self)
@@ -338,8 +520,9 @@ class Session:
     """
 
     def __init__(self, targets, *, predictor="naive", abstraction="fine", seed=None,
-                 randomize=False, frequency_table=None):
+                 randomize=False, frequency_table=None, respect_handlers=False):
         self.targets = targets if isinstance(targets, Targets) else Targets(targets)
+        self.respect_handlers = bool(respect_handlers)
         self.options = {"predictor": predictor, "abstraction": abstraction, "seed": seed,
                         "randomize": randomize}
         if frequency_table is not None:
@@ -392,7 +575,8 @@ class Session:
     def _file(self, filename: str, globals_) -> _FileRun:
         run = self.files.get(filename)
         if run is None:
-            run = self.files[filename] = _FileRun(self, _compiled_for(filename, globals_))
+            run = self.files[filename] = _FileRun(
+                self, _compiled_for(filename, globals_, self.respect_handlers))
         return run
 
     def _prepare(self, run: _FileRun, globals_: dict) -> None:
