@@ -111,12 +111,12 @@ wheels: $(STAMP)/debs $(STAMP)/reldeps | pycheck
 	  py=$$($(call findpy,$$name)); \
 	  test -n "$$py" || { echo "make wheels: $$name not found" >&2; exit 2; }; \
 	  echo "== $$name: $$py"; \
-	  "$$py" -m pip install -q $(WHEELDEPS); \
+	  "$$py" -m pip install -q --root-user-action=ignore $(WHEELDEPS); \
 	  LX_RELEASE_BUILD=1 nice "$$py" -m pip wheel -q --no-deps --no-build-isolation \
 	    -w $(STAMP)/wheels/raw dist/lexecutor_c-*.tar.gz; \
 	done
 	@set -e; for w in $(STAMP)/wheels/raw/*.whl; do \
-	  nice $(PY) -m auditwheel repair -q --plat $(MANYLINUX) \
+	  nice $(PY) -m auditwheel repair --plat $(MANYLINUX) \
 	    --exclude libc10.so --exclude libtorch_cpu.so -w dist "$$w"; done
 	@$(PY) -c 'import os, sys; [print("  %6.1f MB  %s" % (os.path.getsize(f) / 2**20, os.path.basename(f))) for f in sorted(sys.argv[1:])]' dist/*
 	@for w in dist/*.whl; do $(PY) -m auditwheel show --json "$$w" 2>/dev/null | $(PY) -c 'import json, sys; d = json.load(sys.stdin); print("  auditwheel show %s: %s (symbols: %s); outside the wheel: %s" % (d["wheel"], d["overall_tag"], d["sym_tag"], ", ".join(sorted(d["external_libs"])) or "nothing"))'; done
