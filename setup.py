@@ -27,6 +27,11 @@ TOOLS = {   # executable -> (what it is, Debian package, Fedora package)
 }
 
 
+def pkg_config(*args):
+    return subprocess.run(["pkg-config", *args], check=True, capture_output=True,
+                          text=True).stdout.split()
+
+
 class MissingSystemLibraries(SystemExit):
     """The build stops before any compiler runs, naming what to install."""
 

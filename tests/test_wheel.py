@@ -441,3 +441,26 @@ def test_jupyter_magics(installed):
     p = _check(installed.run(installed.python, "-c", MAGICS))
     assert p.stdout.strip().splitlines()[-1] == "['all_data', 'helper'] 1"
 
+
+
+def test_sdist_builds_in_a_fresh_venv(built, tmp_path):
+    """pip in a fresh venv builds the sdist with build isolation (setuptools and wheel from
+    the package index, nothing from this interpreter); without the system libraries, the
+    same build stops with the message that names them."""
+    dist, _ = built
+    (sdist,) = dist.glob("lexecutor_c-*.tar.gz")
+    venv = tmp_path / "venv"
+    _check(_run([sys.executable, "-m", "venv", venv], timeout=300))
+    pip = [venv / "bin" / "python", "-m", "pip", "wheel", "--no-deps", "-q",
+           "--disable-pip-version-check"]
+    p = _run([*pip, "-w", tmp_path / "none", sdist], timeout=900,
+             env=_env(PKG_CONFIG_LIBDIR=str(tmp_path / "no-pc"), PKG_CONFIG_PATH=""))
+    assert p.returncode != 0
+    out = p.stdout + p.stderr
+    assert "lexecutor_c build: missing system requirements" in out, out[-3000:]
+    assert "Debian: libcurl4-openssl-dev" in out and "Fedora: libcurl-devel" in out
+    assert "gcc" not in out, out[-3000:]
+    _check(_run([*pip, "-w", tmp_path / "out", sdist], timeout=900))
+    (w,) = (tmp_path / "out").glob("lexecutor_c-*.whl")
+    with zipfile.ZipFile(w) as z:
+        assert any(n.startswith("lexecutor_c/_core.") for n in z.namelist())
