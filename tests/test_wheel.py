@@ -91,6 +91,23 @@ def _unprefixed(grafted):
     return re.sub(r"-[0-9a-f]{8}(?=\.)", "", grafted, count=1)
 
 
+def interpreter_libraries(python):
+    """The system libraries the interpreter itself links (its binary and its own extension
+    modules: _ctypes -> libffi, _ssl -> libssl, ...): they are there wherever that Python
+    runs, so they stay visible even where the wheel bundles a copy of one."""
+    code = ("import glob, os, sys, sysconfig\n"
+            "print(os.path.realpath(sys.executable))\n"
+            "for f in glob.glob(os.path.join(sysconfig.get_config_var('DESTSHARED'), '*.so')):\n"
+            "    print(f)\n")
+    files = _check(_run([python, "-c", code])).stdout.split()
+    found = set()
+    for f in files:
+        for line in _run(["ldd", f]).stdout.splitlines():
+            if "=> /" in line:
+                found.add(os.path.realpath(line.split("=>")[1].split()[0]))
+    return found
+
+
 def system_copies(wheel):
     """The files on this system that the wheel's lexecutor_c.libs/ are copies of."""
     with zipfile.ZipFile(wheel) as z:
@@ -117,7 +134,8 @@ class Installed:
         self.version = version
         self.venv = base / "venv"
         self.work = base / "work"
-        self.hidden = []
+        self.hidden = []        # the system's copies of the bundled libraries
+        self.kept = []          # ... less those the interpreter itself links
 
     @property
     def python(self):
@@ -180,7 +198,8 @@ def installed(request, built, tmp_path_factory):
     base = tmp_path_factory.mktemp(f"py{request.param}")
     inst = Installed(base, dist, src, request.param)
     inst.work.mkdir()
-    inst.hidden = system_copies(inst.wheel())
+    inst.kept = sorted(set(system_copies(inst.wheel())) & interpreter_libraries(py))
+    inst.hidden = sorted(set(system_copies(inst.wheel())) - set(inst.kept))
     _check(_run([py, "-m", "venv", "--without-pip", inst.venv]))
     # the outer pip installs into the venv (--python): no pip bootstrap in the venv
     _check(_run([sys.executable, "-m", "pip", "--python", inst.python, "install", "-q",
@@ -254,15 +273,17 @@ def test_system_copies_are_hidden(installed):
     hidden in the namespace, and the checkout's own extension (built against them) then
     does not import there."""
     names = [os.path.basename(f) for f in installed.hidden]
+    print(f"hidden: {len(names)} libraries: {' '.join(names)}; kept for the interpreter "
+          f"itself: {' '.join(os.path.basename(f) for f in installed.kept) or 'none'}")
     for lib in BUNDLED:
         assert any(n.startswith(lib + ".so") for n in names), (lib, names)
     probe = ("import ctypes, sys\nfor name in sys.argv[1:]:\n    try:\n"
              "        ctypes.CDLL(name)\n    except OSError:\n        print('hidden', name)\n"
              "    else:\n        print('LOADED', name)\n")
     sonames = ["libtree-sitter.so.0", "libcjson.so.1", "libcurl.so.4", "libseccomp.so.2"]
-    p = _check(_run([sys.executable, "-c", probe, *sonames]))
+    p = _check(_run([installed.python, "-c", probe, *sonames]))
     assert p.stdout.split() == [w for n in sonames for w in ("LOADED", n)]    # outside
-    p = _check(installed.run(sys.executable, "-c", probe, *sonames))
+    p = _check(installed.run(installed.python, "-c", probe, *sonames))
     assert p.stdout.split() == [w for n in sonames for w in ("hidden", n)]
     if list(ROOT.glob("lexecutor_c/_core*.so")):
         p = installed.run(sys.executable, "-c", "import lexecutor_c._core", cwd=ROOT,
@@ -464,3 +485,24 @@ def test_sdist_builds_in_a_fresh_venv(built, tmp_path):
     (w,) = (tmp_path / "out").glob("lexecutor_c-*.whl")
     with zipfile.ZipFile(w) as z:
         assert any(n.startswith("lexecutor_c/_core.") for n in z.namelist())
+
+
+def test_neural_extra_brings_torch_and_the_shim_uses_it(installed):
+    """The shim is shipped without torch: `pip install 'lexecutor_c-...whl[neural]'` adds
+    torch to the venv, and the shim then loads that torch's libraries (the system's copies
+    of the bundled libraries still hidden).  Last in this file: it adds torch to the venv."""
+    if not _has_shim(installed):
+        pytest.skip(f"the {installed.version} wheel has no shim (no torch for Python "
+                    f"{installed.version} at build time)")
+    _check(_run([sys.executable, "-m", "pip", "--python", installed.python, "install", "-q",
+                 "--disable-pip-version-check", f"{installed.wheel()}[neural]"], timeout=900))
+    (installed.work / "neural.py").write_text("x = foo()\nprint(x)\n")
+    p = _check(installed.run(installed.cli, "run", "--json", "--predictor", "neural",
+                             "neural.py", timeout=600))
+    (f,) = json.loads(p.stdout)["files"]
+    assert f["result"]["status"] == "ok" and f["result"]["coverage"] == 1.0, f
+    assert [i["name"] for i in f["result"]["injections"]][:1] == ["foo"], f
+    probe = ("import sys, lexecutor_c.model.neural as n; n.load_shim()\n"
+             "print([l.split()[-1] for l in open('/proc/self/maps') if 'libtorch_cpu' in l][0])")
+    p = _check(installed.run(installed.python, "-c", probe))
+    assert p.stdout.strip().startswith(str(installed.venv)), p.stdout     # the venv's torch
