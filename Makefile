@@ -57,9 +57,10 @@ build: deps
 demo: build
 	$(PY) -m lexecutor_c demo --predictor neural
 
-# Everything, the wheel test included (tests/test_wheel.py, tests/test_precommit.py: the
-# sdist and wheel built from a clean copy of the working tree, installed into a fresh venv
-# and smoke-tested there; -m "not wheel" deselects them).
+# Everything, the wheel tests included (tests/test_wheel.py: `make wheels` on a clean copy of
+# the working tree, each repaired wheel installed into a fresh venv and smoke-tested there
+# with the system's copies of its bundled libraries hidden; tests/test_precommit.py;
+# -m "not wheel" deselects them).
 test: build
 	$(PY) -m pytest -q -ra
 
@@ -106,7 +107,8 @@ wheels: $(STAMP)/debs $(STAMP)/reldeps | pycheck
 	rm -rf dist $(STAMP)/wheels && mkdir -p dist $(STAMP)/wheels/src $(STAMP)/wheels/raw
 	@if [ -n "$(WHEEL_SRC)" ]; then cp -a "$(WHEEL_SRC)"/. $(STAMP)/wheels/src/; \
 	 else git archive --format=tar HEAD | tar -x -C $(STAMP)/wheels/src; fi
-	cd $(STAMP)/wheels/src && $(PY) -m build --sdist --no-isolation --outdir $(CURDIR)/dist .
+	cd $(STAMP)/wheels/src && $(PY) -m build --sdist --no-isolation --outdir $(CURDIR)/dist . \
+	  > ../sdist.log 2>&1 || { cat ../sdist.log; exit 1; }
 	@set -e; for name in $(RELEASE_PYTHONS); do \
 	  py=$$($(call findpy,$$name)); \
 	  test -n "$$py" || { echo "make wheels: $$name not found" >&2; exit 2; }; \
@@ -123,7 +125,7 @@ wheels: $(STAMP)/debs $(STAMP)/reldeps | pycheck
 
 release-check: wheels
 	$(PY) -m twine check --strict dist/*
-	LX_WHEELHOUSE=$(CURDIR)/dist $(PY) -m pytest -q -ra -p no:cacheprovider tests/test_wheel.py
+	LX_WHEELHOUSE=$(CURDIR)/dist $(PY) -m pytest -q -raP -p no:cacheprovider tests/test_wheel.py
 
 # The hostile-input suite (tests/security): snippets that try to get out of
 # the sandbox, each followed by a check of the host.  Prints "breached N of M".
