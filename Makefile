@@ -84,7 +84,8 @@ dist: deps
 # oldest this Debian 12 machine (glibc 2.36) can honestly claim: Debian's libcurl,
 # OpenSSL, GnuTLS, Kerberos, OpenLDAP, p11-kit, libunistring, zstd (bundled) use
 # GLIBC_2.34 symbols.  The torch shim (3.11 only: the interpreter with torch) is never
-# bundled: libc10/libtorch_cpu come from the torch the `neural` extra installs.
+# bundled: LX_RELEASE_BUILD=1 builds it naming no torch library; at run time it takes
+# libc10/libtorch_cpu from the torch the `neural` extra installs (model/neural.py).
 # `make release-check`: the wheels, the sdist built in a fresh venv, twine check on every
 # artefact, and tests/test_wheel.py on the wheels (each in a fresh venv with the system's
 # copies of the bundled libraries hidden: unshare -m; needs root).

@@ -123,21 +123,23 @@ def torch_shim():
         return []
     abi = int(torch._C._GLIBCXX_USE_CXX11_ABI)
     libdirs = library_paths()
+    # torch's own libraries are never bundled.  A build for this machine links them (their
+    # directory in the RUNPATH).  A release build (LX_RELEASE_BUILD=1, make wheels) names
+    # none of them: lexecutor_c.model.neural loads the installed torch's libc10 and
+    # libtorch_cpu with RTLD_GLOBAL before importing the shim, which takes its symbols from
+    # them, so the wheel works with any torch 2.13.0 on sys.path and auditwheel finds no
+    # library outside the wheel
+    release = bool(os.environ.get("LX_RELEASE_BUILD"))
     return [Extension(
         "lexecutor_c._torch_shim",
         sources=["csrc/torch_shim.cpp"],
         include_dirs=include_paths(),
-        library_dirs=libdirs,
-        libraries=["c10", "torch_cpu"],
+        library_dirs=[] if release else libdirs,
+        libraries=[] if release else ["c10", "torch_cpu"],
         language="c++",
         extra_compile_args=["-std=c++20", "-O2", "-fvisibility=hidden",
                             f"-D_GLIBCXX_USE_CXX11_ABI={abi}", "-Wno-unused-parameter"],
-        # torch's own libraries, never bundled: an installed wheel finds them in the torch
-        # package beside it (and lexecutor_c.model.neural imports torch first, so they are
-        # loaded already); a build for this machine (not LX_RELEASE_BUILD) also records
-        # where they are here
-        extra_link_args=["-Wl,-rpath,$ORIGIN/../torch/lib"]
-        + ([] if os.environ.get("LX_RELEASE_BUILD") else [f"-Wl,-rpath,{d}" for d in libdirs]),
+        extra_link_args=[] if release else [f"-Wl,-rpath,{d}" for d in libdirs],
     )]
 
 

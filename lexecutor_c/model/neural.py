@@ -197,9 +197,10 @@ def _no_torch_message() -> str:
 
 
 def _preload_torch_libraries() -> None:
-    """Load the installed torch's libc10 and libtorch_cpu (without importing torch) so the
-    shim, which needs them and never bundles them, finds them by name wherever torch is
-    installed (its RUNPATH only covers a torch beside lexecutor_c, ``$ORIGIN/../torch/lib``)."""
+    """Load the installed torch's libc10 and libtorch_cpu into the global symbol scope
+    (without importing torch): a release wheel's shim names no torch library and takes its
+    symbols from these (setup.py, LX_RELEASE_BUILD), so it works with the torch that pip put
+    anywhere on sys.path; a local build's shim links them and finds them loaded already."""
     import ctypes
     import importlib.util
     try:
@@ -211,7 +212,7 @@ def _preload_torch_libraries() -> None:
             path = os.path.join(where, "lib", name)
             if os.path.exists(path):
                 try:
-                    ctypes.CDLL(path)
+                    ctypes.CDLL(path, mode=os.RTLD_GLOBAL)
                 except OSError:
                     return          # the shim's import then says what is wrong
         return
