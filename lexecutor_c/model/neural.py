@@ -196,8 +196,31 @@ def _no_torch_message() -> str:
             "(python setup.py build_ext --inplace) to get lexecutor_c._torch_shim")
 
 
+def _preload_torch_libraries() -> None:
+    """Load the installed torch's libc10 and libtorch_cpu into the global symbol scope
+    (without importing torch): a release wheel's shim names no torch library and takes its
+    symbols from these (setup.py, LX_RELEASE_BUILD), so it works with the torch that pip put
+    anywhere on sys.path; a local build's shim links them and finds them loaded already."""
+    import ctypes
+    import importlib.util
+    try:
+        spec = importlib.util.find_spec("torch")
+    except (ImportError, ValueError):
+        return
+    for where in (spec.submodule_search_locations or []) if spec else []:
+        for name in ("libc10.so", "libtorch_cpu.so"):
+            path = os.path.join(where, "lib", name)
+            if os.path.exists(path):
+                try:
+                    ctypes.CDLL(path, mode=os.RTLD_GLOBAL)
+                except OSError:
+                    return          # the shim's import then says what is wrong
+        return
+
+
 def load_shim():
     """The LibTorch shim extension; NeuralUnavailable with the reason when absent."""
+    _preload_torch_libraries()
     try:
         from lexecutor_c import _torch_shim
     except ImportError as e:
