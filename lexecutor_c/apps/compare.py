@@ -123,8 +123,22 @@ def _compare_one(a: dict, b: dict, q: str, ignore_messages: bool,
     if timeout is not None:
         opts.timeout = timeout
     fc = check_function(a[q], b[q], opts=opts, file="<new>")
+    return from_check(fc, t0)
+
+
+def from_check(fc, t0: Optional[float] = None) -> Comparison:
+    """A :class:`Comparison` from the engine's FunctionCheck."""
     verdict = {"changed": "changed", "same": "same", "unreached": "unreached",
-               "exception": "undecided"}.get(fc.verdict, "undecided")
-    ev = {"inputs": fc.inputs, "runs": fc.runs, "reached": fc.reached,
-          "distinguishing_input": fc.input, "old": fc.old, "new": fc.new}
-    return Comparison(verdict, q, ev, round(time.monotonic() - t0, 3), fc.detail)
+               "undecided": "undecided", "exception": "undecided"}.get(fc.verdict, "error")
+    ev = {"inputs": fc.inputs, "runs": fc.runs,
+          "agreeing_inputs": fc.agreeing,
+          "changed_lines": {"old": fc.changed_old, "new": fc.changed_new},
+          "changed_lines_ran": {"old": fc.lines_old, "new": fc.lines_new}}
+    if fc.verdict == "changed":
+        ev["distinguishing_input"] = fc.input
+        ev["first_difference"] = {"what": fc.detail, "old": fc.old, "new": fc.new}
+        ev["strength"] = fc.evidence
+    elif fc.old is not None:
+        ev["example"] = {"old": fc.old, "new": fc.new}
+    secs = fc.seconds if t0 is None else round(time.monotonic() - t0, 3)
+    return Comparison(verdict, fc.function, ev, secs, fc.detail)
