@@ -318,8 +318,17 @@ def _artefact(ro: dict, rn: dict, inp: "Input") -> bool:
     the values were invalid for both, and only where they blew up differs."""
     if _stand_in_failure(ro, inp.prefix) or _stand_in_failure(rn, inp.prefix):
         return True
-    return not inp.call and str(ro.get("outcome")).startswith("raised:") and \
-        str(rn.get("outcome")).startswith("raised:")
+    if inp.call:
+        return False
+    a, b = str(ro.get("outcome")), str(rn.get("outcome"))
+    if a.startswith("raised:") and b.startswith("raised:"):
+        return True
+    # one version rejects a made-up value of the wrong type (``len(None)``)
+    # that the other happens to accept: unless the value is one the code
+    # itself compares against (an aimed input from a comparison), the input
+    # was invalid, not the edit a change
+    wrong_type = {"raised:TypeError", "raised:AttributeError"}
+    return (a in wrong_type or b in wrong_type) and not inp.note.startswith("aimed: ")
 
 
 def _differences(a: dict, b: dict) -> list:
@@ -483,8 +492,8 @@ def check_function(old: Version, new: Version, *, opts: Optional[Options] = None
             last_err = ro if _inconclusive(ro) else rn
             results.append((inp, ro, rn, None))
             continue
-        h_old = set(ro.get("reached", ())) & ch_old
-        h_new = set(rn.get("reached", ())) & ch_new
+        h_old = set(ro.get("lines", ro.get("reached", ()))) & ch_old
+        h_new = set(rn.get("lines", rn.get("reached", ()))) & ch_new
         hit = bool(h_old or h_new or (not ch_old and not ch_new))
         # evidence for "same": the changed lines ran in both versions
         both = bool(h_old and h_new) or (not ch_old and not ch_new)
@@ -539,8 +548,22 @@ def check_function(old: Version, new: Version, *, opts: Optional[Options] = None
             fc.agreeing += 1
     fc.inputs = n_inputs
     fc.seconds = round(time.monotonic() - t0, 3)
+    if best is not None and best[4] and fc.agreeing >= opts.min_same:
+        # the only differences show in injected values (what a made-up
+        # object answers), while inputs that ran the changed lines in both
+        # versions agree: no evidence either way
+        inp, ro, rn, real, weak = best
+        fc.verdict = UNDECIDED
+        fc.reached = True
+        fc.lines_old, fc.lines_new = sorted(ran_old), sorted(ran_new)
+        fc.detail = f"{fc.agreeing} inputs alike; differs only through injected values: " + \
+            _summary_of(real[0], ro, rn) + sig_note
+        fc.input = inp.show()
+        fc.old, fc.new = _describe(ro), _describe(rn)
+        return fc
     if best is not None:
         inp, ro, rn, real, weak = best
+        fc.lines_old, fc.lines_new = sorted(ran_old), sorted(ran_new)
         fc.verdict = CHANGED
         fc.reached = True
         fc.evidence = "injected" if weak else "concrete"

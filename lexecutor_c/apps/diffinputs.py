@@ -128,6 +128,14 @@ class _Scope:
                 self._literal(s.targets[0].id, s.value)
         self.locals = {n.id for n in ast.walk(fn) if isinstance(n, ast.Name)
                        and isinstance(n.ctx, ast.Store)} - set(self.params)
+        # loop variables over literal containers: ``for t in ('a', 'b')``,
+        # ``any(t in x for t in ('a', 'b'))``: t takes those values
+        self.loopvals: dict = {}
+        for n in ast.walk(fn):
+            if isinstance(n, (ast.For, ast.comprehension)) and isinstance(n.target, ast.Name):
+                els = _elements(n.iter, self)
+                if els:
+                    self.loopvals.setdefault(n.target.id, []).extend(els)
 
     def _literal(self, name: str, e) -> None:
         if isinstance(e, ast.Dict):
@@ -180,7 +188,8 @@ def _near(c) -> list:
 
 
 def _hints(node, scope: _Scope) -> list:
-    """(subject path, [values as source]) pairs in ``node``."""
+    """(subject path, [values as source], edge?) in ``node``; edge: the
+    values are the edge values of a truth test, not the code's own."""
     out: list = []
 
     def add(e, vals, *, raw=False):
@@ -195,31 +204,43 @@ def _hints(node, scope: _Scope) -> list:
         if p is None or not scope.settable(p) or not vals:
             return
         srcs = [v if raw else repr(v) for v in vals]
-        out.append((p, [s for s in srcs if len(s) < 400]))
+        out.append((p, [s for s in srcs if len(s) < 400], False))
+
+    def values_of(e) -> list:
+        """The constant values an operand may have: a literal, or a loop
+        variable over a literal container."""
+        c = _const(e)
+        if c is not _NO:
+            return [c]
+        if isinstance(e, ast.Name):
+            return list(scope.loopvals.get(e.id, []))
+        return []
 
     for n in ast.walk(node):
         if isinstance(n, ast.Compare):
             left = n.left
             for op, right in zip(n.ops, n.comparators):
                 cl, cr = _const(left), _const(right)
+                vl = values_of(left)
                 if isinstance(op, (ast.In, ast.NotIn)):
                     els = _elements(right, scope)
                     if els:
                         add(left, els)
-                    elif cl is not _NO and isinstance(cl, str):
-                        add(right, [cl, f"x{cl}x", [cl]])
+                    elif vl and all(isinstance(x, str) for x in vl):
+                        add(right, [x for t in vl for x in (t, f"x{t}x", [t])])
                 elif isinstance(op, (ast.Eq, ast.NotEq, ast.Is, ast.IsNot)):
-                    if cr is not _NO:
-                        add(left, [cr])
-                    elif cl is not _NO:
-                        add(right, [cl])
+                    vr = values_of(right)
+                    if vr:
+                        add(left, vr)
+                    elif vl:
+                        add(right, vl)
                     else:       # x == errno.ENOENT: the value by its name
                         for a, b in ((left, right), (right, left)):
                             pb = _dotted(b)
                             if pb and pb[0] in scope.imports and _dotted(a):
                                 pa = _dotted(a)
                                 if scope.settable(pa):
-                                    out.append((pa, [ast.unparse(b)]))
+                                    out.append((pa, [ast.unparse(b)], False))
                 else:
                     if cr is not _NO:
                         add(left, _near(cr))
@@ -264,7 +285,7 @@ def _truth(test, scope: _Scope, out: list) -> None:
         test = test.operand
     p = _dotted(test)
     if p is not None and scope.settable(p):
-        out.append((p, list(_EDGES)))
+        out.append((p, list(_EDGES), True))
 
 
 def _handler_hints(node, scope: _Scope) -> list:
@@ -373,6 +394,41 @@ def _headers(s) -> list:
     return []
 
 
+def _default_hints(old, new) -> list:
+    """A default value the edit changed (``size=10`` -> ``size=20``): values
+    for the other parameters that make the default matter -- sequences
+    longer than each number involved, and the numbers themselves."""
+    def defaults(v):
+        a = v.node.args
+        pos = a.posonlyargs + a.args
+        out = {p.arg: d for p, d in zip(pos[len(pos) - len(a.defaults):], a.defaults)}
+        out.update({p.arg: d for p, d in zip(a.kwonlyargs, a.kw_defaults) if d is not None})
+        return out
+    do, dn = defaults(old), defaults(new)
+    nums = set()
+    changed = []
+    for k in set(do) | set(dn):
+        x, y = do.get(k), dn.get(k)
+        if x is None or y is None or ast.dump(x) != ast.dump(y):
+            changed.append(k)
+            for d in (x, y):
+                c = _const(d) if d is not None else _NO
+                if isinstance(c, int) and not isinstance(c, bool) and 0 <= c < 500:
+                    nums.add(c)
+    if not changed:
+        return []
+    a = new.node.args
+    others = [p.arg for p in a.posonlyargs + a.args + a.kwonlyargs
+              if p.arg not in changed and p.arg not in ("self", "cls")]
+    out = []
+    for p in others:
+        vals = [f"list(range({n + 1}))" for n in sorted(nums)] + \
+            [f"'x' * {n + 1}" for n in sorted(nums)] + [str(n + 1) for n in sorted(nums)]
+        if vals:
+            out.append(([p], vals, False))
+    return out
+
+
 def aimed_inputs(old, new, ch_old: set, ch_new: set, base: str = "") -> list:
     """(prefix, note) pairs aimed at the edit between two
     :class:`~lexecutor_c.apps.funcsource.Version` objects; ``ch_old`` /
@@ -380,6 +436,10 @@ def aimed_inputs(old, new, ch_old: set, ch_new: set, base: str = "") -> list:
     ``base``: a prefix each one extends."""
     ordered: list = []          # (path, [values]) in priority order
     handlers: list = []
+    try:
+        ordered.extend((h, new) for h in _default_hints(old, new))
+    except Exception:
+        pass
     for v, lines in ((new, ch_new), (old, ch_old)):
         try:
             scope = _Scope(v)
@@ -400,23 +460,24 @@ def aimed_inputs(old, new, ch_old: set, ch_new: set, base: str = "") -> list:
     head = STAND_IN + ("\n" + base if base else "")
     # round robin over subjects so that each gets its first values early
     pending = []
-    for (path, vals), v in ordered:
+    for (path, vals, edge), v in ordered:
         for val in vals:
             key = (repr(path), val)
             if key in seen:
                 continue
             seen.add(key)
-            pending.append((path, val, v))
+            pending.append((path, val, v, edge))
     scopes = {id(v): _Scope(v) for v in (old, new)}
     for patch, note in [h for h, _ in handlers]:
         if (patch,) in seen:
             continue
         seen.add((patch,))
         out.append((head + "\n" + patch, f"aimed: {note}"))
-    for path, val, v in pending:
+    for path, val, v, edge in pending:
         stmts = _assign(path, val, scopes[id(v)])
         shown = ".".join(p if isinstance(p, str) else f"[{p[1]!r}]" for p in path)
-        out.append((head + "\n" + "\n".join(stmts), f"aimed: {shown} = {val}"))
+        out.append((head + "\n" + "\n".join(stmts),
+                    f"aimed{' (edge)' if edge else ''}: {shown} = {val}"))
         if len(out) >= _MAX:
             break
     return out[:_MAX]

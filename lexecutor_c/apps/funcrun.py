@@ -174,6 +174,9 @@ def callee_name(fn, filename: str, dummies) -> Optional[str]:
     if _module_top(mod) in _PURE_MODULES:
         return None
     if code is not None and code.co_filename == "<prefix>":
+        import builtins
+        if hasattr(builtins, getattr(inner, "__name__", "")):
+            return None         # the input's stand-in for a builtin (``len``)
         mod = "<input>"
     q = getattr(inner, "__qualname__", None) or type(fn).__qualname__
     return f"{mod}.{q}"
@@ -589,8 +592,22 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
                           for k, x in _data_globals(env, dummies).items()}
     except Exception:
         globals_before = {}
+    executed: set = set()
+
+    def line_tracer(frame, event, arg):
+        # the lines of the code under test that ran (exactly: the runtime's
+        # markers say which blocks were entered, not which statements ran)
+        if frame.f_code.co_filename != filename:
+            return None
+
+        def local(fr, ev, a):
+            if ev == "line":
+                executed.add(fr.f_lineno)
+            return local
+        return local
     try:
         tracing[0] = True
+        sys.settrace(line_tracer)
         value = fn(*lead, *args, **kwargs)
         if isinstance(value, types.CoroutineType):
             import asyncio
@@ -629,6 +646,7 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
         line = _line_of(e, filename)
         res["line"] = None if line is None else line - drv["offset"]
     finally:
+        sys.settrace(None)
         tracing[0] = False
         sys.stdout = real_out
     try:
@@ -649,5 +667,6 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
     first, last, off = drv["target_first"], drv["target_last"], drv["offset"]
     res["reached"] = sorted({marks[i] - off for i in rt.reached()
                              if i in marks and first <= marks[i] <= last})
+    res["lines"] = sorted({ln - off for ln in executed if first <= ln <= last})
     res["injections"] = len(rt.injections)
     return res
