@@ -323,12 +323,24 @@ def _artefact(ro: dict, rn: dict, inp: "Input") -> bool:
     a, b = str(ro.get("outcome")), str(rn.get("outcome"))
     if a.startswith("raised:") and b.startswith("raised:"):
         return True
-    # one version rejects a made-up value of the wrong type (``len(None)``)
-    # that the other happens to accept: unless the value is one the code
-    # itself compares against (an aimed input from a comparison), the input
-    # was invalid, not the edit a change
+    # one version rejects a made-up value of a kind no caller would pass
+    # (``len(None)``, a function where a string belongs) that the other
+    # happens to accept: the input was invalid, the edit no change.  Edge
+    # values of a truth test count so whatever their type; values the code
+    # itself compares against (aimed inputs from a comparison) never do
     wrong_type = {"raised:TypeError", "raised:AttributeError"}
-    return (a in wrong_type or b in wrong_type) and not inp.note.startswith("aimed: ")
+    if inp.note.startswith("aimed: "):
+        return False
+    for r in (ro, rn):
+        if str(r.get("outcome")) in wrong_type:
+            if inp.note.startswith("aimed (edge)") or \
+                    _ODD_TYPE.search(str(r.get("message", ""))):
+                return True
+    return False
+
+
+_ODD_TYPE = re.compile(r"""['"](NoneType|function|builtin_function_or_method|method|module|type|"""
+                       r"""generator|coroutine|ellipsis|NotImplementedType|property|bool)['"]""")
 
 
 def _differences(a: dict, b: dict) -> list:
@@ -348,11 +360,38 @@ def _through_injection(fields: list, a: dict, b: dict) -> bool:
     difference may come from what the Dummy does rather than the code)."""
     for k in fields:
         vals = [a.get(k), b.get(k)]
+        if k == "calls":
+            # a call is an interaction whatever its arguments are made of;
+            # only a call without arguments of an injected callee (``x.copy()``
+            # on a made-up ``x``: what a made-up object is asked) is weak
+            if _same_value(_drop_bare_injected(a.get(k)), _drop_bare_injected(b.get(k))):
+                return True
+            continue
         if k == "outcome":
             vals = [a.get("ret"), b.get("ret"), a.get("message"), b.get("message")]
         if any("Dummy" in str(v) for v in vals if v is not None):
             return True
     return False
+
+
+def _drop_bare_injected(calls):
+    """An interaction trace without the calls of injected callees that
+    pass no arguments."""
+    import ast
+    try:
+        x = ast.literal_eval(_unnamed(calls or "[]"))
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return calls
+    if not isinstance(x, list):
+        return calls
+    return repr([c for c in x if not (isinstance(c, list) and len(c) == 3 and
+                                      str(c[0]).startswith("<injected") and not c[1]
+                                      and not c[2])])
+
+
+def _concrete(r: dict) -> bool:
+    """Whether a run's input (arguments, ``self``) holds no injected value."""
+    return "Dummy" not in str(r.get("input", "")) and "Dummy" not in str(r.get("self", ""))
 
 
 def _describe(r: dict) -> dict:
@@ -456,6 +495,7 @@ def check_function(old: Version, new: Version, *, opts: Optional[Options] = None
     fc.changed_old, fc.changed_new = sorted(ch_old), sorted(ch_new)
     ran_old: set = set()
     ran_new: set = set()
+    concrete_agreeing = 0       # ... on inputs without injected values
     source = _InputSource(old, new, ch_old, ch_new, test_inputs or [], opts)
     results: list = []          # (input, ro, rn, same?)
     reached = False
@@ -546,12 +586,14 @@ def check_function(old: Version, new: Version, *, opts: Optional[Options] = None
             reached = True
         if both:
             fc.agreeing += 1
+            if _concrete(ro) and _concrete(rn):
+                concrete_agreeing += 1
     fc.inputs = n_inputs
     fc.seconds = round(time.monotonic() - t0, 3)
-    if best is not None and best[4] and fc.agreeing >= opts.min_same:
+    if best is not None and best[4] and concrete_agreeing:
         # the only differences show in injected values (what a made-up
-        # object answers), while inputs that ran the changed lines in both
-        # versions agree: no evidence either way
+        # object answers), while inputs of concrete values that ran the
+        # changed lines in both versions agree: no evidence either way
         inp, ro, rn, real, weak = best
         fc.verdict = UNDECIDED
         fc.reached = True
