@@ -313,7 +313,7 @@ def _aimed(old, new):
     b = function_versions(d(new))
     q = next(iter(b))
     co, cn = changed_lines(a[q], b[q])
-    return [note for _, note in aimed_inputs(a[q], b[q], co, cn)]
+    return [note for _, note, _ in aimed_inputs(a[q], b[q], co, cn)]
 
 
 def test_aimed_inputs_come_from_the_diffs_constants():
@@ -338,7 +338,7 @@ def test_aimed_prefixes_are_valid_python():
         a, b = function_versions(d(old)), function_versions(d(new))
         q = next(iter(b))
         co, cn = changed_lines(a[q], b[q])
-        for prefix, _ in aimed_inputs(a[q], b[q], co, cn, "x = 1"):
+        for prefix, _, _ in aimed_inputs(a[q], b[q], co, cn, "x = 1"):
             ast.parse(prefix)
 
 

@@ -129,9 +129,10 @@ class Input:
     seed: int = 0
     note: str = ""
     plan: object = None
+    given: tuple = ()           # optional parameters the prefix gives a value (aimed inputs)
 
     def key(self):
-        return (self.prefix, repr(self.call), self.seed)
+        return (self.prefix, repr(self.call), self.seed, self.given)
 
     def show(self) -> dict:
         d = {"note": self.note, "seed": self.seed}
@@ -176,11 +177,12 @@ class _Side:
                      "class_path": d.class_path, "kind": d.kind, "self": d.self_name,
                      "root": d.root, "module_name": d.module_name,
                      "is_package": d.is_package, "module_file": d.module_file,
-                     "args": args, "kwargs": kwargs}
+                     "args": args, "kwargs": kwargs, "optional": _optional(v)}
 
     def run(self, inp: Input, opts: Options) -> dict:
         out = sandbox.call_isolated(run_case, self.spec, {"prefix": inp.prefix,
-                                                           "call": inp.call},
+                                                           "call": inp.call,
+                                                           "given": list(inp.given)},
                                     inp.seed, opts.resolved_predictor(), opts.randomize,
                                     limits=sandbox.Limits(timeout=opts.timeout,
                                                           readable=self.readable))
@@ -191,6 +193,17 @@ class _Side:
             return r
         return {"outcome": {"timeout": "timeout", "memory": "memory"}.get(out.status, "crash"),
                 "message": out.describe()[:300]}
+
+
+def _optional(v: Version) -> list:
+    """The parameters with a default value (passed by keyword when an
+    aimed input gives them a value)."""
+    a = v.node.args
+    pos = a.posonlyargs + a.args
+    out = [p.arg for p in pos[len(pos) - len(a.defaults):]] if a.defaults else []
+    out = [n for n in out if n not in {p.arg for p in a.posonlyargs}]
+    out += [p.arg for p, d in zip(a.kwonlyargs, a.kw_defaults) if d is not None]
+    return out
 
 
 def _inconclusive(r: dict) -> bool:
@@ -699,8 +712,8 @@ class _InputSource:
                                      base.prefix if base is not None else "")
             except Exception:        # an odd AST costs only these inputs
                 aimed = []
-            for prefix, note in aimed:
-                self._add(Input(prefix, None, self.seed0, note))
+            for prefix, note, names in aimed:
+                self._add(Input(prefix, None, self.seed0, note, given=tuple(names)))
         a, b = props.get("new", [])[1:], props.get("old", [])[1:]
         for i in range(max(len(a), len(b))):
             for label, lst in (("new", a), ("old", b)):

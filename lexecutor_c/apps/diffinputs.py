@@ -430,54 +430,78 @@ def _default_hints(old, new) -> list:
 
 
 def aimed_inputs(old, new, ch_old: set, ch_new: set, base: str = "") -> list:
-    """(prefix, note) pairs aimed at the edit between two
+    """(prefix, note, names) triples aimed at the edit between two
     :class:`~lexecutor_c.apps.funcsource.Version` objects; ``ch_old`` /
     ``ch_new``: the changed statement lines (funcsource.changed_lines);
-    ``base``: a prefix each one extends."""
-    ordered: list = []          # (path, [values]) in priority order
+    ``base``: a prefix each one extends; ``names``: the parameters the
+    prefix gives a value (passed by keyword where they have a default).
+
+    Order: one subject at a time, those of the changed lines and of the
+    statements guarding them first (patches that make an ``except`` run
+    before them); then up to four inputs that set every such subject at
+    once (the k-th value of each: ``factor == 1.0`` and ``count is None``
+    together); then the subjects of the rest of the function."""
+    near: list = []             # ((path, [values], edge), version): changed lines, guards
+    rest: list = []             # the rest of the function
     handlers: list = []
     try:
-        ordered.extend((h, new) for h in _default_hints(old, new))
+        near.extend((h, new) for h in _default_hints(old, new))
     except Exception:
         pass
     for v, lines in ((new, ch_new), (old, ch_old)):
         try:
             scope = _Scope(v)
             changed, guards = _changed_nodes(v, lines)
-            # a changed signature line (a default value): the defaults' names
             for s in changed:
-                ordered.extend((h, v) for h in _hints(s, scope))
+                near.extend((h, v) for h in _hints(s, scope))
             for g in guards:
                 for part in _headers(g):
-                    ordered.extend((h, v) for h in _hints(part, scope))
+                    near.extend((h, v) for h in _hints(part, scope))
             for g in guards + changed:
-                handlers.extend((h, scope) for h in _handler_hints(g, scope))
-            ordered.extend((h, v) for h in _hints(v.node, scope))
+                handlers.extend(_handler_hints(g, scope))
+            rest.extend((h, v) for h in _hints(v.node, scope))
         except Exception:        # an odd AST costs only these inputs
             continue
-    out: list = []
-    seen: set = set()
-    head = STAND_IN + ("\n" + base if base else "")
-    # round robin over subjects so that each gets its first values early
-    pending = []
-    for (path, vals, edge), v in ordered:
-        for val in vals:
-            key = (repr(path), val)
-            if key in seen:
-                continue
-            seen.add(key)
-            pending.append((path, val, v, edge))
+    params = set(_Scope(old).params) | set(_Scope(new).params)
     scopes = {id(v): _Scope(v) for v in (old, new)}
-    for patch, note in [h for h, _ in handlers]:
-        if (patch,) in seen:
-            continue
-        seen.add((patch,))
-        out.append((head + "\n" + patch, f"aimed: {note}"))
-    for path, val, v, edge in pending:
-        stmts = _assign(path, val, scopes[id(v)])
-        shown = ".".join(p if isinstance(p, str) else f"[{p[1]!r}]" for p in path)
-        out.append((head + "\n" + "\n".join(stmts),
-                    f"aimed{' (edge)' if edge else ''}: {shown} = {val}"))
-        if len(out) >= _MAX:
-            break
+    head = STAND_IN + ("\n" + base if base else "")
+    seen: set = set()
+    out: list = []
+
+    def single(group) -> list:
+        items = []
+        for (path, vals, edge), v in group:
+            for val in vals:
+                key = (repr(path), val)
+                if key in seen:
+                    continue
+                seen.add(key)
+                stmts = _assign(path, val, scopes[id(v)])
+                shown = ".".join(p if isinstance(p, str) else f"[{p[1]!r}]" for p in path)
+                items.append((head + "\n" + "\n".join(stmts),
+                              f"aimed{' (edge)' if edge else ''}: {shown} = {val}",
+                              [path[0]] if path[0] in params else []))
+        return items
+
+    for patch, note in handlers:
+        if (patch,) not in seen:
+            seen.add((patch,))
+            out.append((head + "\n" + patch, f"aimed: {note}", []))
+    out.extend(single([x for x in near if not x[0][2]]))
+    # every subject near the edit at once
+    subjects: dict = {}
+    for (path, vals, edge), v in near:
+        if not edge and len(path) == 1 and vals:
+            subjects.setdefault(path[0], (vals, v))
+    if len(subjects) >= 2:
+        for k in range(min(4, max(len(vals) for vals, _ in subjects.values()))):
+            stmts, shown = [], []
+            for name, (vals, v) in subjects.items():
+                val = vals[k % len(vals)]
+                stmts += _assign([name], val, scopes[id(v)])
+                shown.append(f"{name} = {val}")
+            out.append((head + "\n" + "\n".join(stmts), "aimed: " + ", ".join(shown),
+                        [n for n in subjects if n in params]))
+    out.extend(single([x for x in near if x[0][2]]))
+    out.extend(single(rest))
     return out[:_MAX]

@@ -562,6 +562,10 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
                 return given[p] if p in given else inject(0, p, _absent)
             args = [arg(p) for p in drv["args"]]
             kwargs = {p: arg(p) for p in drv["kwargs"]}
+            # optional parameters an aimed input gives a value
+            for p in inp.get("given") or ():
+                if p in drv.get("optional", ()) and p in env and p not in kwargs:
+                    kwargs[p] = env[p]
         if needs_self and obj is None:
             obj = object.__new__(cls) if cls.__new__ is object.__new__ else cls.__new__(cls)
             if s_obj is not None and not isinstance(s_obj, dummies):
