@@ -206,6 +206,41 @@ def _optional(v: Version) -> list:
     return out
 
 
+def _signature_break(old: Version, new: Version) -> str:
+    """How a call valid for the old version fails with the new one (a
+    keyword it accepted is gone, a parameter without default was added), or
+    ""."""
+    def shape(v):
+        a = v.node.args
+        pos = [p.arg for p in a.posonlyargs + a.args]
+        skip = 1 if v.kind in ("method", "classmethod", "getter", "setter", "deleter") \
+            and pos else 0
+        by_kw = [p.arg for p in a.args] + [p.arg for p in a.kwonlyargs]
+        if skip and by_kw and by_kw[0] == pos[0]:
+            by_kw = by_kw[1:]
+        n_pos_req = len(pos) - len(a.defaults) - skip
+        kw_req = [p.arg for p, d in zip(a.kwonlyargs, a.kw_defaults) if d is None]
+        return set(by_kw), n_pos_req, kw_req, a.vararg is not None, a.kwarg is not None, \
+            len(pos) - skip
+    o_kw, o_req, o_kwreq, o_var, o_varkw, o_npos = shape(old)
+    n_kw, n_req, n_kwreq, n_var, n_varkw, n_npos = shape(new)
+    if not n_varkw:
+        gone = sorted(o_kw - n_kw)
+        if gone:
+            return f"signature: the old version accepts the keyword argument {gone[0]!r}, " \
+                f"the new one does not (a call with {gone[0]}=... raises TypeError)"
+    if n_req > o_req and not (o_var and n_var):
+        return f"signature: the new version needs {n_req} positional arguments, the old " \
+            f"one {o_req} (a call with {o_req} raises TypeError)"
+    extra = sorted(set(n_kwreq) - set(o_kwreq))
+    if extra:
+        return f"signature: the new version needs the keyword argument {extra[0]!r}"
+    if o_var and not n_var and not n_varkw:
+        return "signature: the old version accepts any number of positional arguments, " \
+            f"the new one at most {n_npos}"
+    return ""
+
+
 def _inconclusive(r: dict) -> bool:
     o = r.get("outcome") or "crash"
     return o in ("timeout", "crash", "memory") or o.startswith(("setup:", "input:"))
@@ -361,7 +396,10 @@ def _differences(a: dict, b: dict) -> list:
     "message": by itself it does not make a change, see check_function)."""
     if a.get("outcome") != b.get("outcome"):
         return ["outcome"]
-    out = [k for k in _FIELDS[1:] if not _same_value(a.get(k), b.get(k), k == "args")]
+    out = [k for k in _FIELDS[1:] if k != "calls" and
+           not _same_value(a.get(k), b.get(k), k == "args")]
+    if not _same_value(*_matched_calls(a.get("calls"), b.get("calls"))):
+        out.append("calls")
     if str(a.get("outcome")).startswith("raised:") and \
             _unnamed(a.get("message")) != _unnamed(b.get("message")):
         out.append("message")
@@ -377,7 +415,8 @@ def _through_injection(fields: list, a: dict, b: dict) -> bool:
             # a call is an interaction whatever its arguments are made of;
             # only a call without arguments of an injected callee (``x.copy()``
             # on a made-up ``x``: what a made-up object is asked) is weak
-            if _same_value(_drop_bare_injected(a.get(k)), _drop_bare_injected(b.get(k))):
+            x, y = _matched_calls(a.get(k), b.get(k))
+            if _same_value(_drop_bare_injected(x), _drop_bare_injected(y)):
                 return True
             continue
         if k == "outcome":
@@ -385,6 +424,36 @@ def _through_injection(fields: list, a: dict, b: dict) -> bool:
         if any("Dummy" in str(v) for v in vals if v is not None):
             return True
     return False
+
+
+def _parse_calls(calls) -> Optional[list]:
+    import ast
+    try:
+        x = ast.literal_eval(calls or "[]")
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return None
+    return x if isinstance(x, list) else None
+
+
+def _matched_calls(a, b) -> tuple:
+    """Two interaction traces without the calls of functions of the module
+    (``internal:``) whose name only one trace has: a helper one version
+    calls and the other does not (extracted or inlined by a refactoring)
+    is compared through what it does, not as a call."""
+    x, y = _parse_calls(a), _parse_calls(b)
+    if x is None or y is None:
+        return a, b
+
+    def names(t):
+        return {str(c[0]) for c in t if isinstance(c, list) and c}
+
+    nx, ny = names(x), names(y)
+
+    def keep(t, other):
+        return repr([c for c in t if not (isinstance(c, list) and c and
+                                          str(c[0]).startswith("internal:") and
+                                          str(c[0]) not in other)])
+    return keep(x, ny), keep(y, nx)
 
 
 def _drop_bare_injected(calls):
@@ -481,6 +550,13 @@ def check_function(old: Version, new: Version, *, opts: Optional[Options] = None
         return fc
     o_req, o_kw = old.params()
     n_req, n_kw = new.params()
+    broken = _signature_break(old, new)
+    if broken:
+        # a call that works with the old version raises TypeError with the
+        # new one, whatever the body does
+        fc.verdict, fc.evidence, fc.detail = CHANGED, "signature", broken
+        fc.seconds = round(time.monotonic() - t0, 3)
+        return fc
     # positional arguments by position: the new version's names when the
     # counts agree, so a renamed parameter gets the same value in both; when
     # they differ, the longer list if both versions accept that many (a

@@ -137,14 +137,19 @@ def _module_top(name) -> str:
     return (name or "").split(".")[0] if isinstance(name, str) else ""
 
 
-def callee_name(fn, filename: str, dummies) -> Optional[str]:
+def callee_name(fn, filename: str, dummies, inside: tuple = (0, 0)) -> Optional[str]:
     """How a call's callee is named in the interaction trace, or None for a
     call that is no interaction with the outside world: a function of the
     code under test (``filename``: its calls are traced in turn), a class
     (a constructor), a builtin function, a method of a builtin value
     (``str.join``, ``list.append``: what they do shows in the values), or a
     function of a module that only computes (:data:`_PURE_MODULES`).
-    Injected callees are named by what was injected."""
+    Injected callees are named by what was injected.  ``inside``: the lines
+    of the function under test in ``filename``: a function of the module
+    outside them (a helper, another method) is named ``internal:<qualname>``
+    (the comparison matches those only when both versions call one of that
+    name: a helper a refactoring extracted is no interaction); one defined
+    inside them (a closure) is not named."""
     import types
     if isinstance(fn, dummies):
         return "<injected>"
@@ -153,7 +158,9 @@ def callee_name(fn, filename: str, dummies) -> Optional[str]:
     inner = getattr(fn, "__func__", fn)
     code = getattr(inner, "__code__", None)
     if code is not None and code.co_filename == filename:
-        return None
+        if inside[0] <= code.co_firstlineno <= inside[1]:
+            return None
+        return "internal:" + getattr(inner, "__qualname__", "?")
     if isinstance(fn, (types.BuiltinFunctionType, types.BuiltinMethodType)):
         owner = getattr(fn, "__self__", None)
         if owner is None or isinstance(owner, types.ModuleType):
@@ -485,12 +492,13 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
     # the function runs (a wrapper of the C call loader, in this child)
     calls: list = []
     tracing = [False]
+    inside = (drv["target_first"], drv["target_last"])
     real_call = loaders["_c_"]
 
     def traced_call(iid, fn, *a, **k):
         if tracing[0] and len(calls) < _CALLS_MAX:
             try:
-                who = callee_name(fn, filename, dummies)
+                who = callee_name(fn, filename, dummies, inside)
                 if who is not None:
                     _NO_DRAIN[0] = True
                     try:
