@@ -157,6 +157,32 @@ CHANGING = [
                     return 'write'
                 return 'other'
         """, "Reader.mode_name"),
+    ("two_conditions_and_optional_parameters", """
+        def backoff(start, stop, count=None, factor=2.0):
+            if count is None:
+                count = int(stop / start) // int(factor - 1) + 1
+            return count
+        """, """
+        def backoff(start, stop, count=None, factor=2.0):
+            if count is None:
+                if factor == 1.0:
+                    raise ValueError('expected factor > 1.0')
+                count = int(stop / start) // int(factor - 1) + 1
+            return count
+        """, None),
+    ("keyword_passed_to_a_helper", """
+        def remap(root, enter=None, cache=True):
+            return root
+
+        def research(root):
+            return remap(root, enter=len)
+        """, """
+        def remap(root, enter=None, cache=True):
+            return root
+
+        def research(root):
+            return remap(root, enter=len, cache=False)
+        """, "research"),
     ("boundary", """
         def grade(score):
             if score >= 90:
@@ -218,6 +244,16 @@ PRESERVING = [
         def lookup(table, key):
             return table.get(key)
         """),
+    ("extracted_helper", """
+        def area(w, h):
+            return w * h + 1
+        """, """
+        def _product(w, h):
+            return w * h
+
+        def area(w, h):
+            return _product(w, h) + 1
+        """),
     ("fstring", """
         def greet(name):
             return "Hello, " + name + "!"
@@ -241,7 +277,8 @@ def test_semantics_changing_edit_is_changed(name, old, new, fn):
 
 @pytest.mark.parametrize("name,old,new", PRESERVING, ids=[c[0] for c in PRESERVING])
 def test_refactoring_is_never_changed(name, old, new):
-    c = compare_sources(d(old), d(new))
+    fn = "area" if name == "extracted_helper" else None
+    c = compare_sources(d(old), d(new), fn)
     assert c.verdict in ("same", "undecided"), c.to_dict()
     if c.verdict == "same":
         ev = c.evidence
@@ -308,6 +345,10 @@ def test_public_name():
 
 # ---------------------------------------------------------------- the parts
 
+def _case(name):
+    return next(c for c in CHANGING if c[0] == name)[1:3]
+
+
 def _aimed(old, new):
     a = function_versions(d(old))
     b = function_versions(d(new))
@@ -317,19 +358,19 @@ def _aimed(old, new):
 
 
 def test_aimed_inputs_come_from_the_diffs_constants():
-    notes = _aimed(*CHANGING[0][1:3])
+    notes = _aimed(*_case('dict_entry'))
     assert "aimed: x = 20" in notes and "aimed: x = 10" in notes
-    notes = _aimed(*CHANGING[1][1:3])
+    notes = _aimed(*_case('membership_widened'))
     assert "aimed: mime = 'javascript'" in notes
-    notes = _aimed(*CHANGING[5][1:3])               # the platform
+    notes = _aimed(*_case('platform_branch'))               # the platform
     assert "aimed: sys.platform = 'win32'" in notes
-    notes = _aimed(*CHANGING[6][1:3])               # the errno
+    notes = _aimed(*_case('errno_branch'))               # the errno
     assert any("os.makedirs raises OSError" in n and "EEXIST" in n for n in notes)
-    notes = _aimed(*CHANGING[11][1:3])              # a boundary
+    notes = _aimed(*_case('boundary'))              # a boundary
     assert {"aimed: score = 89", "aimed: score = 90", "aimed: score = 91"} <= set(notes)
-    notes = _aimed(*CHANGING[10][1:3])              # an attribute of self
+    notes = _aimed(*_case('attribute_guard_of_self'))              # an attribute of self
     assert "aimed: self.mode = 'w'" in notes
-    notes = _aimed(*CHANGING[3][1:3])               # a changed default
+    notes = _aimed(*_case('default_value'))               # a changed default
     assert "aimed: items = list(range(21))" in notes
 
 
@@ -357,14 +398,16 @@ def test_callee_names_of_the_interaction_trace():
         assert callee_name(fn, "<f>", dummies) is None, fn
     ns = {}
     exec(compile("def h(): pass\n", "<f>", "exec"), ns)
-    assert callee_name(ns["h"], "<f>", dummies) is None
-    assert callee_name(ns["h"], "<other>", dummies) is not None
+    assert callee_name(ns["h"], "<f>", dummies, (1, 1)) is None      # inside the function
+    assert callee_name(ns["h"], "<f>", dummies, (5, 9)) == "internal:h"   # a helper
+    assert callee_name(ns["h"], "<other>", dummies) == "__main__.h" or \
+        callee_name(ns["h"], "<other>", dummies).endswith(".h")
 
 
 # ---------------------------------------------------------------- the command
 
 def test_cli_compare(tmp_path, capsys):
-    _, old, new, _ = CHANGING[2]
+    old, new = _case("warn_stacklevel")
     (tmp_path / "o.py").write_text(d(old))
     (tmp_path / "n.py").write_text(d(new))
     code = cli.main(["compare", str(tmp_path / "o.py"), str(tmp_path / "n.py"), "--json"])
@@ -390,3 +433,18 @@ def test_cli_compare_bad_input(tmp_path, capsys):
         code = cli.main(argv)
         _, err = capsys.readouterr()
         assert code == 2 and "Traceback" not in err and err.strip(), argv
+
+
+def test_a_signature_break_is_a_change_without_running():
+    c = compare_sources("def f(a, predicate=None):\n    return a\n",
+                        "def f(a, pred=None):\n    return a\n", "f")
+    assert c.verdict == "changed" and "'predicate'" in c.detail
+    assert c.evidence["strength"] == "signature" and c.evidence["runs"] == 0
+    c = compare_sources("def f(a):\n    return a\n", "def f(a, b):\n    return a\n", "f")
+    assert c.verdict == "changed" and "positional" in c.detail
+    # a parameter with a default added, or **kwargs taking the old keyword: no break
+    c = compare_sources("def f(a):\n    return a\n", "def f(a, b=2):\n    return a\n", "f")
+    assert c.verdict != "changed"
+    c = compare_sources("def f(a, k=1):\n    return a\n", "def f(a, **kw):\n    return a\n",
+                        "f")
+    assert "signature" not in c.detail
