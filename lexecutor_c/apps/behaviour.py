@@ -775,6 +775,20 @@ class _InputSource:
             except Exception:         # an analysis failure costs only these inputs
                 props.setdefault(label, [])
         tests = list(test_inputs)
+        if opts.aimed:
+            # the calls in the module's doctests, both versions' (the new
+            # version's docstring may show the case the edit is about)
+            from .diffinputs import doctest_calls
+            known = {repr(t.call) for t in tests}
+            for v in (new, old):
+                try:
+                    found = doctest_calls(v)
+                except Exception:        # an odd docstring costs only these inputs
+                    found = []
+                for call, note in found:
+                    if repr(call) not in known:
+                        known.add(repr(call))
+                        tests.append(Input("", call, self.seed0, note))
         for t in tests[:2]:
             self._add(t)
         for label in ("new", "old"):

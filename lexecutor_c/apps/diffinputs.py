@@ -246,6 +246,8 @@ def _hints(node, scope: _Scope) -> list:
                         add(left, _near(cr))
                     elif cl is not _NO:
                         add(right, _near(cl))
+                    else:
+                        _relative(left, right, scope, out)
                 left = right
         elif isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name) and \
                 n.value.id in scope.dicts:
@@ -278,6 +280,30 @@ def _hints(node, scope: _Scope) -> list:
             for x in n.values:
                 _truth(x, scope, out)
     return out
+
+
+def _relative(left, right, scope: _Scope, out: list) -> None:
+    """``val >= 2 ** len_``: a parameter compared with an expression of
+    other parameters and constants -- inputs that set those to small
+    numbers and the parameter to the expression, minus one, plus one."""
+    import builtins
+    for a, b in ((left, right), (right, left)):
+        if not (isinstance(a, ast.Name) and a.id in scope.params):
+            continue
+        names = {n.id for n in ast.walk(b) if isinstance(n, ast.Name)}
+        if not names or a.id in names or not all(n in scope.params or hasattr(builtins, n)
+                                                 for n in names):
+            continue
+        others = sorted(n for n in names if n in scope.params)
+        if not others:
+            continue
+        src = ast.unparse(b)
+        for k in (3, 1):
+            pre = [f"{n} = {k}" for n in others]
+            for delta in ("", " - 1", " + 1"):
+                out.append(("RAW", pre + [f"{a.id} = ({src}){delta}"], False,
+                            others + [a.id]))
+        return
 
 
 def _truth(test, scope: _Scope, out: list) -> None:
@@ -470,7 +496,15 @@ def aimed_inputs(old, new, ch_old: set, ch_new: set, base: str = "") -> list:
 
     def single(group) -> list:
         items = []
-        for (path, vals, edge), v in group:
+        for h, v in group:
+            if h[0] == "RAW":        # statements made whole (_relative)
+                key = repr(h[1])
+                if key not in seen:
+                    seen.add(key)
+                    items.append((head + "\n" + "\n".join(h[1]),
+                                  "aimed: " + "; ".join(h[1]), list(h[3])))
+                continue
+            path, vals, edge = h
             for val in vals:
                 key = (repr(path), val)
                 if key in seen:
@@ -487,11 +521,11 @@ def aimed_inputs(old, new, ch_old: set, ch_new: set, base: str = "") -> list:
         if (patch,) not in seen:
             seen.add((patch,))
             out.append((head + "\n" + patch, f"aimed: {note}", []))
-    out.extend(single([x for x in near if not x[0][2]]))
+    out.extend(single([x for x in near if not x[0][2] or x[0][0] == "RAW"]))
     # every subject near the edit at once
     subjects: dict = {}
-    for (path, vals, edge), v in near:
-        if not edge and len(path) == 1 and vals:
+    for (path, vals, edge, *_), v in near:
+        if path != "RAW" and not edge and len(path) == 1 and vals:
             subjects.setdefault(path[0], (vals, v))
     if len(subjects) >= 2:
         for k in range(min(4, max(len(vals) for vals, _ in subjects.values()))):
@@ -502,6 +536,98 @@ def aimed_inputs(old, new, ch_old: set, ch_new: set, base: str = "") -> list:
                 shown.append(f"{name} = {val}")
             out.append((head + "\n" + "\n".join(stmts), "aimed: " + ", ".join(shown),
                         [n for n in subjects if n in params]))
-    out.extend(single([x for x in near if x[0][2]]))
+    out.extend(single([x for x in near if x[0][2] and x[0][0] != "RAW"]))
     out.extend(single(rest))
     return out[:_MAX]
+
+
+# ------------------------------------------------------------------ doctests
+
+def doctest_calls(v, limit: int = 8) -> list:
+    """Calls of the function ``v`` (a funcsource.Version) in the doctest
+    examples of its module's docstrings: ``(call, note)`` pairs, ``call`` as
+    the commit check's test calls are (``{"self", "args", "kwargs",
+    "imports"}``, expressions evaluated in the module after it ran).  A name
+    an earlier example of the same docstring assigned (``>>> b = Bits(5)``)
+    is replaced by its expression."""
+    import doctest
+    name = v.name
+    cls_name = v.cls.name if v.cls is not None else None
+    parser = doctest.DocTestParser()
+    out, seen = [], set()
+    docs = []
+    for n in ast.walk(v.module):
+        if isinstance(n, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            d = ast.get_docstring(n, clean=True)
+            if d and ">>>" in d:
+                docs.append(d)
+    for d in docs:
+        try:
+            examples = parser.get_examples(d)
+        except ValueError:
+            continue
+        bound: dict = {}
+        for ex in examples:
+            try:
+                tree = ast.parse(ex.source)
+            except SyntaxError:
+                continue
+            for st in tree.body:
+                if isinstance(st, ast.Assign) and len(st.targets) == 1 and \
+                        isinstance(st.targets[0], ast.Name):
+                    bound[st.targets[0].id] = _substitute(st.value, bound)
+            for e in ast.walk(tree):
+                call = _doctest_call(e, v, name, cls_name, bound)
+                if call is None:
+                    continue
+                key = repr(call)
+                if key in seen:
+                    continue
+                seen.add(key)
+                out.append((call, f"doctest: {ex.source.strip()[:70]}"))
+                if len(out) >= limit:
+                    return out
+    return out
+
+
+def _substitute(e, bound: dict):
+    class Sub(ast.NodeTransformer):
+        def visit_Name(self, n):
+            if isinstance(n.ctx, ast.Load) and n.id in bound:
+                return bound[n.id]
+            return n
+    import copy
+    return Sub().visit(copy.deepcopy(e))
+
+
+def _doctest_call(e, v, name: str, cls_name, bound: dict):
+    if not isinstance(e, ast.Call):
+        return None
+    if any(isinstance(a, ast.Starred) for a in e.args) or any(k.arg is None
+                                                                for k in e.keywords):
+        return None
+    f = e.func
+    self_e = None
+    if name == "__init__" and cls_name:
+        if not (isinstance(f, ast.Name) and f.id == cls_name):
+            return None
+    elif v.kind == "function":
+        if not (isinstance(f, ast.Name) and f.id == name):
+            return None
+    elif v.kind in ("static", "classmethod"):
+        if not (isinstance(f, ast.Attribute) and f.attr == name):
+            return None
+    elif v.kind == "method":
+        if not (isinstance(f, ast.Attribute) and f.attr == name):
+            return None
+        self_e = _substitute(f.value, bound)
+    else:
+        return None
+    try:
+        return {"self": ast.unparse(self_e) if self_e is not None else None,
+                "args": [ast.unparse(_substitute(a, bound)) for a in e.args],
+                "kwargs": {k.arg: ast.unparse(_substitute(k.value, bound))
+                           for k in e.keywords},
+                "imports": []}
+    except Exception:
+        return None
