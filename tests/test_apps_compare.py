@@ -183,6 +183,32 @@ CHANGING = [
         def research(root):
             return remap(root, enter=len, cache=False)
         """, "research"),
+    ("relative_boundary", """
+        def fits(val, n):
+            if val > 2 ** n:
+                raise ValueError('too big')
+            return True
+        """, """
+        def fits(val, n):
+            if val >= 2 ** n:
+                raise ValueError('too big')
+            return True
+        """, None),
+    ("case_shown_by_a_doctest", """
+        def fraction_us(s):
+            parts = s.split('.')
+            return int(parts[-1])
+        """, """
+        def fraction_us(s):
+            """ + '"""' + """
+            >>> fraction_us('00.851')
+            851000
+            """ + '"""' + """
+            parts = s.split('.')
+            if len(parts) > 1:
+                return int(parts[1].ljust(6, '0')[:6])
+            return int(parts[-1])
+        """, None),
     ("boundary", """
         def grade(score):
             if score >= 90:
@@ -448,3 +474,26 @@ def test_a_signature_break_is_a_change_without_running():
     c = compare_sources("def f(a, k=1):\n    return a\n", "def f(a, **kw):\n    return a\n",
                         "f")
     assert "signature" not in c.detail
+
+
+def test_doctest_calls_become_inputs():
+    from lexecutor_c.apps.diffinputs import doctest_calls
+    src = d('''
+        def fold(binop, seq, chunksize=2):
+            """
+            >>> from operator import add
+            >>> xs = [1, 2, 3]
+            >>> fold(add, xs, chunksize=2)
+            6
+            """
+            return 0
+        ''')
+    (v,) = function_versions(src).values()
+    ((call, note),) = doctest_calls(v)
+    assert call == {"self": None, "args": ["add", "[1, 2, 3]"], "kwargs": {"chunksize": "2"},
+                    "imports": ["from operator import add"]}
+    assert note.startswith("doctest: fold(add")
+    _, old, new, _ = next(c for c in CHANGING if c[0] == "case_shown_by_a_doctest")
+    c = compare_sources(d(old), d(new))
+    assert c.verdict == "changed"
+    assert c.evidence["distinguishing_input"]["note"].startswith("doctest:")

@@ -567,12 +567,15 @@ def doctest_calls(v, limit: int = 8) -> list:
         except ValueError:
             continue
         bound: dict = {}
+        imports: list = []
         for ex in examples:
             try:
                 tree = ast.parse(ex.source)
             except SyntaxError:
                 continue
             for st in tree.body:
+                if isinstance(st, (ast.Import, ast.ImportFrom)) and not getattr(st, "level", 0):
+                    imports.append(ast.unparse(st))
                 if isinstance(st, ast.Assign) and len(st.targets) == 1 and \
                         isinstance(st.targets[0], ast.Name):
                     bound[st.targets[0].id] = _substitute(st.value, bound)
@@ -580,6 +583,7 @@ def doctest_calls(v, limit: int = 8) -> list:
                 call = _doctest_call(e, v, name, cls_name, bound)
                 if call is None:
                     continue
+                call["imports"] = list(imports)
                 key = repr(call)
                 if key in seen:
                     continue
