@@ -661,7 +661,9 @@ def check_function(old: Version, new: Version, *, opts: Optional[Options] = None
                     message_note = _summary_of("message", ro, rn)
                 real.remove("message")
             if real:
-                weak = _through_injection(real, ro, rn)
+                # weak: the values that differ, or the input, hold injected
+                # values (what a made-up object answers may be the cause)
+                weak = _through_injection(real, ro, rn) or not (_concrete(ro) and _concrete(rn))
                 if best is None or (best[4] and not weak):
                     best = (inp, ro, rn, real, weak)
                 results.append((inp, ro, rn, False))
