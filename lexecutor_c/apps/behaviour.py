@@ -461,8 +461,8 @@ def _matched_calls(a, b) -> tuple:
 
 
 def _drop_bare_injected(calls):
-    """An interaction trace without the calls of injected callees that
-    pass no arguments."""
+    """An interaction trace without the calls of injected callees (or the
+    input's stand-ins) that pass no arguments."""
     import ast
     try:
         x = ast.literal_eval(_unnamed(calls or "[]"))
@@ -471,7 +471,8 @@ def _drop_bare_injected(calls):
     if not isinstance(x, list):
         return calls
     return repr([c for c in x if not (isinstance(c, list) and len(c) == 3 and
-                                      str(c[0]).startswith("<injected") and not c[1]
+                                      str(c[0]).startswith(("<injected", "<input>"))
+                                      and not c[1]
                                       and not c[2])])
 
 

@@ -49,7 +49,11 @@ _PURE_MODULES = frozenset((
     "enum", "types", "keyword", "numbers", "textwrap", "fnmatch", "_operator",
     "_functools", "_collections", "_collections_abc", "_sre", "sre_compile", "_abc",
     "_weakrefset", "weakref", "heapq", "_heapq", "bisect", "_bisect", "dataclasses",
-    "inspect", "unicodedata", "string", "_string", "contextlib", "reprlib", "lexecutor_c"))
+    "inspect", "unicodedata", "_string", "contextlib", "reprlib", "lexecutor_c",
+    # values of the standard library's data types and their codecs
+    "datetime", "_datetime", "decimal", "_decimal", "_pydecimal", "fractions", "json", "_json",
+    "base64", "binascii", "struct", "_struct", "calendar", "statistics", "html", "shlex",
+    "difflib", "pprint", "_strptime", "ipaddress", "uuid", "zlib"))
 
 
 def _dummy_types():
