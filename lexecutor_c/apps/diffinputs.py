@@ -49,7 +49,11 @@ def _lx_absent():
 _SAMPLES = {"str": "'a'", "int": "1", "float": "1.5", "bool": "True", "list": "[1]",
             "dict": "{'a': 1}", "tuple": "(1,)", "bytes": "b'a'", "set": "{1}",
             "bytearray": "bytearray(b'a')", "complex": "1j", "frozenset": "frozenset({1})",
-            "type(None)": "None", "NoneType": "None"}
+            "type(None)": "None", "NoneType": "None",
+            "Mapping": "__import__('types').MappingProxyType({'a': 1})",
+            "abc.Mapping": "__import__('types').MappingProxyType({'a': 1})",
+            "Iterable": "iter([1, 2])", "Iterator": "iter([1, 2])",
+            "Sequence": "(1, 2)", "Sized": "(1, 2)"}
 _EDGES = ("None", "''", "0", "[]", "{}")
 _MAX = 40
 
@@ -291,8 +295,8 @@ def _relative(left, right, scope: _Scope, out: list) -> None:
         if not (isinstance(a, ast.Name) and a.id in scope.params):
             continue
         names = {n.id for n in ast.walk(b) if isinstance(n, ast.Name)}
-        if not names or a.id in names or not all(n in scope.params or hasattr(builtins, n)
-                                                 for n in names):
+        if not names or a.id in names or names & {"self", "cls"} or \
+                not all(n in scope.params or hasattr(builtins, n) for n in names):
             continue
         others = sorted(n for n in names if n in scope.params)
         if not others:
@@ -455,6 +459,55 @@ def _default_hints(old, new) -> list:
     return out
 
 
+_ITERATING = {"iter", "map", "filter", "zip", "tuple", "list", "sorted", "enumerate", "set",
+              "sum", "any", "all", "next", "reversed", "min", "max", "frozenset", "dict"}
+
+
+def _iterable_hints(v, changed: list) -> list:
+    """Parameters the function iterates over (``for x in p``, ``iter(p)``,
+    ``map(f, p)``...): an empty list, a list, and an iterator (code that
+    iterates twice, or calls ``next`` on an empty one, behaves differently)."""
+    a = v.node.args
+    params = {p.arg for p in a.posonlyargs + a.args + a.kwonlyargs} - {"self", "cls"}
+    used = []
+    for n in ast.walk(v.node):
+        its = []
+        if isinstance(n, (ast.For, ast.comprehension)):
+            its = [n.iter]
+        elif isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and \
+                n.func.id in _ITERATING:
+            its = n.args
+        for e in its:
+            if isinstance(e, ast.Name) and e.id in params and e.id not in used:
+                used.append(e.id)
+    return [([p], ["[]", "[3, 1, 2]", "iter([3, 1, 2])"], False) for p in used]
+
+
+def _parameter_alternatives(v, changed: list) -> list:
+    """Parameters with a default that the changed lines read (``sep`` in
+    ``result.append(sep)``): a value other than the default."""
+    a = v.node.args
+    pos = a.posonlyargs + a.args
+    defaults = {p.arg: d for p, d in zip(pos[len(pos) - len(a.defaults):], a.defaults)}
+    defaults.update({p.arg: d for p, d in zip(a.kwonlyargs, a.kw_defaults) if d is not None})
+    read = {n.id for s in changed for n in ast.walk(s) if isinstance(n, ast.Name)}
+    out = []
+    for name in sorted(read & set(defaults)):
+        c = _const(defaults[name])
+        if isinstance(c, bool):
+            alt = [repr(not c)]
+        elif isinstance(c, (int, float)):
+            alt = [repr(c + 1), repr(c - 1)]
+        elif isinstance(c, str):
+            alt = [repr(c + "|"), repr("")]
+        elif c is None:
+            alt = ["1", "'x'"]
+        else:
+            continue
+        out.append(([name], alt, False))
+    return out
+
+
 def aimed_inputs(old, new, ch_old: set, ch_new: set, base: str = "") -> list:
     """(prefix, note, names) triples aimed at the edit between two
     :class:`~lexecutor_c.apps.funcsource.Version` objects; ``ch_old`` /
@@ -485,6 +538,8 @@ def aimed_inputs(old, new, ch_old: set, ch_new: set, base: str = "") -> list:
                     near.extend((h, v) for h in _hints(part, scope))
             for g in guards + changed:
                 handlers.extend(_handler_hints(g, scope))
+            near.extend((h, v) for h in _parameter_alternatives(v, changed))
+            rest.extend((h, v) for h in _iterable_hints(v, changed))
             rest.extend((h, v) for h in _hints(v.node, scope))
         except Exception:        # an odd AST costs only these inputs
             continue
