@@ -289,8 +289,9 @@ def _alike_but_renamed(x, y) -> bool:
     has are matched by their values: an attribute renamed by a refactoring
     (``self._schema`` -> ``self._schema_class``) holds the same value and is
     no change of behaviour; one that only one version sets at all (a new
-    ``self._re_flags``) is not compared.  Attributes both sides have are
-    compared as they are, so values moved between them still differ."""
+    ``self._cache_lock``) is a change of the object's state (issue 20).
+    Attributes both sides have are compared as they are, so values moved
+    between them still differ."""
     if x == y:
         return True
     ax, ay = _object_attrs(x), _object_attrs(y)
@@ -300,12 +301,13 @@ def _alike_but_renamed(x, y) -> bool:
         if not all(_alike_but_renamed(ax[k], ay[k]) for k in ax.keys() & ay.keys()):
             return False
         # attributes only one side has: renamed ones hold the same values;
-        # what is left over is an attribute the commit added (or dropped),
-        # which no code of the other version can observe
+        # one left over is an attribute the commit added (or dropped): the
+        # object's state differs (issue 20: ``self._cache_lock`` added is a
+        # change, ``hasattr`` and ``vars`` see it)
         rest_x = [ax[k] for k in ax.keys() - ay.keys()]
         rest_y = [ay[k] for k in ay.keys() - ax.keys()]
         short, rest = (rest_x, rest_y) if len(rest_x) <= len(rest_y) else (rest_y, rest_x)
-        return _each_found_in(short, rest)
+        return _each_found_in(short, rest) and not rest
     if isinstance(x, list) and isinstance(y, list) and len(x) == len(y):
         return all(_alike_but_renamed(p, q) for p, q in zip(x, y))
     return False
