@@ -480,7 +480,9 @@ def _iterable_hints(v, changed: list) -> list:
         for e in its:
             if isinstance(e, ast.Name) and e.id in params and e.id not in used:
                 used.append(e.id)
-    return [([p], ["[]", "[3, 1, 2]", "iter([3, 1, 2])"], False) for p in used]
+    # NaN: ``not a <= b`` and ``b < a`` differ only for unordered values
+    return [([p], ["[]", "[3, 1, 2]", "iter([3, 1, 2])", "[2.0, float('nan'), 1.0, 3.0]"],
+             False) for p in used]
 
 
 def _parameter_alternatives(v, changed: list) -> list:
