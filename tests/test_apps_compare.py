@@ -231,3 +231,30 @@ def test_doctest_calls_become_inputs():
     c = compare_sources(d(old), d(new))
     assert c.verdict == "changed"
     assert c.evidence["distinguishing_input"]["note"].startswith("doctest:")
+
+
+def test_an_attribute_only_the_new_version_sets_is_a_change():
+    old = d('''
+        class Spec:
+            def __init__(self, name):
+                self.name = name
+        ''')
+    new = old + "        self._submodules = []\n"
+    c = compare_sources(old, new, "Spec.__init__")
+    assert c.verdict == "changed" and "_submodules" in json.dumps(c.evidence)
+
+
+def test_messages_count_where_the_edit_wrote_them():
+    from lexecutor_c.apps import behaviour as bh
+    (v,) = function_versions(d('''
+        def f(x):
+            if x < 0:
+                raise ValueError("port must not be negative")
+            return x
+        ''')).values()
+    strings = bh._strings_on(v, {3})
+    assert strings == {"port must not be negative"}
+    assert bh._edited_message({"message": "port must not be negative"}, {"message": "bad"},
+                              strings)
+    assert not bh._edited_message({"message": "tuple index out of range"}, {"message": ""},
+                                  strings)
