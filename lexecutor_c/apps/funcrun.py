@@ -5,7 +5,8 @@
    statement at a time; a statement that raises is skipped (what Treefix's
    post-processing does by re-running);
 2. the driver (lexecutor_c.apps.funcsource) runs instrumented, injection
-   underneath: in module mode the module is registered in ``sys.modules``
+   underneath, one top-level statement at a time (one that fails is
+   skipped): in module mode the module is registered in ``sys.modules``
    under its name, its package imported first from the checkout;
 3. the function is found by where its code was compiled (decorators
    unwrapped: ``__wrapped__``, property parts, static/class methods) and
@@ -17,7 +18,11 @@
    edits inside a decorator's wrapper are reached;
 5. what comes back is plain data: the outcome (returned / raised:Type), a
    :func:`snapshot` of the return value, the printed output, the arguments
-   and ``self`` after the call, the lines of the function reached.
+   and ``self`` after the call, the lines of the function reached, and the
+   interaction trace: each call to the outside world (:func:`callee_name`:
+   callee, positional and keyword arguments as snapshots, in order;
+   recorded by wrapping the runtime's C call loader ``_c_`` in this child)
+   and the module's plain-data globals the call rebound or mutated.
 """
 from __future__ import annotations
 
@@ -28,10 +33,30 @@ from typing import Optional
 
 from ..engine import sandbox
 
-__all__ = ["run_case", "snapshot"]
+__all__ = ["run_case", "snapshot", "callee_name"]
 
 _ADDR = re.compile(r"0x[0-9a-fA-F]{4,}")
 _GEN_MAX = 200
+_CALLS_MAX = 200
+#: while set, snapshot() describes an iterator without consuming it (the
+#: arguments of a call are described before the callee sees them)
+_NO_DRAIN = [False]
+#: modules whose functions only compute a value from their arguments: a call
+#: of one is no interaction with the outside world (what it computes shows
+#: wherever it is used), and a refactoring may well add or drop one
+_PURE_MODULES = frozenset((
+    "builtins", "math", "cmath", "operator", "functools", "itertools", "re", "copy",
+    "string", "collections", "typing", "posixpath", "ntpath", "genericpath", "abc",
+    "enum", "types", "keyword", "numbers", "textwrap", "fnmatch", "_operator",
+    "_functools", "_collections", "_collections_abc", "_sre", "sre_compile", "_abc",
+    "_weakrefset", "weakref", "heapq", "_heapq", "bisect", "_bisect", "dataclasses",
+    "inspect", "unicodedata", "_string", "contextlib", "reprlib", "lexecutor_c",
+    # values of the standard library's data types and their codecs
+    "datetime", "_datetime", "decimal", "_decimal", "_pydecimal", "fractions", "json", "_json",
+    "base64", "binascii", "struct", "_struct", "calendar", "statistics", "html", "shlex",
+    "difflib", "pprint", "_strptime", "ipaddress", "uuid", "zlib",
+    # random numbers: what they make shows in the values (and is flaky)
+    "random", "_random"))
 
 
 def _dummy_types():
@@ -85,6 +110,8 @@ def snapshot(v, _depth: int = 0, _dummies=None):
             return f"<module {v.__name__}>"
         if isinstance(v, types.CoroutineType):
             return f"<{tname}>"
+        if _is_iterator(v) and _NO_DRAIN[0]:
+            return f"<{tname}>"
         if _is_iterator(v):
             # a lazy sequence (generator, map, filter, zip...): its items,
             # whatever kind of iterator yields them
@@ -111,6 +138,80 @@ def snapshot(v, _depth: int = 0, _dummies=None):
         return [tname, _ADDR.sub("0x?", repr(v))[:2000]]
     except Exception as e:      # a broken __repr__, a container that raises
         return f"<{tname}: {type(e).__name__}>"
+
+
+def _module_top(name) -> str:
+    return (name or "").split(".")[0] if isinstance(name, str) else ""
+
+
+def callee_name(fn, filename: str, dummies, inside: tuple = (0, 0)) -> Optional[str]:
+    """How a call's callee is named in the interaction trace, or None for a
+    call that is no interaction with the outside world: a function of the
+    code under test (``filename``: its calls are traced in turn), a class
+    (a constructor), a builtin function, a method of a builtin value
+    (``str.join``, ``list.append``: what they do shows in the values), or a
+    function of a module that only computes (:data:`_PURE_MODULES`).
+    Injected callees are named by what was injected.  ``inside``: the lines
+    of the function under test in ``filename``: a function of the module
+    outside them (a helper, another method) is named ``internal:<qualname>``
+    (the comparison matches those only when both versions call one of that
+    name: a helper a refactoring extracted is no interaction); one defined
+    inside them (a closure) is not named."""
+    import types
+    if isinstance(fn, dummies):
+        return "<injected>"
+    if isinstance(fn, type):
+        return None
+    inner = getattr(fn, "__func__", fn)
+    code = getattr(inner, "__code__", None)
+    if code is not None and code.co_filename == filename:
+        if inside[0] <= code.co_firstlineno <= inside[1]:
+            return None
+        return "internal:" + getattr(inner, "__qualname__", "?")
+    if isinstance(fn, (types.BuiltinFunctionType, types.BuiltinMethodType)):
+        owner = getattr(fn, "__self__", None)
+        if owner is None or isinstance(owner, types.ModuleType):
+            mod = owner.__name__ if owner is not None else getattr(fn, "__module__", "")
+            if _module_top(mod) in _PURE_MODULES:
+                return None
+            return f"{mod}.{fn.__name__}"
+        t = type(owner)
+        if _module_top(t.__module__) in _PURE_MODULES or isinstance(owner, dummies):
+            return None if not isinstance(owner, dummies) else "<injected>." + fn.__name__
+        return f"{t.__module__}.{t.__qualname__}.{fn.__name__}"
+    owner = getattr(fn, "__self__", None)
+    if owner is not None and not isinstance(owner, types.ModuleType):
+        t = type(owner)
+        if _module_top(t.__module__) in _PURE_MODULES:
+            return None
+    mod = getattr(inner, "__module__", None) or ""
+    if _module_top(mod) in _PURE_MODULES:
+        return None
+    if code is not None and code.co_filename == "<prefix>":
+        import builtins
+        if hasattr(builtins, getattr(inner, "__name__", "")):
+            return None         # the input's stand-in for a builtin (``len``)
+        mod = "<input>"
+    q = getattr(inner, "__qualname__", None) or type(fn).__qualname__
+    return f"{mod}.{q}"
+
+
+def _data_globals(env: dict, dummies) -> dict:
+    """The module's plain-data globals (no modules, functions, classes,
+    loaders or dunders), at most 100, described by :func:`snapshot`."""
+    import types
+    out = {}
+    for k, v in list(env.items()):
+        if k.startswith("__") or k.startswith("_lx") or k in ("_n_", "_a_", "_c_", "_l_",
+                                                             "_i_", "_w_", "_f_", "_op_"):
+            continue
+        if isinstance(v, (types.ModuleType, types.FunctionType, type, types.BuiltinFunctionType,
+                          types.MethodType)) or isinstance(v, dummies):
+            continue
+        out[k] = v
+        if len(out) >= 100:
+            break
+    return out
 
 
 def _own_class(t: type) -> bool:
@@ -316,6 +417,35 @@ def _entry_call(entry: dict, call: dict, env: dict):
     return getattr(obj, name), obj, args, kwargs
 
 
+def _statement_codes(inst, filename: str) -> list:
+    """The instrumented module compiled one top-level statement at a time
+    (line numbers those of the original source, ``from __future__`` flags
+    given to every statement)."""
+    import __future__
+    try:
+        tree = ast.parse(inst.source, filename)
+    except SyntaxError:
+        return [inst.compile()]
+    fix = inst.line_map
+    if fix is not None:
+        top = len(fix)
+        for node in ast.walk(tree):
+            if getattr(node, "lineno", None) is not None:
+                node.lineno = fix[min(node.lineno, top) - 1]
+                end = getattr(node, "end_lineno", None)
+                if end is not None:
+                    node.end_lineno = max(fix[min(end, top) - 1], node.lineno)
+    flags = 0
+    for st in tree.body:
+        if isinstance(st, ast.ImportFrom) and st.module == "__future__":
+            for a in st.names:
+                feature = getattr(__future__, a.name, None)
+                if feature is not None:
+                    flags |= feature.compiler_flag
+    return [compile(ast.Module([st], []), filename, "exec", flags=flags, dont_inherit=True)
+            for st in tree.body]
+
+
 def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dict:
     """In the sandbox child: prefix, module or driver, call; plain data back."""
     import builtins
@@ -389,14 +519,52 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
     env["__lx_base__"] = base
     # 2. the module or driver, instrumented, injection underneath
     inst = instrument(drv["text"], filename=filename)
-    code = inst.compile()
+    codes = _statement_codes(inst, filename)
     rt = Runtime(sites=inst.iids, predictor=predictor, abstraction="fine", seed=seed,
                  randomize=randomize, record=False, filename=filename)
     loaders = rt.loaders()
+    # the interaction trace (issue 20): each call the function makes to the
+    # outside world, with its arguments as they were passed, recorded while
+    # the function runs (a wrapper of the C call loader, in this child)
+    calls: list = []
+    tracing = [False]
+    inside = (drv["target_first"], drv["target_last"])
+    real_call = loaders["_c_"]
+
+    def traced_call(iid, fn, *a, **k):
+        if tracing[0] and len(calls) < _CALLS_MAX:
+            try:
+                who = callee_name(fn, filename, dummies, inside)
+                if who is not None:
+                    _NO_DRAIN[0] = True
+                    try:
+                        calls.append([who, [snapshot(x, 2, dummies) for x in a[:8]],
+                                      sorted([kk, snapshot(x, 2, dummies)]
+                                             for kk, x in list(k.items())[:8])])
+                    finally:
+                        _NO_DRAIN[0] = False
+            except Exception:
+                pass
+        return real_call(iid, fn, *a, **k)
+    if drv.get("trace", True):
+        loaders["_c_"] = traced_call
     env.update(loaders)
     marks = {int(r.iid): int(r.line) for r in inst.lines}
     try:
-        exec(code, env)
+        # one top-level statement at a time: a statement that fails (a
+        # decorator of another class that injected values upset, an import
+        # of the project that is not there) is skipped, as the prefix's are;
+        # it fails the setup only if the function is not defined after all
+        first_error = None
+        for code in codes:
+            try:
+                exec(code, env)
+            except sandbox.Timeout:
+                raise
+            except BaseException as e:      # noqa: B036  (the code under test's own)
+                if first_error is None:
+                    first_error = e
+                res["skipped_statements"] = res.get("skipped_statements", 0) + 1
         holder = env
         for c in drv["class_path"]:
             holder = holder[c].__dict__ if isinstance(holder, dict) else \
@@ -408,6 +576,8 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
                 cls = getattr(cls, c)
         found, fn = _find_target(holder, filename, drv["target_first"], drv["target_def"])
         if fn is None:
+            if first_error is not None:
+                raise first_error
             return stop("setup:TargetNotFound")
     except sandbox.Timeout:
         return stop("timeout")
@@ -451,6 +621,10 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
                 return given[p] if p in given else inject(0, p, _absent)
             args = [arg(p) for p in drv["args"]]
             kwargs = {p: arg(p) for p in drv["kwargs"]}
+            # optional parameters an aimed input gives a value
+            for p in inp.get("given") or ():
+                if p in drv.get("optional", ()) and p in env and p not in kwargs:
+                    kwargs[p] = env[p]
         if needs_self and obj is None:
             obj = object.__new__(cls) if cls.__new__ is object.__new__ else cls.__new__(cls)
             if s_obj is not None and not isinstance(s_obj, dummies):
@@ -477,6 +651,26 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
     sink = io.StringIO()
     sys.stdout = sink
     try:
+        globals_before = {k: snapshot(x, 0, dummies)
+                          for k, x in _data_globals(env, dummies).items()}
+    except Exception:
+        globals_before = {}
+    executed: set = set()
+
+    def line_tracer(frame, event, arg):
+        # the lines of the code under test that ran (exactly: the runtime's
+        # markers say which blocks were entered, not which statements ran)
+        if frame.f_code.co_filename != filename:
+            return None
+
+        def local(fr, ev, a):
+            if ev == "line":
+                executed.add(fr.f_lineno)
+            return local
+        return local
+    try:
+        tracing[0] = True
+        sys.settrace(line_tracer)
         value = fn(*lead, *args, **kwargs)
         if isinstance(value, types.CoroutineType):
             import asyncio
@@ -515,11 +709,20 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
         line = _line_of(e, filename)
         res["line"] = None if line is None else line - drv["offset"]
     finally:
+        sys.settrace(None)
+        tracing[0] = False
         sys.stdout = real_out
     try:
         sandbox._disarm()
     except Exception:
         pass
+    res["calls"] = _ADDR.sub("0x?", repr(calls))
+    try:
+        after = {k: snapshot(x, 0, dummies) for k, x in _data_globals(env, dummies).items()}
+        res["globals"] = _ADDR.sub("0x?", repr(sorted(
+            [k, v] for k, v in after.items() if globals_before.get(k, "<unset>") != v)))
+    except Exception:
+        res["globals"] = "[]"
     res["out"] = _ADDR.sub("0x?", sink.getvalue()[:20000])
     res["args"] = _ADDR.sub("0x?", repr([snapshot(x, 0, dummies) for x in args] +
                                         [snapshot(x, 0, dummies) for x in kwargs.values()]))
@@ -527,5 +730,6 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
     first, last, off = drv["target_first"], drv["target_last"], drv["offset"]
     res["reached"] = sorted({marks[i] - off for i in rt.reached()
                              if i in marks and first <= marks[i] <= last})
+    res["lines"] = sorted({ln - off for ln in executed if first <= ln <= last})
     res["injections"] = len(rt.injections)
     return res

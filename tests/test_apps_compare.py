@@ -1,0 +1,260 @@
+"""The commit check's engine on two versions without git (issue 20):
+lexecutor_c.compare / ``lexecutor-c compare``.  One small pair per kind of
+edit the issue lists (each must say "changed"), semantics-preserving
+refactorings (never "changed"), the verdicts' evidence, and the parts:
+inputs aimed at the diff, the interaction trace's callee names."""
+import ast
+import json
+import textwrap
+
+import pytest
+
+import lexecutor_c as lx
+from lexecutor_c import cli
+from lexecutor_c.apps.compare import Comparison, changed_functions, compare_sources
+from lexecutor_c.apps.diffinputs import aimed_inputs
+from lexecutor_c.apps.funcrun import callee_name
+from lexecutor_c.apps.funcsource import changed_lines, function_versions
+
+
+def d(s):
+    return textwrap.dedent(s).lstrip("\n")
+
+
+from benchmarks.compare_kinds import CHANGING, PRESERVING  # noqa: E402  (the pairs)
+
+
+@pytest.mark.parametrize("name,old,new,fn", CHANGING, ids=[c[0] for c in CHANGING])
+def test_semantics_changing_edit_is_changed(name, old, new, fn):
+    c = compare_sources(d(old), d(new), fn)
+    assert c.verdict == "changed", c.to_dict()
+    ev = c.evidence
+    diff = ev["first_difference"]
+    assert diff["old"] != diff["new"]           # side by side, and they differ
+    assert ev["distinguishing_input"]["note"]
+    json.dumps(c.to_dict())
+
+
+@pytest.mark.parametrize("name,old,new", PRESERVING, ids=[c[0] for c in PRESERVING])
+def test_refactoring_is_never_changed(name, old, new):
+    fn = "area" if name == "extracted_helper" else None
+    c = compare_sources(d(old), d(new), fn)
+    assert c.verdict in ("same", "undecided"), c.to_dict()
+    if c.verdict == "same":
+        ev = c.evidence
+        assert ev["agreeing_inputs"] >= 2
+        assert ev["changed_lines_ran"]["old"] and ev["changed_lines_ran"]["new"]
+
+
+def test_same_needs_the_changed_lines_run_in_both_on_several_inputs():
+    c = compare_sources(*[d(s) for s in PRESERVING[0][1:]])
+    assert c.verdict == "same"
+    ev = c.evidence
+    assert ev["agreeing_inputs"] >= 2
+    assert set(ev["changed_lines_ran"]["old"]) <= set(ev["changed_lines"]["old"])
+    assert ev["changed_lines_ran"]["old"] and ev["changed_lines_ran"]["new"]
+    # one input only (a function without parameters): not enough for "same"
+    c = compare_sources("def f():\n    return 1 + 1\n", "def f():\n    return 2 * 1\n")
+    assert c.verdict == "undecided"
+    assert "only 1 input" in c.detail
+
+
+def test_unreached_change():
+    old = "def f(x):\n    if id(x) == 1:\n        return 1\n    return 0\n"
+    c = compare_sources(old, old.replace("return 1", "return 2"), "f")
+    assert c.verdict == "unreached", c.to_dict()
+    assert c.evidence["changed_lines_ran"] == {"old": [], "new": []}
+
+
+def test_ignore_messages():
+    _, old, new, _ = next(c for c in CHANGING if c[0] == "message_reworded")
+    c = compare_sources(d(old), d(new), "check_port", ignore_messages=True)
+    assert c.verdict in ("same", "undecided")
+    assert "exception message" in c.detail
+
+
+def test_every_changed_function_when_none_is_named():
+    old = "def a(x):\n    return x + 1\n\n\ndef b(x):\n    return x\n\n\ndef c(x):\n    return x\n"
+    new = "def a(x):\n    return x + 2\n\n\ndef b(x):\n    return (x)\n\n\ndef c(x):\n" \
+          "    y = x\n    return y\n"
+    assert changed_functions(old, new) == ["a", "c"]
+    r = compare_sources(old, new)
+    assert [p.function for p in r.functions] == ["a", "c"]
+    assert r.verdict == "changed" and r.functions[0].verdict == "changed"
+    assert r.functions[1].verdict in ("same", "undecided")
+    doc = r.to_dict()
+    assert doc["functions"][0]["function"] == "a"
+    # nothing but a docstring changed
+    r = compare_sources('def a(x):\n    return x\n', 'def a(x):\n    "doc"\n    return x\n')
+    assert r.verdict == "same" and r.evidence == {"functions_changed": 0}
+
+
+def test_bad_input_is_an_error_verdict_or_type_error():
+    assert compare_sources("def f(:\n", "def f(): pass\n").verdict == "error"
+    assert compare_sources("def f(): pass\n", "def f(:\n").verdict == "error"
+    r = compare_sources("def f(): pass\n", "def f(): pass\n", "g")
+    assert r.verdict == "error" and "no function 'g'" in r.detail
+    with pytest.raises(TypeError):
+        compare_sources(b"def f(): pass\n", "def f(): pass\n")
+
+
+def test_public_name():
+    assert lx.compare is compare_sources
+    assert lx.Comparison is Comparison
+
+
+# ---------------------------------------------------------------- the parts
+
+def _case(name):
+    return next(c for c in CHANGING if c[0] == name)[1:3]
+
+
+def _aimed(old, new):
+    a = function_versions(d(old))
+    b = function_versions(d(new))
+    q = next(iter(b))
+    co, cn = changed_lines(a[q], b[q])
+    return [note for _, note, _ in aimed_inputs(a[q], b[q], co, cn)]
+
+
+def test_aimed_inputs_come_from_the_diffs_constants():
+    notes = _aimed(*_case('dict_entry'))
+    assert "aimed: x = 20" in notes and "aimed: x = 10" in notes
+    notes = _aimed(*_case('membership_widened'))
+    assert "aimed: mime = 'javascript'" in notes
+    notes = _aimed(*_case('platform_branch'))               # the platform
+    assert "aimed: sys.platform = 'win32'" in notes
+    notes = _aimed(*_case('errno_branch'))               # the errno
+    assert any("os.makedirs raises OSError" in n and "EEXIST" in n for n in notes)
+    notes = _aimed(*_case('boundary'))              # a boundary
+    assert {"aimed: score = 89", "aimed: score = 90", "aimed: score = 91"} <= set(notes)
+    notes = _aimed(*_case('attribute_guard_of_self'))              # an attribute of self
+    assert "aimed: self.mode = 'w'" in notes
+    notes = _aimed(*_case('default_value'))               # a changed default
+    assert "aimed: items = list(range(21))" in notes
+
+
+def test_aimed_prefixes_are_valid_python():
+    for _, old, new, _ in CHANGING:
+        a, b = function_versions(d(old)), function_versions(d(new))
+        q = next(iter(b))
+        co, cn = changed_lines(a[q], b[q])
+        for prefix, _, _ in aimed_inputs(a[q], b[q], co, cn, "x = 1"):
+            ast.parse(prefix)
+
+
+def test_callee_names_of_the_interaction_trace():
+    import logging
+    import os
+    import warnings
+    from lexecutor_c._core import Dummy, DummyResource
+    dummies = (Dummy, DummyResource)
+    assert callee_name(warnings.warn, "<f>", dummies) == "_warnings.warn"
+    assert callee_name(os.makedirs, "<f>", dummies) == "os.makedirs"
+    assert callee_name(logging.getLogger("t").debug, "<f>", dummies) == "logging.Logger.debug"
+    # no interaction: builtins, methods of builtin values, pure modules,
+    # classes, the code under test itself
+    for fn in (len, print, "a,b".split, [].append, os.path.join, ValueError, dict):
+        assert callee_name(fn, "<f>", dummies) is None, fn
+    ns = {}
+    exec(compile("def h(): pass\n", "<f>", "exec"), ns)
+    assert callee_name(ns["h"], "<f>", dummies, (1, 1)) is None      # inside the function
+    assert callee_name(ns["h"], "<f>", dummies, (5, 9)) == "internal:h"   # a helper
+    assert callee_name(ns["h"], "<other>", dummies) == "__main__.h" or \
+        callee_name(ns["h"], "<other>", dummies).endswith(".h")
+
+
+# ---------------------------------------------------------------- the command
+
+def test_cli_compare(tmp_path, capsys):
+    old, new = _case("warn_stacklevel")
+    (tmp_path / "o.py").write_text(d(old))
+    (tmp_path / "n.py").write_text(d(new))
+    code = cli.main(["compare", str(tmp_path / "o.py"), str(tmp_path / "n.py"), "--json"])
+    out, _ = capsys.readouterr()
+    assert code == 0
+    doc = json.loads(out)
+    assert doc["verdict"] == "changed" and doc["changed_functions"] == ["old_api"]
+    (f,) = doc["functions"]
+    assert "stacklevel" in json.dumps(f["evidence"]["first_difference"]["new"])
+    code = cli.main(["compare", str(tmp_path / "o.py"), str(tmp_path / "n.py"),
+                     "--function", "old_api", "--fail-on-change"])
+    out, _ = capsys.readouterr()
+    assert code == 1 and "first difference" in out
+
+
+def test_cli_compare_bad_input(tmp_path, capsys):
+    (tmp_path / "o.py").write_text("def f(x):\n    return x\n")
+    (tmp_path / "bad.py").write_text("def f(:\n")
+    for argv in (["compare", str(tmp_path / "o.py"), str(tmp_path / "bad.py")],
+                 ["compare", str(tmp_path / "o.py"), str(tmp_path / "missing.py")],
+                 ["compare", str(tmp_path / "o.py"), str(tmp_path / "o.py"), "--function",
+                  "nope"]):
+        code = cli.main(argv)
+        _, err = capsys.readouterr()
+        assert code == 2 and "Traceback" not in err and err.strip(), argv
+
+
+def test_a_signature_break_is_a_change_without_running():
+    c = compare_sources("def f(a, predicate=None):\n    return a\n",
+                        "def f(a, pred=None):\n    return a\n", "f")
+    assert c.verdict == "changed" and "'predicate'" in c.detail
+    assert c.evidence["strength"] == "signature" and c.evidence["runs"] == 0
+    c = compare_sources("def f(a):\n    return a\n", "def f(a, b):\n    return a\n", "f")
+    assert c.verdict == "changed" and "positional" in c.detail
+    # a parameter with a default added, or **kwargs taking the old keyword: no break
+    c = compare_sources("def f(a):\n    return a\n", "def f(a, b=2):\n    return a\n", "f")
+    assert c.verdict != "changed"
+    c = compare_sources("def f(a, k=1):\n    return a\n", "def f(a, **kw):\n    return a\n",
+                        "f")
+    assert "signature" not in c.detail
+
+
+def test_doctest_calls_become_inputs():
+    from lexecutor_c.apps.diffinputs import doctest_calls
+    src = d('''
+        def fold(binop, seq, chunksize=2):
+            """
+            >>> from operator import add
+            >>> xs = [1, 2, 3]
+            >>> fold(add, xs, chunksize=2)
+            6
+            """
+            return 0
+        ''')
+    (v,) = function_versions(src).values()
+    ((call, note),) = doctest_calls(v)
+    assert call == {"self": None, "args": ["add", "[1, 2, 3]"], "kwargs": {"chunksize": "2"},
+                    "imports": ["from operator import add"]}
+    assert note.startswith("doctest: fold(add")
+    _, old, new, _ = next(c for c in CHANGING if c[0] == "case_shown_by_a_doctest")
+    c = compare_sources(d(old), d(new))
+    assert c.verdict == "changed"
+    assert c.evidence["distinguishing_input"]["note"].startswith("doctest:")
+
+
+def test_an_attribute_only_the_new_version_sets_is_a_change():
+    old = d('''
+        class Spec:
+            def __init__(self, name):
+                self.name = name
+        ''')
+    new = old + "        self._submodules = []\n"
+    c = compare_sources(old, new, "Spec.__init__")
+    assert c.verdict == "changed" and "_submodules" in json.dumps(c.evidence)
+
+
+def test_messages_count_where_the_edit_wrote_them():
+    from lexecutor_c.apps import behaviour as bh
+    (v,) = function_versions(d('''
+        def f(x):
+            if x < 0:
+                raise ValueError("port must not be negative")
+            return x
+        ''')).values()
+    strings = bh._strings_on(v, {3})
+    assert strings == {"port must not be negative"}
+    assert bh._edited_message({"message": "port must not be negative"}, {"message": "bad"},
+                              strings)
+    assert not bh._edited_message({"message": "tuple index out of range"}, {"message": ""},
+                                  strings)
