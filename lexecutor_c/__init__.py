@@ -36,6 +36,9 @@ _LAZY: dict[str, tuple[str, Optional[str]]] = {
     "Limits": (".engine.sandbox", "Limits"),
     "Outcome": (".engine.sandbox", "Outcome"),
     "call_isolated": (".engine.sandbox", "call_isolated"),
+    # the commit check on two versions without git (issue 20)
+    "compare": (".apps.compare", "compare_sources"),
+    "Comparison": (".apps.compare", "Comparison"),
     "TreefixError": (".prefixtree", "TreefixError"),
     "TreefixResult": (".prefixtree", "TreefixResult"),
     "MISSING": ("._core", "MISSING"),
@@ -56,7 +59,7 @@ _LAZY: dict[str, tuple[str, Optional[str]]] = {
 }
 
 __all__ = [
-    "BackendUnavailable", "CallResult", "Dummy", "DummyResource", "IidInfo", "Instrumented",
+    "BackendUnavailable", "CallResult", "Comparison", "compare", "Dummy", "DummyResource", "IidInfo", "Instrumented",
     "LExecutorError", "LineInfo", "Limits", "MISSING", "Outcome", "RecordResult", "Result",
     "SourceError", "UndefinedName", "call", "call_isolated", "instrument", "lexecute", "record",
     "run", "treefix", "TreefixError", "TreefixResult",
@@ -64,6 +67,7 @@ __all__ = [
 
 if TYPE_CHECKING:       # what a type checker sees; at run time __getattr__ imports these
     from ._core import MISSING as MISSING, Dummy as Dummy, DummyResource as DummyResource
+    from .apps.compare import Comparison as Comparison, compare_sources as compare
     from .engine import result as result, runtime as runtime, sandbox as sandbox
     from .engine.instrument import (IidInfo as IidInfo, Instrumented as Instrumented,
                                     LineInfo as LineInfo, UndefinedName as UndefinedName,

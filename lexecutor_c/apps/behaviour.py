@@ -44,14 +44,16 @@ from .funcsource import (Version, build_driver, changed_lines, code_dump, facts_
 
 __all__ = ["Version", "FunctionCheck", "Options", "Input", "Tree", "function_versions",
            "check_function", "snapshot", "code_dump", "changed_lines", "build_driver",
-           "facts_source", "CHANGED", "SAME", "UNREACHED", "EXCEPTION"]
+           "facts_source", "CHANGED", "SAME", "UNREACHED", "EXCEPTION", "UNDECIDED"]
 
 CHANGED, SAME, UNREACHED, EXCEPTION = "changed", "same", "unreached", "exception"
+UNDECIDED = "undecided"
 
-_FIELDS = ("outcome", "ret", "out", "args", "self")
+_FIELDS = ("outcome", "ret", "out", "args", "self", "calls", "globals")
 _FIELD_WORDS = {"outcome": "outcome", "ret": "return value", "out": "printed output",
                 "args": "arguments after the call", "self": "self after the call",
-                "message": "exception message"}
+                "message": "exception message", "calls": "calls to the outside world",
+                "globals": "globals written"}
 
 
 # ------------------------------------------------------------------ comparison
@@ -76,11 +78,17 @@ class FunctionCheck:
     test: bool = False
     evidence: str = ""          # changed: "concrete", or "injected" (the values that
                                 # differ involve an injected Dummy)
+    agreeing: int = 0           # inputs that ran changed lines in both versions, alike
+    lines_old: list = field(default_factory=list)   # changed lines that ran (old, new)
+    lines_new: list = field(default_factory=list)
+    changed_old: list = field(default_factory=list)  # the changed lines (old, new)
+    changed_new: list = field(default_factory=list)
 
     def to_dict(self) -> dict:
         return {k: getattr(self, k) for k in (
             "file", "function", "status", "verdict", "detail", "input", "old", "new",
-            "inputs", "reached", "runs", "seconds", "mode", "test", "evidence")}
+            "inputs", "reached", "runs", "seconds", "mode", "test", "evidence", "agreeing",
+            "lines_old", "lines_new", "changed_old", "changed_new")}
 
 
 @dataclass
@@ -92,15 +100,20 @@ class Options:
     ``seeds`` (of the injection and of the prefix generator), ``timeout``
     seconds per run, ``max_inputs`` and ``budget`` seconds per function;
     ``compare_messages``: a different exception message (same type) is a
-    change too (by default it is only noted)."""
+    change too (False: it is only noted); ``min_same``: "same" needs this
+    many inputs that ran changed lines in both versions with traces that
+    agree (fewer: "undecided"); ``aimed``: inputs aimed at the diff
+    (lexecutor_c.apps.diffinputs)."""
 
     predictor: object = "constraints"
     seeds: tuple = (0,)
     timeout: float = 5.0
-    max_inputs: int = 12
+    max_inputs: int = 24
     budget: float = 30.0
     randomize: bool = True
-    compare_messages: bool = False
+    compare_messages: bool = True
+    min_same: int = 2
+    aimed: bool = True
 
     def resolved_predictor(self):
         if self.predictor == "constraints":
@@ -123,7 +136,8 @@ class Input:
     def show(self) -> dict:
         d = {"note": self.note, "seed": self.seed}
         if self.prefix:
-            d["prefix"] = self.prefix
+            from .diffinputs import STAND_IN
+            d["prefix"] = self.prefix.replace(STAND_IN, "").strip("\n")
         if self.call:
             d["call"] = {k: v for k, v in self.call.items() if k != "imports"}
         return d
@@ -334,8 +348,8 @@ def _through_injection(fields: list, a: dict, b: dict) -> bool:
 
 def _describe(r: dict) -> dict:
     d = {"outcome": r.get("outcome")}
-    for k in ("ret", "out", "args", "self", "message", "line"):
-        if r.get(k) not in (None, ""):
+    for k in ("ret", "out", "args", "self", "message", "line", "calls", "globals"):
+        if r.get(k) not in (None, "", "[]"):
             d[k] = r[k] if not isinstance(r[k], str) else r[k][:600]
     return d
 
@@ -430,6 +444,9 @@ def check_function(old: Version, new: Version, *, opts: Optional[Options] = None
         return fc
     fc.mode = sides[1].driver.mode
     ch_old, ch_new = changed_lines(old, new)
+    fc.changed_old, fc.changed_new = sorted(ch_old), sorted(ch_new)
+    ran_old: set = set()
+    ran_new: set = set()
     source = _InputSource(old, new, ch_old, ch_new, test_inputs or [], opts)
     results: list = []          # (input, ro, rn, same?)
     reached = False
@@ -466,13 +483,18 @@ def check_function(old: Version, new: Version, *, opts: Optional[Options] = None
             last_err = ro if _inconclusive(ro) else rn
             results.append((inp, ro, rn, None))
             continue
-        hit = bool(set(ro.get("reached", ())) & ch_old or set(rn.get("reached", ())) & ch_new
-                   or (not ch_old and not ch_new))
+        h_old = set(ro.get("reached", ())) & ch_old
+        h_new = set(rn.get("reached", ())) & ch_new
+        hit = bool(h_old or h_new or (not ch_old and not ch_new))
+        # evidence for "same": the changed lines ran in both versions
+        both = bool(h_old and h_new) or (not ch_old and not ch_new)
         if inp.call and inp.call.get("entry") and not hit:
             # a caller's test that does not lead to the changed lines says
             # nothing about this function (another edit may show in it)
             results.append((inp, ro, rn, None))
             continue
+        ran_old |= h_old
+        ran_new |= h_new
         diff = _differences(ro, rn)
         if diff == ["outcome"] and _artefact(ro, rn, inp):
             # one version fails on a made-up value lacking an operation the
@@ -513,6 +535,8 @@ def check_function(old: Version, new: Version, *, opts: Optional[Options] = None
         results.append((inp, ro, rn, True))
         if hit:
             reached = True
+        if both:
+            fc.agreeing += 1
     fc.inputs = n_inputs
     fc.seconds = round(time.monotonic() - t0, 3)
     if best is not None:
@@ -527,10 +551,19 @@ def check_function(old: Version, new: Version, *, opts: Optional[Options] = None
         return fc
     conclusive = [r for r in results if r[3] is not None]
     fc.reached = reached
+    fc.lines_old, fc.lines_new = sorted(ran_old), sorted(ran_new)
     if reached:
-        fc.verdict = SAME
-        n = len(conclusive)
-        fc.detail = f"{n} input{'s' if n != 1 else ''} alike" + sig_note
+        n = fc.agreeing
+        if n >= opts.min_same:
+            fc.verdict = SAME
+            fc.detail = f"{n} input{'s' if n != 1 else ''} ran the changed lines in both " \
+                f"versions, alike" + sig_note
+        else:
+            fc.verdict = UNDECIDED
+            fc.detail = (f"the changed lines ran in both versions on only {n} input"
+                         f"{'s' if n != 1 else ''}" if n else
+                         "the changed lines ran in one version only") + \
+                f" (\"same\" needs {opts.min_same})" + sig_note
         if message_note:
             fc.detail += f"; same exception type, but {message_note}"
         fc.old, fc.new = _describe(conclusive[0][1]), _describe(conclusive[0][2])
@@ -593,6 +626,16 @@ class _InputSource:
         for t in tests[2:]:
             self._add(t)
         self._add(Input("", None, self.seed0, "injection alone"))
+        if opts.aimed:
+            from .diffinputs import aimed_inputs
+            base = (props.get("new") or props.get("old") or [None])[0]
+            try:
+                aimed = aimed_inputs(old, new, ch_old, ch_new,
+                                     base.prefix if base is not None else "")
+            except Exception:        # an odd AST costs only these inputs
+                aimed = []
+            for prefix, note in aimed:
+                self._add(Input(prefix, None, self.seed0, note))
         a, b = props.get("new", [])[1:], props.get("old", [])[1:]
         for i in range(max(len(a), len(b))):
             for label, lst in (("new", a), ("old", b)):

@@ -17,7 +17,11 @@
    edits inside a decorator's wrapper are reached;
 5. what comes back is plain data: the outcome (returned / raised:Type), a
    :func:`snapshot` of the return value, the printed output, the arguments
-   and ``self`` after the call, the lines of the function reached.
+   and ``self`` after the call, the lines of the function reached, and the
+   interaction trace: each call to the outside world (:func:`callee_name`:
+   callee, positional and keyword arguments as snapshots, in order;
+   recorded by wrapping the runtime's C call loader ``_c_`` in this child)
+   and the module's plain-data globals the call rebound or mutated.
 """
 from __future__ import annotations
 
@@ -28,10 +32,24 @@ from typing import Optional
 
 from ..engine import sandbox
 
-__all__ = ["run_case", "snapshot"]
+__all__ = ["run_case", "snapshot", "callee_name"]
 
 _ADDR = re.compile(r"0x[0-9a-fA-F]{4,}")
 _GEN_MAX = 200
+_CALLS_MAX = 200
+#: while set, snapshot() describes an iterator without consuming it (the
+#: arguments of a call are described before the callee sees them)
+_NO_DRAIN = [False]
+#: modules whose functions only compute a value from their arguments: a call
+#: of one is no interaction with the outside world (what it computes shows
+#: wherever it is used), and a refactoring may well add or drop one
+_PURE_MODULES = frozenset((
+    "builtins", "math", "cmath", "operator", "functools", "itertools", "re", "copy",
+    "string", "collections", "typing", "posixpath", "ntpath", "genericpath", "abc",
+    "enum", "types", "keyword", "numbers", "textwrap", "fnmatch", "_operator",
+    "_functools", "_collections", "_collections_abc", "_sre", "sre_compile", "_abc",
+    "_weakrefset", "weakref", "heapq", "_heapq", "bisect", "_bisect", "dataclasses",
+    "inspect", "unicodedata", "string", "_string", "contextlib", "reprlib", "lexecutor_c"))
 
 
 def _dummy_types():
@@ -85,6 +103,8 @@ def snapshot(v, _depth: int = 0, _dummies=None):
             return f"<module {v.__name__}>"
         if isinstance(v, types.CoroutineType):
             return f"<{tname}>"
+        if _is_iterator(v) and _NO_DRAIN[0]:
+            return f"<{tname}>"
         if _is_iterator(v):
             # a lazy sequence (generator, map, filter, zip...): its items,
             # whatever kind of iterator yields them
@@ -111,6 +131,70 @@ def snapshot(v, _depth: int = 0, _dummies=None):
         return [tname, _ADDR.sub("0x?", repr(v))[:2000]]
     except Exception as e:      # a broken __repr__, a container that raises
         return f"<{tname}: {type(e).__name__}>"
+
+
+def _module_top(name) -> str:
+    return (name or "").split(".")[0] if isinstance(name, str) else ""
+
+
+def callee_name(fn, filename: str, dummies) -> Optional[str]:
+    """How a call's callee is named in the interaction trace, or None for a
+    call that is no interaction with the outside world: a function of the
+    code under test (``filename``: its calls are traced in turn), a class
+    (a constructor), a builtin function, a method of a builtin value
+    (``str.join``, ``list.append``: what they do shows in the values), or a
+    function of a module that only computes (:data:`_PURE_MODULES`).
+    Injected callees are named by what was injected."""
+    import types
+    if isinstance(fn, dummies):
+        return "<injected>"
+    if isinstance(fn, type):
+        return None
+    inner = getattr(fn, "__func__", fn)
+    code = getattr(inner, "__code__", None)
+    if code is not None and code.co_filename == filename:
+        return None
+    if isinstance(fn, (types.BuiltinFunctionType, types.BuiltinMethodType)):
+        owner = getattr(fn, "__self__", None)
+        if owner is None or isinstance(owner, types.ModuleType):
+            mod = owner.__name__ if owner is not None else getattr(fn, "__module__", "")
+            if _module_top(mod) in _PURE_MODULES:
+                return None
+            return f"{mod}.{fn.__name__}"
+        t = type(owner)
+        if _module_top(t.__module__) in _PURE_MODULES or isinstance(owner, dummies):
+            return None if not isinstance(owner, dummies) else "<injected>." + fn.__name__
+        return f"{t.__module__}.{t.__qualname__}.{fn.__name__}"
+    owner = getattr(fn, "__self__", None)
+    if owner is not None and not isinstance(owner, types.ModuleType):
+        t = type(owner)
+        if _module_top(t.__module__) in _PURE_MODULES:
+            return None
+    mod = getattr(inner, "__module__", None) or ""
+    if _module_top(mod) in _PURE_MODULES:
+        return None
+    if code is not None and code.co_filename == "<prefix>":
+        mod = "<input>"
+    q = getattr(inner, "__qualname__", None) or type(fn).__qualname__
+    return f"{mod}.{q}"
+
+
+def _data_globals(env: dict, dummies) -> dict:
+    """The module's plain-data globals (no modules, functions, classes,
+    loaders or dunders), at most 100, described by :func:`snapshot`."""
+    import types
+    out = {}
+    for k, v in list(env.items()):
+        if k.startswith("__") or k.startswith("_lx") or k in ("_n_", "_a_", "_c_", "_l_",
+                                                             "_i_", "_w_", "_f_", "_op_"):
+            continue
+        if isinstance(v, (types.ModuleType, types.FunctionType, type, types.BuiltinFunctionType,
+                          types.MethodType)) or isinstance(v, dummies):
+            continue
+        out[k] = v
+        if len(out) >= 100:
+            break
+    return out
 
 
 def _own_class(t: type) -> bool:
@@ -393,6 +477,30 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
     rt = Runtime(sites=inst.iids, predictor=predictor, abstraction="fine", seed=seed,
                  randomize=randomize, record=False, filename=filename)
     loaders = rt.loaders()
+    # the interaction trace (issue 20): each call the function makes to the
+    # outside world, with its arguments as they were passed, recorded while
+    # the function runs (a wrapper of the C call loader, in this child)
+    calls: list = []
+    tracing = [False]
+    real_call = loaders["_c_"]
+
+    def traced_call(iid, fn, *a, **k):
+        if tracing[0] and len(calls) < _CALLS_MAX:
+            try:
+                who = callee_name(fn, filename, dummies)
+                if who is not None:
+                    _NO_DRAIN[0] = True
+                    try:
+                        calls.append([who, [snapshot(x, 2, dummies) for x in a[:8]],
+                                      sorted([kk, snapshot(x, 2, dummies)]
+                                             for kk, x in list(k.items())[:8])])
+                    finally:
+                        _NO_DRAIN[0] = False
+            except Exception:
+                pass
+        return real_call(iid, fn, *a, **k)
+    if drv.get("trace", True):
+        loaders["_c_"] = traced_call
     env.update(loaders)
     marks = {int(r.iid): int(r.line) for r in inst.lines}
     try:
@@ -477,6 +585,12 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
     sink = io.StringIO()
     sys.stdout = sink
     try:
+        globals_before = {k: snapshot(x, 0, dummies)
+                          for k, x in _data_globals(env, dummies).items()}
+    except Exception:
+        globals_before = {}
+    try:
+        tracing[0] = True
         value = fn(*lead, *args, **kwargs)
         if isinstance(value, types.CoroutineType):
             import asyncio
@@ -515,11 +629,19 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
         line = _line_of(e, filename)
         res["line"] = None if line is None else line - drv["offset"]
     finally:
+        tracing[0] = False
         sys.stdout = real_out
     try:
         sandbox._disarm()
     except Exception:
         pass
+    res["calls"] = _ADDR.sub("0x?", repr(calls))
+    try:
+        after = {k: snapshot(x, 0, dummies) for k, x in _data_globals(env, dummies).items()}
+        res["globals"] = _ADDR.sub("0x?", repr(sorted(
+            [k, v] for k, v in after.items() if globals_before.get(k, "<unset>") != v)))
+    except Exception:
+        res["globals"] = "[]"
     res["out"] = _ADDR.sub("0x?", sink.getvalue()[:20000])
     res["args"] = _ADDR.sub("0x?", repr([snapshot(x, 0, dummies) for x in args] +
                                         [snapshot(x, 0, dummies) for x in kwargs.values()]))

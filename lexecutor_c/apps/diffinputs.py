@@ -1,0 +1,422 @@
+"""Inputs aimed at an edit (issue 20): values taken from the constants and
+comparisons in and around the changed lines of a function, so that an input
+reaches those lines and makes the two versions disagree.
+
+:func:`aimed_inputs` reads both versions' ASTs and returns prefixes (Python
+statements run before the function, see lexecutor_c.apps.funcrun) that give
+one *subject* one value each:
+
+* a subject is an expression the guarding code tests: a parameter (``x``), an
+  attribute or item of one (``self.mode``, ``e.errno``, ``opts['k']``), an
+  attribute of an imported module (``sys.platform``, ``os.name``) or of a
+  free name the input leaves to injection;
+* its values come from the comparison: ``==``/``!=``/``is`` operands,
+  ``<``/``<=``/``>``/``>=`` boundaries (c-1, c, c+1), ``in`` tokens (each
+  element of a literal container; a string holding a token), the keys of a
+  dict literal the subject indexes (``d[x]``, ``d.get(x)``, ``x in d``),
+  ``isinstance`` targets (a value of that builtin class), ``len(x) op c``
+  (a list of that length), ``startswith``/``endswith`` arguments, and the
+  edge values (None, '', 0, [], {}) where the subject is tested for truth;
+* an ``except`` handler that the edit touches is reached by making a call of
+  the ``try`` body (a function of an imported module) raise the handled
+  class, with the ``errno`` values the handler compares against.
+
+Subjects on the changed lines come first, then those of the statements that
+guard them (``if``/``while`` tests, ``try`` handlers), then the rest of the
+function.  Each prefix is appended to a base prefix (the Treefix generator's
+top plan), so the value overrides what the plan chose and the rest stays.
+"""
+from __future__ import annotations
+
+import ast
+from typing import Optional
+
+__all__ = ["aimed_inputs", "STAND_IN"]
+
+#: a stand-in object for a subject's root: the attributes the input sets,
+#: anything else injected (``_n_`` is in the module's globals when it runs)
+STAND_IN = '''class _LxObj:
+    def __getattr__(self, a):
+        if a.startswith("__"):
+            raise AttributeError(a)
+        return globals()["_n_"](0, a, _lx_absent)
+
+
+def _lx_absent():
+    raise NameError("absent")
+'''
+
+_SAMPLES = {"str": "'a'", "int": "1", "float": "1.5", "bool": "True", "list": "[1]",
+            "dict": "{'a': 1}", "tuple": "(1,)", "bytes": "b'a'", "set": "{1}",
+            "bytearray": "bytearray(b'a')", "complex": "1j", "frozenset": "frozenset({1})",
+            "type(None)": "None", "NoneType": "None"}
+_EDGES = ("None", "''", "0", "[]", "{}")
+_MAX = 40
+
+
+def _const(e) -> Optional[object]:
+    """A literal's value (negative numbers too), else None-marker."""
+    try:
+        return ast.literal_eval(e)
+    except Exception:
+        return _NO
+
+
+class _No:
+    pass
+
+
+_NO = _No()
+
+
+def _dotted(e) -> Optional[list]:
+    """``a.b.c`` -> ["a", "b", "c"]; ``a['k']`` -> ["a", ("item", 'k')]."""
+    if isinstance(e, ast.Name):
+        return [e.id]
+    if isinstance(e, ast.Attribute):
+        b = _dotted(e.value)
+        return None if b is None else b + [e.attr]
+    if isinstance(e, ast.Subscript):
+        k = _const(e.slice)
+        if k is _NO or isinstance(k, (list, dict, set)):
+            return None
+        b = _dotted(e.value)
+        return None if b is None else b + [("item", k)]
+    if isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute) and \
+            e.func.attr == "get" and e.args:
+        k = _const(e.args[0])
+        if k is _NO or isinstance(k, (list, dict, set)):
+            return None
+        b = _dotted(e.func.value)
+        return None if b is None else b + [("item", k)]
+    return None
+
+
+class _Scope:
+    """What the names a function reads are: its parameters, the module's
+    imports (root name -> the import statement), module-level definitions,
+    dict literals bound to names (in the function or the module)."""
+
+    def __init__(self, v):
+        fn = v.node
+        a = fn.args
+        self.params = [p.arg for p in a.posonlyargs + a.args + a.kwonlyargs]
+        if a.vararg:
+            self.params.append(a.vararg.arg)
+        if a.kwarg:
+            self.params.append(a.kwarg.arg)
+        self.imports: dict = {}
+        self.defined: set = set()
+        self.dicts: dict = {}
+        self.containers: dict = {}
+        for s in ast.walk(v.module):
+            if isinstance(s, ast.Import):
+                for al in s.names:
+                    self.imports.setdefault((al.asname or al.name).split(".")[0],
+                                            ast.unparse(s))
+            elif isinstance(s, ast.ImportFrom) and not s.level:
+                for al in s.names:
+                    self.imports.setdefault(al.asname or al.name, ast.unparse(s))
+        for s in v.module.body:
+            for t in _targets(s):
+                self.defined.add(t)
+            if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                self.defined.add(s.name)
+        for s in list(v.module.body) + list(ast.walk(fn)):
+            if isinstance(s, ast.Assign) and len(s.targets) == 1 and \
+                    isinstance(s.targets[0], ast.Name):
+                self._literal(s.targets[0].id, s.value)
+        self.locals = {n.id for n in ast.walk(fn) if isinstance(n, ast.Name)
+                       and isinstance(n.ctx, ast.Store)} - set(self.params)
+
+    def _literal(self, name: str, e) -> None:
+        if isinstance(e, ast.Dict):
+            keys = [k for k in (_const(x) for x in e.keys if x is not None) if k is not _NO]
+            if keys:
+                self.dicts.setdefault(name, []).extend(keys)
+        elif isinstance(e, (ast.Tuple, ast.List, ast.Set)):
+            vals = [k for k in (_const(x) for x in e.elts) if k is not _NO]
+            if vals:
+                self.containers.setdefault(name, []).extend(vals)
+
+    def settable(self, path: list) -> bool:
+        """Whether an input can give the subject a value: a parameter or
+        something held by one, an attribute of an imported module, or a
+        free name (left to injection otherwise)."""
+        import builtins
+        root = path[0]
+        if root in self.params:
+            return True
+        if root in self.locals:
+            return False
+        if root in self.imports:
+            return len(path) > 1 and all(isinstance(p, str) for p in path)
+        return root not in self.defined and not hasattr(builtins, root)
+
+
+def _targets(s) -> list:
+    if isinstance(s, ast.Assign):
+        return [t.id for t in s.targets if isinstance(t, ast.Name)]
+    if isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name):
+        return [s.target.id]
+    return []
+
+
+def _elements(e, scope: _Scope) -> list:
+    """The constant elements of a container literal or of a name bound to one."""
+    if isinstance(e, (ast.Tuple, ast.List, ast.Set)):
+        return [k for k in (_const(x) for x in e.elts) if k is not _NO]
+    if isinstance(e, ast.Dict):
+        return [k for k in (_const(x) for x in e.keys if x is not None) if k is not _NO]
+    if isinstance(e, ast.Name):
+        return scope.containers.get(e.id, []) + scope.dicts.get(e.id, [])
+    return []
+
+
+def _near(c) -> list:
+    if isinstance(c, bool) or not isinstance(c, (int, float)):
+        return [c]
+    return [c - 1, c, c + 1]
+
+
+def _hints(node, scope: _Scope) -> list:
+    """(subject path, [values as source]) pairs in ``node``."""
+    out: list = []
+
+    def add(e, vals, *, raw=False):
+        p = _dotted(e)
+        if p is None and isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and \
+                e.func.id == "len" and e.args:
+            p = _dotted(e.args[0])
+            if p is None:
+                return
+            vals = [f"[0] * {int(v)}" for v in vals if isinstance(v, int) and 0 <= v < 1000]
+            raw = True
+        if p is None or not scope.settable(p) or not vals:
+            return
+        srcs = [v if raw else repr(v) for v in vals]
+        out.append((p, [s for s in srcs if len(s) < 400]))
+
+    for n in ast.walk(node):
+        if isinstance(n, ast.Compare):
+            left = n.left
+            for op, right in zip(n.ops, n.comparators):
+                cl, cr = _const(left), _const(right)
+                if isinstance(op, (ast.In, ast.NotIn)):
+                    els = _elements(right, scope)
+                    if els:
+                        add(left, els)
+                    elif cl is not _NO and isinstance(cl, str):
+                        add(right, [cl, f"x{cl}x", [cl]])
+                elif isinstance(op, (ast.Eq, ast.NotEq, ast.Is, ast.IsNot)):
+                    if cr is not _NO:
+                        add(left, [cr])
+                    elif cl is not _NO:
+                        add(right, [cl])
+                    else:       # x == errno.ENOENT: the value by its name
+                        for a, b in ((left, right), (right, left)):
+                            pb = _dotted(b)
+                            if pb and pb[0] in scope.imports and _dotted(a):
+                                pa = _dotted(a)
+                                if scope.settable(pa):
+                                    out.append((pa, [ast.unparse(b)]))
+                else:
+                    if cr is not _NO:
+                        add(left, _near(cr))
+                    elif cl is not _NO:
+                        add(right, _near(cl))
+                left = right
+        elif isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name) and \
+                n.value.id in scope.dicts:
+            add(n.slice, scope.dicts[n.value.id])
+        elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute):
+            f = n.func
+            if f.attr in ("get", "pop", "setdefault") and isinstance(f.value, ast.Name) and \
+                    f.value.id in scope.dicts and n.args:
+                add(n.args[0], scope.dicts[f.value.id])
+            elif f.attr in ("get", "pop") and isinstance(f.value, ast.Dict) and n.args:
+                add(n.args[0], _elements(f.value, scope))
+            elif f.attr in ("startswith", "endswith") and n.args:
+                c = _const(n.args[0])
+                vals = list(c) if isinstance(c, tuple) else [c]
+                vals = [x for x in vals if isinstance(x, str)]
+                if vals:
+                    add(f.value, vals)
+        elif isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and \
+                n.func.id == "isinstance" and len(n.args) == 2:
+            t = n.args[1]
+            names = [ast.unparse(x) for x in (t.elts if isinstance(t, ast.Tuple) else [t])]
+            vals = [_SAMPLES[x] for x in names if x in _SAMPLES]
+            if vals:
+                add(n.args[0], vals, raw=True)
+        elif isinstance(n, ast.Subscript) and isinstance(n.value, ast.Dict):
+            add(n.slice, _elements(n.value, scope))
+        elif isinstance(n, (ast.If, ast.While, ast.IfExp, ast.Assert)):
+            _truth(n.test, scope, out)
+        elif isinstance(n, ast.BoolOp):
+            for x in n.values:
+                _truth(x, scope, out)
+    return out
+
+
+def _truth(test, scope: _Scope, out: list) -> None:
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        test = test.operand
+    p = _dotted(test)
+    if p is not None and scope.settable(p):
+        out.append((p, list(_EDGES)))
+
+
+def _handler_hints(node, scope: _Scope) -> list:
+    """(patch statements, note) for ``try`` statements in ``node``: a call of
+    the body to a function of an imported module raises each handled class
+    (with the errno values its handler compares against)."""
+    out = []
+    for t in ast.walk(node):
+        if not isinstance(t, ast.Try):
+            continue
+        calls = []
+        for s in t.body:
+            for c in ast.walk(s):
+                if isinstance(c, ast.Call):
+                    p = _dotted(c.func)
+                    if p and len(p) >= 2 and p[0] in scope.imports and \
+                            all(isinstance(x, str) for x in p):
+                        calls.append(p)
+        if not calls:
+            continue
+        for h in t.handlers:
+            if h.type is None:
+                kinds = ["Exception"]
+            elif isinstance(h.type, ast.Tuple):
+                kinds = [ast.unparse(x) for x in h.type.elts]
+            else:
+                kinds = [ast.unparse(h.type)]
+            errnos = []
+            for c in ast.walk(h):
+                if isinstance(c, ast.Attribute) and isinstance(c.value, ast.Name) and \
+                        c.value.id == "errno" and c.attr.isupper():
+                    errnos.append(f"errno.{c.attr}")
+                elif isinstance(c, ast.Compare):
+                    for x in [c.left] + c.comparators:
+                        v = _const(x)
+                        if isinstance(v, int) and not isinstance(v, bool) and 0 < v < 200:
+                            errnos.append(str(v))
+            for k in kinds[:3]:
+                args = [f"({e}, 'lx')" for e in errnos[:4]] or ["('lx',)"]
+                for a in args:
+                    for p in calls[:2]:
+                        imp = scope.imports.get(p[0], "")
+                        target = ".".join(p)
+                        stmts = [imp, "import errno",
+                                 f"def _lx_raise(*a, **k):\n    raise {k}(*{a})",
+                                 f"{target} = _lx_raise"]
+                        out.append(("\n".join(x for x in stmts if x),
+                                    f"{target} raises {k}{a if errnos else ''}"))
+    return out
+
+
+def _assign(path: list, value: str, scope: _Scope) -> list:
+    """Statements that give the subject ``path`` the value ``value`` (an
+    object made for the root when the base prefix did not make one; a dict
+    for an item)."""
+    root = path[0]
+    if len(path) == 1:
+        return [f"{root} = {value}"]
+    stmts = []
+    if root in scope.imports and root not in scope.params:
+        stmts.append(scope.imports[root])
+    elif not isinstance(path[1], tuple):
+        stmts.append(f"if {root!r} not in globals(): {root} = _LxObj()")
+    expr = root
+    for i, part in enumerate(path[1:], 1):
+        last = i == len(path) - 1
+        if isinstance(part, tuple):
+            inner = value if last else "_LxObj()"
+            stmts.append(f"{expr} = {{{part[1]!r}: {inner}}}")
+            expr = f"{expr}[{part[1]!r}]"
+            continue
+        nxt = f"{expr}.{part}"
+        if last:
+            stmts.append(f"{nxt} = {value}")
+        elif not isinstance(path[i + 1], tuple):
+            stmts.append(f"{nxt} = _LxObj()")
+        expr = nxt
+    return stmts
+
+
+def _changed_nodes(v, lines: set) -> tuple:
+    """(statements on the changed lines, the statements that guard them)."""
+    changed, guards = [], []
+    for s in ast.walk(v.node):
+        if not isinstance(s, ast.stmt) or s is v.node:
+            continue
+        if s.lineno in lines:
+            changed.append(s)
+        end = s.end_lineno or s.lineno
+        if isinstance(s, (ast.If, ast.While, ast.Try, ast.For, ast.With)) and \
+                any(s.lineno < ln <= end for ln in lines):
+            guards.append(s)
+    return changed, guards
+
+
+def _headers(s) -> list:
+    """The parts of a compound statement that decide whether its body runs."""
+    if isinstance(s, (ast.If, ast.While)):
+        return [s.test]
+    if isinstance(s, ast.For):
+        return [s.iter]
+    if isinstance(s, ast.Try):
+        return [h for h in s.handlers]
+    if isinstance(s, ast.With):
+        return [i.context_expr for i in s.items]
+    return []
+
+
+def aimed_inputs(old, new, ch_old: set, ch_new: set, base: str = "") -> list:
+    """(prefix, note) pairs aimed at the edit between two
+    :class:`~lexecutor_c.apps.funcsource.Version` objects; ``ch_old`` /
+    ``ch_new``: the changed statement lines (funcsource.changed_lines);
+    ``base``: a prefix each one extends."""
+    ordered: list = []          # (path, [values]) in priority order
+    handlers: list = []
+    for v, lines in ((new, ch_new), (old, ch_old)):
+        try:
+            scope = _Scope(v)
+            changed, guards = _changed_nodes(v, lines)
+            # a changed signature line (a default value): the defaults' names
+            for s in changed:
+                ordered.extend((h, v) for h in _hints(s, scope))
+            for g in guards:
+                for part in _headers(g):
+                    ordered.extend((h, v) for h in _hints(part, scope))
+            for g in guards + changed:
+                handlers.extend((h, scope) for h in _handler_hints(g, scope))
+            ordered.extend((h, v) for h in _hints(v.node, scope))
+        except Exception:        # an odd AST costs only these inputs
+            continue
+    out: list = []
+    seen: set = set()
+    head = STAND_IN + ("\n" + base if base else "")
+    # round robin over subjects so that each gets its first values early
+    pending = []
+    for (path, vals), v in ordered:
+        for val in vals:
+            key = (repr(path), val)
+            if key in seen:
+                continue
+            seen.add(key)
+            pending.append((path, val, v))
+    scopes = {id(v): _Scope(v) for v in (old, new)}
+    for patch, note in [h for h, _ in handlers]:
+        if (patch,) in seen:
+            continue
+        seen.add((patch,))
+        out.append((head + "\n" + patch, f"aimed: {note}"))
+    for path, val, v in pending:
+        stmts = _assign(path, val, scopes[id(v)])
+        shown = ".".join(p if isinstance(p, str) else f"[{p[1]!r}]" for p in path)
+        out.append((head + "\n" + "\n".join(stmts), f"aimed: {shown} = {val}"))
+        if len(out) >= _MAX:
+            break
+    return out[:_MAX]
