@@ -129,9 +129,10 @@ class Input:
     seed: int = 0
     note: str = ""
     plan: object = None
+    given: tuple = ()           # optional parameters the prefix gives a value (aimed inputs)
 
     def key(self):
-        return (self.prefix, repr(self.call), self.seed)
+        return (self.prefix, repr(self.call), self.seed, self.given)
 
     def show(self) -> dict:
         d = {"note": self.note, "seed": self.seed}
@@ -176,11 +177,12 @@ class _Side:
                      "class_path": d.class_path, "kind": d.kind, "self": d.self_name,
                      "root": d.root, "module_name": d.module_name,
                      "is_package": d.is_package, "module_file": d.module_file,
-                     "args": args, "kwargs": kwargs}
+                     "args": args, "kwargs": kwargs, "optional": _optional(v)}
 
     def run(self, inp: Input, opts: Options) -> dict:
         out = sandbox.call_isolated(run_case, self.spec, {"prefix": inp.prefix,
-                                                           "call": inp.call},
+                                                           "call": inp.call,
+                                                           "given": list(inp.given)},
                                     inp.seed, opts.resolved_predictor(), opts.randomize,
                                     limits=sandbox.Limits(timeout=opts.timeout,
                                                           readable=self.readable))
@@ -191,6 +193,52 @@ class _Side:
             return r
         return {"outcome": {"timeout": "timeout", "memory": "memory"}.get(out.status, "crash"),
                 "message": out.describe()[:300]}
+
+
+def _optional(v: Version) -> list:
+    """The parameters with a default value (passed by keyword when an
+    aimed input gives them a value)."""
+    a = v.node.args
+    pos = a.posonlyargs + a.args
+    out = [p.arg for p in pos[len(pos) - len(a.defaults):]] if a.defaults else []
+    out = [n for n in out if n not in {p.arg for p in a.posonlyargs}]
+    out += [p.arg for p, d in zip(a.kwonlyargs, a.kw_defaults) if d is not None]
+    return out
+
+
+def _signature_break(old: Version, new: Version) -> str:
+    """How a call valid for the old version fails with the new one (a
+    keyword it accepted is gone, a parameter without default was added), or
+    ""."""
+    def shape(v):
+        a = v.node.args
+        pos = [p.arg for p in a.posonlyargs + a.args]
+        skip = 1 if v.kind in ("method", "classmethod", "getter", "setter", "deleter") \
+            and pos else 0
+        by_kw = [p.arg for p in a.args] + [p.arg for p in a.kwonlyargs]
+        if skip and by_kw and by_kw[0] == pos[0]:
+            by_kw = by_kw[1:]
+        n_pos_req = len(pos) - len(a.defaults) - skip
+        kw_req = [p.arg for p, d in zip(a.kwonlyargs, a.kw_defaults) if d is None]
+        return set(by_kw), n_pos_req, kw_req, a.vararg is not None, a.kwarg is not None, \
+            len(pos) - skip
+    o_kw, o_req, o_kwreq, o_var, o_varkw, o_npos = shape(old)
+    n_kw, n_req, n_kwreq, n_var, n_varkw, n_npos = shape(new)
+    if not n_varkw:
+        gone = sorted(o_kw - n_kw)
+        if gone:
+            return f"signature: the old version accepts the keyword argument {gone[0]!r}, " \
+                f"the new one does not (a call with {gone[0]}=... raises TypeError)"
+    if n_req > o_req and not (o_var and n_var):
+        return f"signature: the new version needs {n_req} positional arguments, the old " \
+            f"one {o_req} (a call with {o_req} raises TypeError)"
+    extra = sorted(set(n_kwreq) - set(o_kwreq))
+    if extra:
+        return f"signature: the new version needs the keyword argument {extra[0]!r}"
+    if o_var and not n_var and not n_varkw:
+        return "signature: the old version accepts any number of positional arguments, " \
+            f"the new one at most {n_npos}"
+    return ""
 
 
 def _inconclusive(r: dict) -> bool:
@@ -318,8 +366,33 @@ def _artefact(ro: dict, rn: dict, inp: "Input") -> bool:
     the values were invalid for both, and only where they blew up differs."""
     if _stand_in_failure(ro, inp.prefix) or _stand_in_failure(rn, inp.prefix):
         return True
-    return not inp.call and str(ro.get("outcome")).startswith("raised:") and \
-        str(rn.get("outcome")).startswith("raised:")
+    if inp.call:
+        return False
+    a, b = str(ro.get("outcome")), str(rn.get("outcome"))
+    wrong_type = {"raised:TypeError", "raised:AttributeError"}
+    if a.startswith("raised:") and b.startswith("raised:"):
+        # on a value the code itself compares against (an aimed input), two
+        # different exceptions other than wrong-type ones are two behaviours
+        # (``factor == 1.0``: ZeroDivisionError before, ValueError after)
+        return not (inp.note.startswith("aimed: ") and a != b and
+                    a not in wrong_type and b not in wrong_type)
+    # one version rejects a made-up value of a kind no caller would pass
+    # (``len(None)``, a function where a string belongs) that the other
+    # happens to accept: the input was invalid, the edit no change.  Edge
+    # values of a truth test count so whatever their type; values the code
+    # itself compares against (aimed inputs from a comparison) never do
+    if inp.note.startswith("aimed: "):
+        return False
+    for r in (ro, rn):
+        if str(r.get("outcome")) in wrong_type:
+            if inp.note.startswith("aimed (edge)") or \
+                    _ODD_TYPE.search(str(r.get("message", ""))):
+                return True
+    return False
+
+
+_ODD_TYPE = re.compile(r"""['"](NoneType|function|builtin_function_or_method|method|module|type|"""
+                       r"""generator|coroutine|ellipsis|NotImplementedType|property|bool)['"]""")
 
 
 def _differences(a: dict, b: dict) -> list:
@@ -327,7 +400,10 @@ def _differences(a: dict, b: dict) -> list:
     "message": by itself it does not make a change, see check_function)."""
     if a.get("outcome") != b.get("outcome"):
         return ["outcome"]
-    out = [k for k in _FIELDS[1:] if not _same_value(a.get(k), b.get(k), k == "args")]
+    out = [k for k in _FIELDS[1:] if k != "calls" and
+           not _same_value(a.get(k), b.get(k), k == "args")]
+    if not _same_value(*_matched_calls(a.get("calls"), b.get("calls"))):
+        out.append("calls")
     if str(a.get("outcome")).startswith("raised:") and \
             _unnamed(a.get("message")) != _unnamed(b.get("message")):
         out.append("message")
@@ -339,11 +415,70 @@ def _through_injection(fields: list, a: dict, b: dict) -> bool:
     difference may come from what the Dummy does rather than the code)."""
     for k in fields:
         vals = [a.get(k), b.get(k)]
+        if k == "calls":
+            # a call is an interaction whatever its arguments are made of;
+            # only a call without arguments of an injected callee (``x.copy()``
+            # on a made-up ``x``: what a made-up object is asked) is weak
+            x, y = _matched_calls(a.get(k), b.get(k))
+            if _same_value(_drop_bare_injected(x), _drop_bare_injected(y)):
+                return True
+            continue
         if k == "outcome":
             vals = [a.get("ret"), b.get("ret"), a.get("message"), b.get("message")]
         if any("Dummy" in str(v) for v in vals if v is not None):
             return True
     return False
+
+
+def _parse_calls(calls) -> Optional[list]:
+    import ast
+    try:
+        x = ast.literal_eval(calls or "[]")
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return None
+    return x if isinstance(x, list) else None
+
+
+def _matched_calls(a, b) -> tuple:
+    """Two interaction traces without the calls of functions of the module
+    (``internal:``) whose name only one trace has: a helper one version
+    calls and the other does not (extracted or inlined by a refactoring)
+    is compared through what it does, not as a call."""
+    x, y = _parse_calls(a), _parse_calls(b)
+    if x is None or y is None:
+        return a, b
+
+    def names(t):
+        return {str(c[0]) for c in t if isinstance(c, list) and c}
+
+    nx, ny = names(x), names(y)
+
+    def keep(t, other):
+        return repr([c for c in t if not (isinstance(c, list) and c and
+                                          str(c[0]).startswith("internal:") and
+                                          str(c[0]) not in other)])
+    return keep(x, ny), keep(y, nx)
+
+
+def _drop_bare_injected(calls):
+    """An interaction trace without the calls of injected callees (or the
+    input's stand-ins) that pass no arguments."""
+    import ast
+    try:
+        x = ast.literal_eval(_unnamed(calls or "[]"))
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return calls
+    if not isinstance(x, list):
+        return calls
+    return repr([c for c in x if not (isinstance(c, list) and len(c) == 3 and
+                                      str(c[0]).startswith(("<injected", "<input>"))
+                                      and not c[1]
+                                      and not c[2])])
+
+
+def _concrete(r: dict) -> bool:
+    """Whether a run's input (arguments, ``self``) holds no injected value."""
+    return "Dummy" not in str(r.get("input", "")) and "Dummy" not in str(r.get("self", ""))
 
 
 def _describe(r: dict) -> dict:
@@ -420,6 +555,13 @@ def check_function(old: Version, new: Version, *, opts: Optional[Options] = None
         return fc
     o_req, o_kw = old.params()
     n_req, n_kw = new.params()
+    broken = _signature_break(old, new)
+    if broken:
+        # a call that works with the old version raises TypeError with the
+        # new one, whatever the body does
+        fc.verdict, fc.evidence, fc.detail = CHANGED, "signature", broken
+        fc.seconds = round(time.monotonic() - t0, 3)
+        return fc
     # positional arguments by position: the new version's names when the
     # counts agree, so a renamed parameter gets the same value in both; when
     # they differ, the longer list if both versions accept that many (a
@@ -447,6 +589,7 @@ def check_function(old: Version, new: Version, *, opts: Optional[Options] = None
     fc.changed_old, fc.changed_new = sorted(ch_old), sorted(ch_new)
     ran_old: set = set()
     ran_new: set = set()
+    concrete_agreeing = 0       # ... on inputs without injected values
     source = _InputSource(old, new, ch_old, ch_new, test_inputs or [], opts)
     results: list = []          # (input, ro, rn, same?)
     reached = False
@@ -483,8 +626,8 @@ def check_function(old: Version, new: Version, *, opts: Optional[Options] = None
             last_err = ro if _inconclusive(ro) else rn
             results.append((inp, ro, rn, None))
             continue
-        h_old = set(ro.get("reached", ())) & ch_old
-        h_new = set(rn.get("reached", ())) & ch_new
+        h_old = set(ro.get("lines", ro.get("reached", ()))) & ch_old
+        h_new = set(rn.get("lines", rn.get("reached", ()))) & ch_new
         hit = bool(h_old or h_new or (not ch_old and not ch_new))
         # evidence for "same": the changed lines ran in both versions
         both = bool(h_old and h_new) or (not ch_old and not ch_new)
@@ -519,7 +662,9 @@ def check_function(old: Version, new: Version, *, opts: Optional[Options] = None
                     message_note = _summary_of("message", ro, rn)
                 real.remove("message")
             if real:
-                weak = _through_injection(real, ro, rn)
+                # weak: the values that differ, or the input, hold injected
+                # values (what a made-up object answers may be the cause)
+                weak = _through_injection(real, ro, rn) or not (_concrete(ro) and _concrete(rn))
                 if best is None or (best[4] and not weak):
                     best = (inp, ro, rn, real, weak)
                 results.append((inp, ro, rn, False))
@@ -537,10 +682,26 @@ def check_function(old: Version, new: Version, *, opts: Optional[Options] = None
             reached = True
         if both:
             fc.agreeing += 1
+            if _concrete(ro) and _concrete(rn):
+                concrete_agreeing += 1
     fc.inputs = n_inputs
     fc.seconds = round(time.monotonic() - t0, 3)
+    if best is not None and best[4] and concrete_agreeing:
+        # the only differences show in injected values (what a made-up
+        # object answers), while inputs of concrete values that ran the
+        # changed lines in both versions agree: no evidence either way
+        inp, ro, rn, real, weak = best
+        fc.verdict = UNDECIDED
+        fc.reached = True
+        fc.lines_old, fc.lines_new = sorted(ran_old), sorted(ran_new)
+        fc.detail = f"{fc.agreeing} inputs alike; differs only through injected values: " + \
+            _summary_of(real[0], ro, rn) + sig_note
+        fc.input = inp.show()
+        fc.old, fc.new = _describe(ro), _describe(rn)
+        return fc
     if best is not None:
         inp, ro, rn, real, weak = best
+        fc.lines_old, fc.lines_new = sorted(ran_old), sorted(ran_new)
         fc.verdict = CHANGED
         fc.reached = True
         fc.evidence = "injected" if weak else "concrete"
@@ -617,6 +778,20 @@ class _InputSource:
             except Exception:         # an analysis failure costs only these inputs
                 props.setdefault(label, [])
         tests = list(test_inputs)
+        if opts.aimed:
+            # the calls in the module's doctests, both versions' (the new
+            # version's docstring may show the case the edit is about)
+            from .diffinputs import doctest_calls
+            known = {repr(t.call) for t in tests}
+            for v in (new, old):
+                try:
+                    found = doctest_calls(v)
+                except Exception:        # an odd docstring costs only these inputs
+                    found = []
+                for call, note in found:
+                    if repr(call) not in known:
+                        known.add(repr(call))
+                        tests.append(Input("", call, self.seed0, note))
         for t in tests[:2]:
             self._add(t)
         for label in ("new", "old"):
@@ -634,8 +809,8 @@ class _InputSource:
                                      base.prefix if base is not None else "")
             except Exception:        # an odd AST costs only these inputs
                 aimed = []
-            for prefix, note in aimed:
-                self._add(Input(prefix, None, self.seed0, note))
+            for prefix, note, names in aimed:
+                self._add(Input(prefix, None, self.seed0, note, given=tuple(names)))
         a, b = props.get("new", [])[1:], props.get("old", [])[1:]
         for i in range(max(len(a), len(b))):
             for label, lst in (("new", a), ("old", b)):

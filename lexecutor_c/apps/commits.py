@@ -663,8 +663,8 @@ def _commit_verdict(c: CommitCheck) -> None:
 
 def check_commits(repo: str = ".", rev_range: Optional[str] = None, *, staged: bool = False,
                   seeds=DEFAULT_SEEDS, predictor="constraints", timeout: float = 5.0,
-                  max_inputs: int = 12, budget: float = 30.0, max_functions: int = 20,
-                  use_tests: bool = True, module: bool = True, compare_messages: bool = False,
+                  max_inputs: int = 24, budget: float = 30.0, max_functions: int = 20,
+                  use_tests: bool = True, module: bool = True, compare_messages: bool = True,
                   progress=None) -> list:
     """Check each commit of ``rev_range`` (default ``HEAD``: the last commit)
     or, with ``staged``, the staged changes against ``HEAD``.  ``seeds``:
@@ -675,7 +675,8 @@ def check_commits(repo: str = ".", rev_range: Optional[str] = None, *, staged: b
     as not checked); ``use_tests``: inputs from calls in the project's
     tests; ``module``: run each version inside its module, loaded from a
     checkout of its revision (else the function with its context alone);
-    ``compare_messages``: a different exception message is a change too.
+    ``compare_messages``: a different exception message is a change too
+    (the default; False: it is only noted).
     Raises GitError for a path that is no repository, a bad
     range, or git failing."""
     root = repo_root(repo)

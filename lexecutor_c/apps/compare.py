@@ -66,7 +66,7 @@ def _combine(parts: list) -> str:
     for v in ("changed", "error", "undecided", "unreached"):
         if v in verdicts:
             return v
-    return "same" if verdicts else "same"
+    return "same"
 
 
 def compare_sources(old_source: str, new_source: str, function: Optional[str] = None, *,
@@ -102,10 +102,14 @@ def compare_sources(old_source: str, new_source: str, function: Optional[str] = 
                           round(time.monotonic() - t0, 3),
                           "no function's code changed (only docstrings, annotations, "
                           "comments, formatting or module-level code)")
+    secs = round(time.monotonic() - t0, 3)
+    if len(parts) == 1:         # one function changed: its verdict and evidence
+        p = parts[0]
+        return Comparison(p.verdict, p.function, dict(p.evidence, functions_changed=1), secs,
+                          p.detail, parts)
     verdict = _combine(parts)
     detail = ", ".join(f"{c.function}: {c.verdict}" for c in parts)
-    return Comparison(verdict, None, {"functions_changed": len(parts)},
-                      round(time.monotonic() - t0, 3), detail, parts)
+    return Comparison(verdict, None, {"functions_changed": len(parts)}, secs, detail, parts)
 
 
 def _compare_one(a: dict, b: dict, q: str, ignore_messages: bool,

@@ -49,7 +49,11 @@ def _lx_absent():
 _SAMPLES = {"str": "'a'", "int": "1", "float": "1.5", "bool": "True", "list": "[1]",
             "dict": "{'a': 1}", "tuple": "(1,)", "bytes": "b'a'", "set": "{1}",
             "bytearray": "bytearray(b'a')", "complex": "1j", "frozenset": "frozenset({1})",
-            "type(None)": "None", "NoneType": "None"}
+            "type(None)": "None", "NoneType": "None",
+            "Mapping": "__import__('types').MappingProxyType({'a': 1})",
+            "abc.Mapping": "__import__('types').MappingProxyType({'a': 1})",
+            "Iterable": "iter([1, 2])", "Iterator": "iter([1, 2])",
+            "Sequence": "(1, 2)", "Sized": "(1, 2)"}
 _EDGES = ("None", "''", "0", "[]", "{}")
 _MAX = 40
 
@@ -128,6 +132,14 @@ class _Scope:
                 self._literal(s.targets[0].id, s.value)
         self.locals = {n.id for n in ast.walk(fn) if isinstance(n, ast.Name)
                        and isinstance(n.ctx, ast.Store)} - set(self.params)
+        # loop variables over literal containers: ``for t in ('a', 'b')``,
+        # ``any(t in x for t in ('a', 'b'))``: t takes those values
+        self.loopvals: dict = {}
+        for n in ast.walk(fn):
+            if isinstance(n, (ast.For, ast.comprehension)) and isinstance(n.target, ast.Name):
+                els = _elements(n.iter, self)
+                if els:
+                    self.loopvals.setdefault(n.target.id, []).extend(els)
 
     def _literal(self, name: str, e) -> None:
         if isinstance(e, ast.Dict):
@@ -180,7 +192,8 @@ def _near(c) -> list:
 
 
 def _hints(node, scope: _Scope) -> list:
-    """(subject path, [values as source]) pairs in ``node``."""
+    """(subject path, [values as source], edge?) in ``node``; edge: the
+    values are the edge values of a truth test, not the code's own."""
     out: list = []
 
     def add(e, vals, *, raw=False):
@@ -195,36 +208,50 @@ def _hints(node, scope: _Scope) -> list:
         if p is None or not scope.settable(p) or not vals:
             return
         srcs = [v if raw else repr(v) for v in vals]
-        out.append((p, [s for s in srcs if len(s) < 400]))
+        out.append((p, [s for s in srcs if len(s) < 400], False))
+
+    def values_of(e) -> list:
+        """The constant values an operand may have: a literal, or a loop
+        variable over a literal container."""
+        c = _const(e)
+        if c is not _NO:
+            return [c]
+        if isinstance(e, ast.Name):
+            return list(scope.loopvals.get(e.id, []))
+        return []
 
     for n in ast.walk(node):
         if isinstance(n, ast.Compare):
             left = n.left
             for op, right in zip(n.ops, n.comparators):
                 cl, cr = _const(left), _const(right)
+                vl = values_of(left)
                 if isinstance(op, (ast.In, ast.NotIn)):
                     els = _elements(right, scope)
                     if els:
                         add(left, els)
-                    elif cl is not _NO and isinstance(cl, str):
-                        add(right, [cl, f"x{cl}x", [cl]])
+                    elif vl and all(isinstance(x, str) for x in vl):
+                        add(right, [x for t in vl for x in (t, f"x{t}x", [t])])
                 elif isinstance(op, (ast.Eq, ast.NotEq, ast.Is, ast.IsNot)):
-                    if cr is not _NO:
-                        add(left, [cr])
-                    elif cl is not _NO:
-                        add(right, [cl])
+                    vr = values_of(right)
+                    if vr:
+                        add(left, vr)
+                    elif vl:
+                        add(right, vl)
                     else:       # x == errno.ENOENT: the value by its name
                         for a, b in ((left, right), (right, left)):
                             pb = _dotted(b)
                             if pb and pb[0] in scope.imports and _dotted(a):
                                 pa = _dotted(a)
                                 if scope.settable(pa):
-                                    out.append((pa, [ast.unparse(b)]))
+                                    out.append((pa, [ast.unparse(b)], False))
                 else:
                     if cr is not _NO:
                         add(left, _near(cr))
                     elif cl is not _NO:
                         add(right, _near(cl))
+                    else:
+                        _relative(left, right, scope, out)
                 left = right
         elif isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name) and \
                 n.value.id in scope.dicts:
@@ -259,12 +286,36 @@ def _hints(node, scope: _Scope) -> list:
     return out
 
 
+def _relative(left, right, scope: _Scope, out: list) -> None:
+    """``val >= 2 ** len_``: a parameter compared with an expression of
+    other parameters and constants -- inputs that set those to small
+    numbers and the parameter to the expression, minus one, plus one."""
+    import builtins
+    for a, b in ((left, right), (right, left)):
+        if not (isinstance(a, ast.Name) and a.id in scope.params):
+            continue
+        names = {n.id for n in ast.walk(b) if isinstance(n, ast.Name)}
+        if not names or a.id in names or names & {"self", "cls"} or \
+                not all(n in scope.params or hasattr(builtins, n) for n in names):
+            continue
+        others = sorted(n for n in names if n in scope.params)
+        if not others:
+            continue
+        src = ast.unparse(b)
+        for k in (3, 1):
+            pre = [f"{n} = {k}" for n in others]
+            for delta in ("", " - 1", " + 1"):
+                out.append(("RAW", pre + [f"{a.id} = ({src}){delta}"], False,
+                            others + [a.id]))
+        return
+
+
 def _truth(test, scope: _Scope, out: list) -> None:
     if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
         test = test.operand
     p = _dotted(test)
     if p is not None and scope.settable(p):
-        out.append((p, list(_EDGES)))
+        out.append((p, list(_EDGES), True))
 
 
 def _handler_hints(node, scope: _Scope) -> list:
@@ -373,50 +424,269 @@ def _headers(s) -> list:
     return []
 
 
+def _default_hints(old, new) -> list:
+    """A default value the edit changed (``size=10`` -> ``size=20``): values
+    for the other parameters that make the default matter -- sequences
+    longer than each number involved, and the numbers themselves."""
+    def defaults(v):
+        a = v.node.args
+        pos = a.posonlyargs + a.args
+        out = {p.arg: d for p, d in zip(pos[len(pos) - len(a.defaults):], a.defaults)}
+        out.update({p.arg: d for p, d in zip(a.kwonlyargs, a.kw_defaults) if d is not None})
+        return out
+    do, dn = defaults(old), defaults(new)
+    nums = set()
+    changed = []
+    for k in set(do) | set(dn):
+        x, y = do.get(k), dn.get(k)
+        if x is None or y is None or ast.dump(x) != ast.dump(y):
+            changed.append(k)
+            for d in (x, y):
+                c = _const(d) if d is not None else _NO
+                if isinstance(c, int) and not isinstance(c, bool) and 0 <= c < 500:
+                    nums.add(c)
+    if not changed:
+        return []
+    a = new.node.args
+    others = [p.arg for p in a.posonlyargs + a.args + a.kwonlyargs
+              if p.arg not in changed and p.arg not in ("self", "cls")]
+    out = []
+    for p in others:
+        vals = [f"list(range({n + 1}))" for n in sorted(nums)] + \
+            [f"'x' * {n + 1}" for n in sorted(nums)] + [str(n + 1) for n in sorted(nums)]
+        if vals:
+            out.append(([p], vals, False))
+    return out
+
+
+_ITERATING = {"iter", "map", "filter", "zip", "tuple", "list", "sorted", "enumerate", "set",
+              "sum", "any", "all", "next", "reversed", "min", "max", "frozenset", "dict"}
+
+
+def _iterable_hints(v, changed: list) -> list:
+    """Parameters the function iterates over (``for x in p``, ``iter(p)``,
+    ``map(f, p)``...): an empty list, a list, and an iterator (code that
+    iterates twice, or calls ``next`` on an empty one, behaves differently)."""
+    a = v.node.args
+    params = {p.arg for p in a.posonlyargs + a.args + a.kwonlyargs} - {"self", "cls"}
+    used = []
+    for n in ast.walk(v.node):
+        its = []
+        if isinstance(n, (ast.For, ast.comprehension)):
+            its = [n.iter]
+        elif isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and \
+                n.func.id in _ITERATING:
+            its = n.args
+        for e in its:
+            if isinstance(e, ast.Name) and e.id in params and e.id not in used:
+                used.append(e.id)
+    return [([p], ["[]", "[3, 1, 2]", "iter([3, 1, 2])"], False) for p in used]
+
+
+def _parameter_alternatives(v, changed: list) -> list:
+    """Parameters with a default that the changed lines read (``sep`` in
+    ``result.append(sep)``): a value other than the default."""
+    a = v.node.args
+    pos = a.posonlyargs + a.args
+    defaults = {p.arg: d for p, d in zip(pos[len(pos) - len(a.defaults):], a.defaults)}
+    defaults.update({p.arg: d for p, d in zip(a.kwonlyargs, a.kw_defaults) if d is not None})
+    read = {n.id for s in changed for n in ast.walk(s) if isinstance(n, ast.Name)}
+    out = []
+    for name in sorted(read & set(defaults)):
+        c = _const(defaults[name])
+        if isinstance(c, bool):
+            alt = [repr(not c)]
+        elif isinstance(c, (int, float)):
+            alt = [repr(c + 1), repr(c - 1)]
+        elif isinstance(c, str):
+            alt = [repr(c + "|"), repr("")]
+        elif c is None:
+            alt = ["1", "'x'"]
+        else:
+            continue
+        out.append(([name], alt, False))
+    return out
+
+
 def aimed_inputs(old, new, ch_old: set, ch_new: set, base: str = "") -> list:
-    """(prefix, note) pairs aimed at the edit between two
+    """(prefix, note, names) triples aimed at the edit between two
     :class:`~lexecutor_c.apps.funcsource.Version` objects; ``ch_old`` /
     ``ch_new``: the changed statement lines (funcsource.changed_lines);
-    ``base``: a prefix each one extends."""
-    ordered: list = []          # (path, [values]) in priority order
+    ``base``: a prefix each one extends; ``names``: the parameters the
+    prefix gives a value (passed by keyword where they have a default).
+
+    Order: one subject at a time, those of the changed lines and of the
+    statements guarding them first (patches that make an ``except`` run
+    before them); then up to four inputs that set every such subject at
+    once (the k-th value of each: ``factor == 1.0`` and ``count is None``
+    together); then the subjects of the rest of the function."""
+    near: list = []             # ((path, [values], edge), version): changed lines, guards
+    rest: list = []             # the rest of the function
     handlers: list = []
+    try:
+        near.extend((h, new) for h in _default_hints(old, new))
+    except Exception:
+        pass
     for v, lines in ((new, ch_new), (old, ch_old)):
         try:
             scope = _Scope(v)
             changed, guards = _changed_nodes(v, lines)
-            # a changed signature line (a default value): the defaults' names
             for s in changed:
-                ordered.extend((h, v) for h in _hints(s, scope))
+                near.extend((h, v) for h in _hints(s, scope))
             for g in guards:
                 for part in _headers(g):
-                    ordered.extend((h, v) for h in _hints(part, scope))
+                    near.extend((h, v) for h in _hints(part, scope))
             for g in guards + changed:
-                handlers.extend((h, scope) for h in _handler_hints(g, scope))
-            ordered.extend((h, v) for h in _hints(v.node, scope))
+                handlers.extend(_handler_hints(g, scope))
+            near.extend((h, v) for h in _parameter_alternatives(v, changed))
+            rest.extend((h, v) for h in _iterable_hints(v, changed))
+            rest.extend((h, v) for h in _hints(v.node, scope))
         except Exception:        # an odd AST costs only these inputs
             continue
-    out: list = []
-    seen: set = set()
-    head = STAND_IN + ("\n" + base if base else "")
-    # round robin over subjects so that each gets its first values early
-    pending = []
-    for (path, vals), v in ordered:
-        for val in vals:
-            key = (repr(path), val)
-            if key in seen:
-                continue
-            seen.add(key)
-            pending.append((path, val, v))
+    params = set(_Scope(old).params) | set(_Scope(new).params)
     scopes = {id(v): _Scope(v) for v in (old, new)}
-    for patch, note in [h for h, _ in handlers]:
-        if (patch,) in seen:
-            continue
-        seen.add((patch,))
-        out.append((head + "\n" + patch, f"aimed: {note}"))
-    for path, val, v in pending:
-        stmts = _assign(path, val, scopes[id(v)])
-        shown = ".".join(p if isinstance(p, str) else f"[{p[1]!r}]" for p in path)
-        out.append((head + "\n" + "\n".join(stmts), f"aimed: {shown} = {val}"))
-        if len(out) >= _MAX:
-            break
+    head = STAND_IN + ("\n" + base if base else "")
+    seen: set = set()
+    out: list = []
+
+    def single(group) -> list:
+        items = []
+        for h, v in group:
+            if h[0] == "RAW":        # statements made whole (_relative)
+                key = repr(h[1])
+                if key not in seen:
+                    seen.add(key)
+                    items.append((head + "\n" + "\n".join(h[1]),
+                                  "aimed: " + "; ".join(h[1]), list(h[3])))
+                continue
+            path, vals, edge = h
+            for val in vals:
+                key = (repr(path), val)
+                if key in seen:
+                    continue
+                seen.add(key)
+                stmts = _assign(path, val, scopes[id(v)])
+                shown = ".".join(p if isinstance(p, str) else f"[{p[1]!r}]" for p in path)
+                items.append((head + "\n" + "\n".join(stmts),
+                              f"aimed{' (edge)' if edge else ''}: {shown} = {val}",
+                              [path[0]] if path[0] in params else []))
+        return items
+
+    for patch, note in handlers:
+        if (patch,) not in seen:
+            seen.add((patch,))
+            out.append((head + "\n" + patch, f"aimed: {note}", []))
+    out.extend(single([x for x in near if not x[0][2] or x[0][0] == "RAW"]))
+    # every subject near the edit at once
+    subjects: dict = {}
+    for (path, vals, edge, *_), v in near:
+        if path != "RAW" and not edge and len(path) == 1 and vals:
+            subjects.setdefault(path[0], (vals, v))
+    if len(subjects) >= 2:
+        for k in range(min(4, max(len(vals) for vals, _ in subjects.values()))):
+            stmts, shown = [], []
+            for name, (vals, v) in subjects.items():
+                val = vals[k % len(vals)]
+                stmts += _assign([name], val, scopes[id(v)])
+                shown.append(f"{name} = {val}")
+            out.append((head + "\n" + "\n".join(stmts), "aimed: " + ", ".join(shown),
+                        [n for n in subjects if n in params]))
+    out.extend(single([x for x in near if x[0][2] and x[0][0] != "RAW"]))
+    out.extend(single(rest))
     return out[:_MAX]
+
+
+# ------------------------------------------------------------------ doctests
+
+def doctest_calls(v, limit: int = 8) -> list:
+    """Calls of the function ``v`` (a funcsource.Version) in the doctest
+    examples of its module's docstrings: ``(call, note)`` pairs, ``call`` as
+    the commit check's test calls are (``{"self", "args", "kwargs",
+    "imports"}``, expressions evaluated in the module after it ran).  A name
+    an earlier example of the same docstring assigned (``>>> b = Bits(5)``)
+    is replaced by its expression."""
+    import doctest
+    name = v.name
+    cls_name = v.cls.name if v.cls is not None else None
+    parser = doctest.DocTestParser()
+    out, seen = [], set()
+    docs = []
+    for n in ast.walk(v.module):
+        if isinstance(n, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            d = ast.get_docstring(n, clean=True)
+            if d and ">>>" in d:
+                docs.append(d)
+    for d in docs:
+        try:
+            examples = parser.get_examples(d)
+        except ValueError:
+            continue
+        bound: dict = {}
+        imports: list = []
+        for ex in examples:
+            try:
+                tree = ast.parse(ex.source)
+            except SyntaxError:
+                continue
+            for st in tree.body:
+                if isinstance(st, (ast.Import, ast.ImportFrom)) and not getattr(st, "level", 0):
+                    imports.append(ast.unparse(st))
+                if isinstance(st, ast.Assign) and len(st.targets) == 1 and \
+                        isinstance(st.targets[0], ast.Name):
+                    bound[st.targets[0].id] = _substitute(st.value, bound)
+            for e in ast.walk(tree):
+                call = _doctest_call(e, v, name, cls_name, bound)
+                if call is None:
+                    continue
+                call["imports"] = list(imports)
+                key = repr(call)
+                if key in seen:
+                    continue
+                seen.add(key)
+                out.append((call, f"doctest: {ex.source.strip()[:70]}"))
+                if len(out) >= limit:
+                    return out
+    return out
+
+
+def _substitute(e, bound: dict):
+    class Sub(ast.NodeTransformer):
+        def visit_Name(self, n):
+            if isinstance(n.ctx, ast.Load) and n.id in bound:
+                return bound[n.id]
+            return n
+    import copy
+    return Sub().visit(copy.deepcopy(e))
+
+
+def _doctest_call(e, v, name: str, cls_name, bound: dict):
+    if not isinstance(e, ast.Call):
+        return None
+    if any(isinstance(a, ast.Starred) for a in e.args) or any(k.arg is None
+                                                                for k in e.keywords):
+        return None
+    f = e.func
+    self_e = None
+    if name == "__init__" and cls_name:
+        if not (isinstance(f, ast.Name) and f.id == cls_name):
+            return None
+    elif v.kind == "function":
+        if not (isinstance(f, ast.Name) and f.id == name):
+            return None
+    elif v.kind in ("static", "classmethod"):
+        if not (isinstance(f, ast.Attribute) and f.attr == name):
+            return None
+    elif v.kind == "method":
+        if not (isinstance(f, ast.Attribute) and f.attr == name):
+            return None
+        self_e = _substitute(f.value, bound)
+    else:
+        return None
+    try:
+        return {"self": ast.unparse(self_e) if self_e is not None else None,
+                "args": [ast.unparse(_substitute(a, bound)) for a in e.args],
+                "kwargs": {k.arg: ast.unparse(_substitute(k.value, bound))
+                           for k in e.keywords},
+                "imports": []}
+    except Exception:
+        return None

@@ -49,7 +49,11 @@ _PURE_MODULES = frozenset((
     "enum", "types", "keyword", "numbers", "textwrap", "fnmatch", "_operator",
     "_functools", "_collections", "_collections_abc", "_sre", "sre_compile", "_abc",
     "_weakrefset", "weakref", "heapq", "_heapq", "bisect", "_bisect", "dataclasses",
-    "inspect", "unicodedata", "string", "_string", "contextlib", "reprlib", "lexecutor_c"))
+    "inspect", "unicodedata", "_string", "contextlib", "reprlib", "lexecutor_c",
+    # values of the standard library's data types and their codecs
+    "datetime", "_datetime", "decimal", "_decimal", "_pydecimal", "fractions", "json", "_json",
+    "base64", "binascii", "struct", "_struct", "calendar", "statistics", "html", "shlex",
+    "difflib", "pprint", "_strptime", "ipaddress", "uuid", "zlib"))
 
 
 def _dummy_types():
@@ -137,14 +141,19 @@ def _module_top(name) -> str:
     return (name or "").split(".")[0] if isinstance(name, str) else ""
 
 
-def callee_name(fn, filename: str, dummies) -> Optional[str]:
+def callee_name(fn, filename: str, dummies, inside: tuple = (0, 0)) -> Optional[str]:
     """How a call's callee is named in the interaction trace, or None for a
     call that is no interaction with the outside world: a function of the
     code under test (``filename``: its calls are traced in turn), a class
     (a constructor), a builtin function, a method of a builtin value
     (``str.join``, ``list.append``: what they do shows in the values), or a
     function of a module that only computes (:data:`_PURE_MODULES`).
-    Injected callees are named by what was injected."""
+    Injected callees are named by what was injected.  ``inside``: the lines
+    of the function under test in ``filename``: a function of the module
+    outside them (a helper, another method) is named ``internal:<qualname>``
+    (the comparison matches those only when both versions call one of that
+    name: a helper a refactoring extracted is no interaction); one defined
+    inside them (a closure) is not named."""
     import types
     if isinstance(fn, dummies):
         return "<injected>"
@@ -153,7 +162,9 @@ def callee_name(fn, filename: str, dummies) -> Optional[str]:
     inner = getattr(fn, "__func__", fn)
     code = getattr(inner, "__code__", None)
     if code is not None and code.co_filename == filename:
-        return None
+        if inside[0] <= code.co_firstlineno <= inside[1]:
+            return None
+        return "internal:" + getattr(inner, "__qualname__", "?")
     if isinstance(fn, (types.BuiltinFunctionType, types.BuiltinMethodType)):
         owner = getattr(fn, "__self__", None)
         if owner is None or isinstance(owner, types.ModuleType):
@@ -174,6 +185,9 @@ def callee_name(fn, filename: str, dummies) -> Optional[str]:
     if _module_top(mod) in _PURE_MODULES:
         return None
     if code is not None and code.co_filename == "<prefix>":
+        import builtins
+        if hasattr(builtins, getattr(inner, "__name__", "")):
+            return None         # the input's stand-in for a builtin (``len``)
         mod = "<input>"
     q = getattr(inner, "__qualname__", None) or type(fn).__qualname__
     return f"{mod}.{q}"
@@ -482,12 +496,13 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
     # the function runs (a wrapper of the C call loader, in this child)
     calls: list = []
     tracing = [False]
+    inside = (drv["target_first"], drv["target_last"])
     real_call = loaders["_c_"]
 
     def traced_call(iid, fn, *a, **k):
         if tracing[0] and len(calls) < _CALLS_MAX:
             try:
-                who = callee_name(fn, filename, dummies)
+                who = callee_name(fn, filename, dummies, inside)
                 if who is not None:
                     _NO_DRAIN[0] = True
                     try:
@@ -559,6 +574,10 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
                 return given[p] if p in given else inject(0, p, _absent)
             args = [arg(p) for p in drv["args"]]
             kwargs = {p: arg(p) for p in drv["kwargs"]}
+            # optional parameters an aimed input gives a value
+            for p in inp.get("given") or ():
+                if p in drv.get("optional", ()) and p in env and p not in kwargs:
+                    kwargs[p] = env[p]
         if needs_self and obj is None:
             obj = object.__new__(cls) if cls.__new__ is object.__new__ else cls.__new__(cls)
             if s_obj is not None and not isinstance(s_obj, dummies):
@@ -589,8 +608,22 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
                           for k, x in _data_globals(env, dummies).items()}
     except Exception:
         globals_before = {}
+    executed: set = set()
+
+    def line_tracer(frame, event, arg):
+        # the lines of the code under test that ran (exactly: the runtime's
+        # markers say which blocks were entered, not which statements ran)
+        if frame.f_code.co_filename != filename:
+            return None
+
+        def local(fr, ev, a):
+            if ev == "line":
+                executed.add(fr.f_lineno)
+            return local
+        return local
     try:
         tracing[0] = True
+        sys.settrace(line_tracer)
         value = fn(*lead, *args, **kwargs)
         if isinstance(value, types.CoroutineType):
             import asyncio
@@ -629,6 +662,7 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
         line = _line_of(e, filename)
         res["line"] = None if line is None else line - drv["offset"]
     finally:
+        sys.settrace(None)
         tracing[0] = False
         sys.stdout = real_out
     try:
@@ -649,5 +683,6 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
     first, last, off = drv["target_first"], drv["target_last"], drv["offset"]
     res["reached"] = sorted({marks[i] - off for i in rt.reached()
                              if i in marks and first <= marks[i] <= last})
+    res["lines"] = sorted({ln - off for ln in executed if first <= ln <= last})
     res["injections"] = len(rt.injections)
     return res

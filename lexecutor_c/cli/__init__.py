@@ -1,6 +1,6 @@
 """Command line: ``python -m lexecutor_c`` / ``lexecutor-c``.
 
-One module per command (run, instrument, demo, trace, commits, errors,
+One module per command (run, instrument, demo, trace, commits, compare, errors,
 treefix, record, train); each registers itself with :func:`command` from
 common.py: a function that configures its argparse sub-parser and a handler
 returning the exit status:
@@ -28,7 +28,7 @@ from .common import (COMMANDS, EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_STAT
                      predictor_problem)
 from .ui import UI
 # the commands, in the order `lexecutor-c --help` lists them
-from . import run, instrument, demo, trace, commits, errors, treefix, record, train  # noqa: F401
+from . import run, instrument, demo, trace, commits, compare, errors, treefix, record, train  # noqa: F401,E501
 from .demo import FIGURE1_EXPECTED, example_path
 
 __all__ = ["COMMANDS", "Command", "EXIT_FAILED", "EXIT_INTERRUPTED", "EXIT_OK",

@@ -25,17 +25,19 @@ def _commits_args(p):
                         "constraint asks for another class)")
     p.add_argument("--timeout", type=positive_float, default=5.0, metavar="S",
                    help="wall-clock seconds per run (default: 5)")
-    p.add_argument("--max-inputs", type=int, default=12, metavar="N",
-                   help="inputs per function at most (default: 12)")
+    p.add_argument("--max-inputs", type=int, default=24, metavar="N",
+                   help="inputs per function at most (default: 24)")
     p.add_argument("--budget", type=positive_float, default=30.0, metavar="S",
                    help="seconds per function at most (default: 30)")
     p.add_argument("--max-functions", type=int, default=20, metavar="N",
                    help="functions checked per commit at most (default: 20)")
     p.add_argument("--no-test-inputs", dest="use_tests", action="store_false",
                    help="do not take inputs from calls in the project's tests")
-    p.add_argument("--compare-messages", action="store_true",
+    p.add_argument("--compare-messages", action="store_true", default=True,
                    help="count a different exception message (same type) as a change "
-                        "(default: only noted)")
+                        "(the default since issue 20)")
+    p.add_argument("--ignore-messages", dest="compare_messages", action="store_false",
+                   help="a reworded exception message (same type) is no change, only noted")
     p.add_argument("--fail-on-change", action="store_true",
                    help="exit with status 1 when a commit changes behaviour")
     p.add_argument("--json", action="store_true", help="print one JSON document")
