@@ -252,12 +252,19 @@ def merge_labels(items: list, tsv_lines) -> int:
 
 # ------------------------------------------------------------------ synth
 
-def _synth(items: list, per_function: int, seed: int) -> list:
+def _synth(items: list, per_function: int, seed: int, max_functions: int = 0,
+           log=None) -> list:
     from benchmarks import synth_rewrites as sr
     out = []
-    rng = random.Random(seed)
     seen = set()
-    for it in items:
+    # a seeded order, so a cap still draws from every project
+    items = sorted(items, key=lambda it: hashlib.sha1(f"{seed}:{it['id']}".encode()).hexdigest())
+    for n, it in enumerate(items, 1):
+        if max_functions and len(seen) >= max_functions:
+            break
+        if log and n % 20 == 0:
+            log(f"{n}/{len(items)} functions, {len(out)} pairs")
+        rng = random.Random(f"{seed}:{it['id']}")
         src, q = it["old_source"], it["function"]
         key = (text_key(src), q)
         if key in seen:
@@ -314,6 +321,8 @@ def main(argv=None) -> int:
                                                   "synth_pairs.jsonl"))
     sy.add_argument("--per-function", type=int, default=1)
     sy.add_argument("--seed", type=int, default=20)
+    sy.add_argument("--max-functions", type=int, default=160,
+                    help="functions rewritten at most (default 160; 0: all)")
     st = sub.add_parser("stats", help="counts per source, repository and label")
     st.add_argument("file")
     a = ap.parse_args(argv)
@@ -339,7 +348,8 @@ def main(argv=None) -> int:
             print(f"{n} labels merged into {a.file}")
         elif a.cmd == "synth":
             items = [it for it in load(a.file) if it.get("source", "real") == "real"]
-            pairs = _synth(items, a.per_function, a.seed)
+            pairs = _synth(items, a.per_function, a.seed, a.max_functions,
+                           log=lambda m: print(m, file=sys.stderr, flush=True))
             save(a.out, pairs)
             print(f"{len(pairs)} pairs -> {a.out}")
             print(_stats(pairs))
