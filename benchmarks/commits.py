@@ -444,10 +444,30 @@ def main_labelled(a) -> int:
           f"{len(rows)} of {len(items)} items; options {json.dumps(opts)}; "
           f"{time.monotonic() - t0:.0f} s this run")
     print_scores(scores, a.markdown)
+    if a.misses:
+        print_misses(items, rows)
     if a.json:
         with open(a.json, "w") as f:
             json.dump({"scores": scores, "rows": rows}, f, indent=2)
     return 0
+
+
+def print_misses(items: list, rows: list, out=None) -> None:
+    """The wrong answers with the label's reason: changing edits without a
+    "changed" verdict, and "changed" verdicts on preserving edits."""
+    out = out or sys.stdout
+    why = {it["id"]: it.get("reason", "") for it in items}
+    for title, cond in (("changing edits not found", lambda r: r["label"] == "changing" and
+                         r["verdict"] != "changed"),
+                        ("'changed' on preserving edits", lambda r: r["label"] == "preserving"
+                         and r["verdict"] == "changed")):
+        bad = [r for r in rows if cond(r)]
+        print(f"{title}: {len(bad)}", file=out)
+        for r in bad:
+            print(f"  [{r['source']}] {r['verdict']:9} {r['id']}", file=out)
+            print(f"      label: {why.get(r['id'], '')}", file=out)
+            if r.get("detail"):
+                print(f"      engine: {r['detail'][:160]}", file=out)
 
 
 def main(argv=None) -> int:
@@ -461,6 +481,9 @@ def main(argv=None) -> int:
     ap.add_argument("--limit", type=int, default=0, metavar="N",
                     help="labelled mode: at most N items per source (a seeded sample)")
     ap.add_argument("--sample-seed", type=int, default=0)
+    ap.add_argument("--misses", action="store_true",
+                    help="labelled mode: list the changing edits not found and the "
+                         "'changed' verdicts on preserving edits, with the labels' reasons")
     ap.add_argument("--ignore-messages", action="store_true",
                     help="labelled mode: a reworded exception message is not a change")
     ap.add_argument("--range", default="HEAD", metavar="REV",
