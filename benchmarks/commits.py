@@ -265,7 +265,7 @@ def review(per_project: dict, repos: dict, n: int, seed: int, out=None) -> list:
 
 # ------------------------------------------------------------------ labelled mode
 
-SOURCES = ("real", "refactoring", "mutation")
+SOURCES = ("real", "heldout", "refactoring", "mutation")
 VERDICTS = ("changed", "same", "unreached", "undecided", "error")
 
 
