@@ -524,8 +524,9 @@ def test_a_renamed_attribute_is_no_change():
     assert bh._same_value(obj, obj.replace("_value", "_content"))
     assert not bh._same_value(obj, obj.replace("'a'", "'b'").replace("_value", "_content"))
     assert not bh._same_value(obj, "['m.Other', [['_content', \"'a'\"], ['label', '1']]]")
-    # an attribute only the new version sets is not compared; a value lost is
-    assert bh._same_value(obj, obj.replace("['label', '1']", "['label', '1'], ['x', '2']"))
+    # an attribute only the new version sets is a change of the object's
+    # state (issue 20); so is a value lost
+    assert not bh._same_value(obj, obj.replace("['label', '1']", "['label', '1'], ['x', '2']"))
     assert not bh._same_value(obj, obj.replace("['label', '1']", "['label', '3'], ['x', '2']"))
     assert not bh._same_value(obj, obj.replace("_value", "_content").replace("'a'", "'c'")
                               .replace("['label', '1']", "['label', '1'], ['x', '2']"))

@@ -21,273 +21,7 @@ def d(s):
     return textwrap.dedent(s).lstrip("\n")
 
 
-# (name, old, new, function) -- each edit changes behaviour, and only on
-# inputs that the edit's own constants and conditions point at
-CHANGING = [
-    ("dict_entry", """
-        def version_label(x):
-            names = {10: '1', 20: '2', 30: '3'}
-            return names.get(x, 'unknown')
-        """, """
-        def version_label(x):
-            names = {10: '1', 20: '2.0', 30: '3'}
-            return names.get(x, 'unknown')
-        """, None),
-    ("membership_widened", """
-        def is_json(mime):
-            if 'json' in mime:
-                return True
-            return False
-        """, """
-        def is_json(mime):
-            if any(t in mime for t in ('json', 'javascript', 'text')):
-                return True
-            return False
-        """, None),
-    ("warn_stacklevel", """
-        import warnings
-
-        def old_api(x):
-            warnings.warn("old_api is deprecated", DeprecationWarning)
-            return x + 1
-        """, """
-        import warnings
-
-        def old_api(x):
-            warnings.warn("old_api is deprecated", DeprecationWarning, stacklevel=2)
-            return x + 1
-        """, None),
-    ("default_value", """
-        def chunks(items, size=10):
-            return [items[i:i + size] for i in range(0, len(items), size)]
-        """, """
-        def chunks(items, size=20):
-            return [items[i:i + size] for i in range(0, len(items), size)]
-        """, None),
-    ("message_reworded", """
-        def check_port(port):
-            if port < 0:
-                raise ValueError("bad port")
-            return port
-        """, """
-        def check_port(port):
-            if port < 0:
-                raise ValueError("port must not be negative")
-            return port
-        """, None),
-    ("platform_branch", """
-        import sys
-
-        def config_dir(home):
-            return home + "/.config"
-        """, """
-        import sys
-
-        def config_dir(home):
-            if sys.platform == "win32":
-                return home + "/AppData"
-            return home + "/.config"
-        """, None),
-    ("errno_branch", """
-        import errno
-        import os
-
-        def ensure_dir(path):
-            try:
-                os.makedirs(path)
-            except OSError as e:
-                raise
-            return path
-        """, """
-        import errno
-        import os
-
-        def ensure_dir(path):
-            try:
-                os.makedirs(path)
-            except OSError as e:
-                if e.errno != errno.EEXIST:
-                    raise
-            return path
-        """, None),
-    ("early_return", """
-        def first(items):
-            return items[0]
-        """, """
-        def first(items):
-            if not items:
-                return None
-            return items[0]
-        """, None),
-    ("logger_call_added", """
-        import logging
-        log = logging.getLogger("x")
-
-        def total(xs):
-            return sum(xs)
-        """, """
-        import logging
-        log = logging.getLogger("x")
-
-        def total(xs):
-            log.debug("summing %d items", len(xs))
-            return sum(xs)
-        """, None),
-    ("isinstance_branch", """
-        def norm(v):
-            return str(v).strip()
-        """, """
-        def norm(v):
-            if isinstance(v, bytes):
-                return v.decode().strip()
-            return str(v).strip()
-        """, None),
-    ("attribute_guard_of_self", """
-        class Reader:
-            def mode_name(self):
-                if self.mode == 'r':
-                    return 'read'
-                return 'other'
-        """, """
-        class Reader:
-            def mode_name(self):
-                if self.mode == 'r':
-                    return 'read'
-                if self.mode == 'w':
-                    return 'write'
-                return 'other'
-        """, "Reader.mode_name"),
-    ("two_conditions_and_optional_parameters", """
-        def backoff(start, stop, count=None, factor=2.0):
-            if count is None:
-                count = int(stop / start) // int(factor - 1) + 1
-            return count
-        """, """
-        def backoff(start, stop, count=None, factor=2.0):
-            if count is None:
-                if factor == 1.0:
-                    raise ValueError('expected factor > 1.0')
-                count = int(stop / start) // int(factor - 1) + 1
-            return count
-        """, None),
-    ("keyword_passed_to_a_helper", """
-        def remap(root, enter=None, cache=True):
-            return root
-
-        def research(root):
-            return remap(root, enter=len)
-        """, """
-        def remap(root, enter=None, cache=True):
-            return root
-
-        def research(root):
-            return remap(root, enter=len, cache=False)
-        """, "research"),
-    ("relative_boundary", """
-        def fits(val, n):
-            if val > 2 ** n:
-                raise ValueError('too big')
-            return True
-        """, """
-        def fits(val, n):
-            if val >= 2 ** n:
-                raise ValueError('too big')
-            return True
-        """, None),
-    ("case_shown_by_a_doctest", """
-        def fraction_us(s):
-            parts = s.split('.')
-            return int(parts[-1])
-        """, """
-        def fraction_us(s):
-            """ + '"""' + """
-            >>> fraction_us('00.851')
-            851000
-            """ + '"""' + """
-            parts = s.split('.')
-            if len(parts) > 1:
-                return int(parts[1].ljust(6, '0')[:6])
-            return int(parts[-1])
-        """, None),
-    ("boundary", """
-        def grade(score):
-            if score >= 90:
-                return 'A'
-            return 'B'
-        """, """
-        def grade(score):
-            if score > 90:
-                return 'A'
-            return 'B'
-        """, None),
-]
-
-PRESERVING = [
-    ("renamed_local", """
-        def mean(xs):
-            total = 0
-            for x in xs:
-                total += x
-            return total / len(xs)
-        """, """
-        def mean(xs):
-            acc = 0
-            for x in xs:
-                acc += x
-            return acc / len(xs)
-        """),
-    ("extracted_variable", """
-        import warnings
-
-        def scaled(x, factor):
-            warnings.warn("scaling %s" % (x * factor))
-            return x * factor + 1
-        """, """
-        import warnings
-
-        def scaled(x, factor):
-            product = x * factor
-            warnings.warn("scaling %s" % product)
-            return product + 1
-        """),
-    ("idiom_len", """
-        def describe(items):
-            if len(items) == 0:
-                return 'empty'
-            return 'has %d' % len(items)
-        """, """
-        def describe(items):
-            if not items:
-                return 'empty'
-            return 'has %d' % len(items)
-        """),
-    ("inline_dict_get", """
-        def lookup(table, key):
-            if key in table:
-                return table[key]
-            return None
-        """, """
-        def lookup(table, key):
-            return table.get(key)
-        """),
-    ("extracted_helper", """
-        def area(w, h):
-            return w * h + 1
-        """, """
-        def _product(w, h):
-            return w * h
-
-        def area(w, h):
-            return _product(w, h) + 1
-        """),
-    ("fstring", """
-        def greet(name):
-            return "Hello, " + name + "!"
-        """, """
-        def greet(name):
-            return f"Hello, {name}!"
-        """),
-]
+from benchmarks.compare_kinds import CHANGING, PRESERVING  # noqa: E402  (the pairs)
 
 
 @pytest.mark.parametrize("name,old,new,fn", CHANGING, ids=[c[0] for c in CHANGING])
@@ -497,3 +231,30 @@ def test_doctest_calls_become_inputs():
     c = compare_sources(d(old), d(new))
     assert c.verdict == "changed"
     assert c.evidence["distinguishing_input"]["note"].startswith("doctest:")
+
+
+def test_an_attribute_only_the_new_version_sets_is_a_change():
+    old = d('''
+        class Spec:
+            def __init__(self, name):
+                self.name = name
+        ''')
+    new = old + "        self._submodules = []\n"
+    c = compare_sources(old, new, "Spec.__init__")
+    assert c.verdict == "changed" and "_submodules" in json.dumps(c.evidence)
+
+
+def test_messages_count_where_the_edit_wrote_them():
+    from lexecutor_c.apps import behaviour as bh
+    (v,) = function_versions(d('''
+        def f(x):
+            if x < 0:
+                raise ValueError("port must not be negative")
+            return x
+        ''')).values()
+    strings = bh._strings_on(v, {3})
+    assert strings == {"port must not be negative"}
+    assert bh._edited_message({"message": "port must not be negative"}, {"message": "bad"},
+                              strings)
+    assert not bh._edited_message({"message": "tuple index out of range"}, {"message": ""},
+                                  strings)

@@ -241,6 +241,27 @@ def _signature_break(old: Version, new: Version) -> str:
     return ""
 
 
+def _strings_on(v: Version, lines: set) -> set:
+    """The string constants (3 characters or more) of the statements on
+    ``lines`` of a version, f-string pieces included."""
+    import ast
+    out = set()
+    for st in ast.walk(v.node):
+        if isinstance(st, ast.stmt) and st is not v.node and st.lineno in lines:
+            for n in ast.walk(st):
+                if isinstance(n, ast.Constant) and isinstance(n.value, str) and \
+                        len(n.value.strip()) >= 3:
+                    out.add(n.value.strip())
+    return out
+
+
+def _edited_message(ro: dict, rn: dict, strings: set) -> bool:
+    """Whether either exception message holds a string the edit's lines
+    write (a reworded message)."""
+    msgs = [str(ro.get("message", "")), str(rn.get("message", ""))]
+    return any(s in m for s in strings for m in msgs)
+
+
 def _inconclusive(r: dict) -> bool:
     o = r.get("outcome") or "crash"
     return o in ("timeout", "crash", "memory") or o.startswith(("setup:", "input:"))
@@ -289,8 +310,9 @@ def _alike_but_renamed(x, y) -> bool:
     has are matched by their values: an attribute renamed by a refactoring
     (``self._schema`` -> ``self._schema_class``) holds the same value and is
     no change of behaviour; one that only one version sets at all (a new
-    ``self._re_flags``) is not compared.  Attributes both sides have are
-    compared as they are, so values moved between them still differ."""
+    ``self._cache_lock``) is a change of the object's state (issue 20).
+    Attributes both sides have are compared as they are, so values moved
+    between them still differ."""
     if x == y:
         return True
     ax, ay = _object_attrs(x), _object_attrs(y)
@@ -300,12 +322,13 @@ def _alike_but_renamed(x, y) -> bool:
         if not all(_alike_but_renamed(ax[k], ay[k]) for k in ax.keys() & ay.keys()):
             return False
         # attributes only one side has: renamed ones hold the same values;
-        # what is left over is an attribute the commit added (or dropped),
-        # which no code of the other version can observe
+        # one left over is an attribute the commit added (or dropped): the
+        # object's state differs (issue 20: ``self._cache_lock`` added is a
+        # change, ``hasattr`` and ``vars`` see it)
         rest_x = [ax[k] for k in ax.keys() - ay.keys()]
         rest_y = [ay[k] for k in ay.keys() - ax.keys()]
         short, rest = (rest_x, rest_y) if len(rest_x) <= len(rest_y) else (rest_y, rest_x)
-        return _each_found_in(short, rest)
+        return _each_found_in(short, rest) and not rest
     if isinstance(x, list) and isinstance(y, list) and len(x) == len(y):
         return all(_alike_but_renamed(p, q) for p, q in zip(x, y))
     return False
@@ -460,6 +483,11 @@ def _matched_calls(a, b) -> tuple:
     return keep(x, ny), keep(y, nx)
 
 
+#: a call of a function the input's prefix defined (not the aimed inputs' own
+#: ``_lx_raise`` patches)
+_STAND_IN_CALL = re.compile(r"'<input>\.(?!_lx)")
+
+
 def _drop_bare_injected(calls):
     """An interaction trace without the calls of injected callees (or the
     input's stand-ins) that pass no arguments."""
@@ -587,6 +615,7 @@ def check_function(old: Version, new: Version, *, opts: Optional[Options] = None
     fc.mode = sides[1].driver.mode
     ch_old, ch_new = changed_lines(old, new)
     fc.changed_old, fc.changed_new = sorted(ch_old), sorted(ch_new)
+    edited_strings = _strings_on(old, ch_old) | _strings_on(new, ch_new)
     ran_old: set = set()
     ran_new: set = set()
     concrete_agreeing = 0       # ... on inputs without injected values
@@ -656,6 +685,14 @@ def check_function(old: Version, new: Version, *, opts: Optional[Options] = None
             stable_n = every - set(_differences(rn, rn2)) \
                 if rn2.get("outcome") == rn.get("outcome") else set()
             real = [k for k in diff if k in stable_o and k in stable_n]
+            if "message" in real and opts.compare_messages and not inp.call and \
+                    not _edited_message(ro, rn, edited_strings):
+                # a message the edit did not write (``tuple index out of
+                # range`` vs a bare ``raise IndexError``) on a made-up
+                # input: where the input failed, not how the edit words it
+                if message_note is None:
+                    message_note = _summary_of("message", ro, rn)
+                real.remove("message")
             if "message" in real and not opts.compare_messages:
                 # the same exception type is "same"; the message is noted
                 if message_note is None:
@@ -664,7 +701,16 @@ def check_function(old: Version, new: Version, *, opts: Optional[Options] = None
             if real:
                 # weak: the values that differ, or the input, hold injected
                 # values (what a made-up object answers may be the cause)
-                weak = _through_injection(real, ro, rn) or not (_concrete(ro) and _concrete(rn))
+                # (or the versions called the input's stand-in functions:
+                # the difference may be what those did)
+                # an aimed input's value is the code's own constant, a
+                # doctest's call the documented one: made-up values for the
+                # other parameters do not make their difference weak
+                own = inp.note.startswith(("aimed: ", "doctest: "))
+                weak = _through_injection(real, ro, rn) or \
+                    not (own or _concrete(ro) and _concrete(rn)) or \
+                    bool(_STAND_IN_CALL.search(str(ro.get("calls", "")) +
+                                               str(rn.get("calls", ""))))
                 if best is None or (best[4] and not weak):
                     best = (inp, ro, rn, real, weak)
                 results.append((inp, ro, rn, False))

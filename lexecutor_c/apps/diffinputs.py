@@ -480,7 +480,9 @@ def _iterable_hints(v, changed: list) -> list:
         for e in its:
             if isinstance(e, ast.Name) and e.id in params and e.id not in used:
                 used.append(e.id)
-    return [([p], ["[]", "[3, 1, 2]", "iter([3, 1, 2])"], False) for p in used]
+    # NaN: ``not a <= b`` and ``b < a`` differ only for unordered values
+    return [([p], ["[]", "[3, 1, 2]", "iter([3, 1, 2])", "[2.0, float('nan'), 1.0, 3.0]"],
+             "value") for p in used]
 
 
 def _parameter_alternatives(v, changed: list) -> list:
@@ -504,7 +506,7 @@ def _parameter_alternatives(v, changed: list) -> list:
             alt = ["1", "'x'"]
         else:
             continue
-        out.append(([name], alt, False))
+        out.append(([name], alt, "value"))
     return out
 
 
@@ -567,8 +569,9 @@ def aimed_inputs(old, new, ch_old: set, ch_new: set, base: str = "") -> list:
                 seen.add(key)
                 stmts = _assign(path, val, scopes[id(v)])
                 shown = ".".join(p if isinstance(p, str) else f"[{p[1]!r}]" for p in path)
+                label = {True: " (edge)", "value": " (value)"}.get(edge, "")
                 items.append((head + "\n" + "\n".join(stmts),
-                              f"aimed{' (edge)' if edge else ''}: {shown} = {val}",
+                              f"aimed{label}: {shown} = {val}",
                               [path[0]] if path[0] in params else []))
         return items
 
