@@ -416,6 +416,35 @@ def _entry_call(entry: dict, call: dict, env: dict):
     return getattr(obj, name), obj, args, kwargs
 
 
+def _statement_codes(inst, filename: str) -> list:
+    """The instrumented module compiled one top-level statement at a time
+    (line numbers those of the original source, ``from __future__`` flags
+    given to every statement)."""
+    import __future__
+    try:
+        tree = ast.parse(inst.source, filename)
+    except SyntaxError:
+        return [inst.compile()]
+    fix = inst.line_map
+    if fix is not None:
+        top = len(fix)
+        for node in ast.walk(tree):
+            if getattr(node, "lineno", None) is not None:
+                node.lineno = fix[min(node.lineno, top) - 1]
+                end = getattr(node, "end_lineno", None)
+                if end is not None:
+                    node.end_lineno = max(fix[min(end, top) - 1], node.lineno)
+    flags = 0
+    for st in tree.body:
+        if isinstance(st, ast.ImportFrom) and st.module == "__future__":
+            for a in st.names:
+                feature = getattr(__future__, a.name, None)
+                if feature is not None:
+                    flags |= feature.compiler_flag
+    return [compile(ast.Module([st], []), filename, "exec", flags=flags, dont_inherit=True)
+            for st in tree.body]
+
+
 def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dict:
     """In the sandbox child: prefix, module or driver, call; plain data back."""
     import builtins
@@ -489,7 +518,7 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
     env["__lx_base__"] = base
     # 2. the module or driver, instrumented, injection underneath
     inst = instrument(drv["text"], filename=filename)
-    code = inst.compile()
+    codes = _statement_codes(inst, filename)
     rt = Runtime(sites=inst.iids, predictor=predictor, abstraction="fine", seed=seed,
                  randomize=randomize, record=False, filename=filename)
     loaders = rt.loaders()
@@ -521,7 +550,20 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
     env.update(loaders)
     marks = {int(r.iid): int(r.line) for r in inst.lines}
     try:
-        exec(code, env)
+        # one top-level statement at a time: a statement that fails (a
+        # decorator of another class that injected values upset, an import
+        # of the project that is not there) is skipped, as the prefix's are;
+        # it fails the setup only if the function is not defined after all
+        first_error = None
+        for code in codes:
+            try:
+                exec(code, env)
+            except sandbox.Timeout:
+                raise
+            except BaseException as e:      # noqa: B036  (the code under test's own)
+                if first_error is None:
+                    first_error = e
+                res["skipped_statements"] = res.get("skipped_statements", 0) + 1
         holder = env
         for c in drv["class_path"]:
             holder = holder[c].__dict__ if isinstance(holder, dict) else \
@@ -533,6 +575,8 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
                 cls = getattr(cls, c)
         found, fn = _find_target(holder, filename, drv["target_first"], drv["target_def"])
         if fn is None:
+            if first_error is not None:
+                raise first_error
             return stop("setup:TargetNotFound")
     except sandbox.Timeout:
         return stop("timeout")
