@@ -321,10 +321,11 @@ def main(argv=None) -> int:
                   f"{det[:80]}")
     ch = [r for r in rows if r[1] == "changed"]
     pr = [r for r in rows if r[1] != "changed"]
+    kinds = ", ".join(f"{v} {sum(r[2] == v for r in pr)}"
+                      for v in ("same", "undecided", "unreached"))
     print(f"\nchanging edits said changed: {sum(r[2] == 'changed' for r in ch)}/{len(ch)}; "
           f"refactorings said changed: {sum(r[2] == 'changed' for r in pr)}/{len(pr)} "
-          f"({', '.join(f'{v} {sum(r[2] == v for r in pr)}' for v in ('same', 'undecided', 'unreached'))}); "
-          f"median {statistics.median(r[4] for r in rows):.2f} s per function")
+          f"({kinds}); median {statistics.median(r[4] for r in rows):.2f} s per function")
     return 0
 
 

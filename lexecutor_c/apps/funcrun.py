@@ -5,7 +5,8 @@
    statement at a time; a statement that raises is skipped (what Treefix's
    post-processing does by re-running);
 2. the driver (lexecutor_c.apps.funcsource) runs instrumented, injection
-   underneath: in module mode the module is registered in ``sys.modules``
+   underneath, one top-level statement at a time (one that fails is
+   skipped): in module mode the module is registered in ``sys.modules``
    under its name, its package imported first from the checkout;
 3. the function is found by where its code was compiled (decorators
    unwrapped: ``__wrapped__``, property parts, static/class methods) and
