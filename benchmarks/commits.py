@@ -19,6 +19,22 @@ one JSON-lines file per project, keyed by commit and options) so an
 interrupted run resumes; ``--fresh`` starts over.  ``--samples FILE``
 writes the "changed" verdicts (commit, function, input, what differed) for
 hand-checking.
+
+Labelled mode: ``--labelled FILE`` (repeatable) scores the commit check's
+engine (:func:`lexecutor_c.apps.compare.compare_sources`) on function
+changes with a known answer (``benchmarks/data/labelled_changes.jsonl``,
+labelled by reading each diff; ``benchmarks/data/synth_pairs.jsonl``,
+refactorings and mutations labelled by construction; see
+``benchmarks.labelled_commits``).  Printed per source (real / refactoring /
+mutation): the verdicts on changing and on preserving edits, precision and
+recall of "changed", the share of "same" verdicts that are on changing
+edits (wrong-same), the unreached share, the share of "changed" verdicts,
+and the median and mean seconds per function.  ``--limit N`` runs at most
+N items per source (a seeded sample, so a short run still mixes projects
+and labels).  Results are kept per item in ``--out`` (resumable).
+
+    python -m benchmarks.commits --labelled benchmarks/data/labelled_changes.jsonl \
+        --labelled benchmarks/data/synth_pairs.jsonl [--limit N] [--markdown]
 """
 from __future__ import annotations
 
@@ -30,6 +46,7 @@ import subprocess
 import sys
 import time
 from collections import Counter
+from typing import Optional
 
 from lexecutor_c.apps import commits as cm
 
@@ -115,6 +132,11 @@ def run_project(repo: str, rev: str, n: int, opts: dict, out_dir: str, fresh: bo
     return rows
 
 
+def _median(xs: list) -> float:
+    import statistics
+    return statistics.median(xs) if xs else 0.0
+
+
 def table(per_project: dict) -> list:
     """Rows of the printed table: one per project, then overall."""
     out = []
@@ -136,6 +158,8 @@ def table(per_project: dict) -> list:
         for x in fc:
             fun.update(x.get("function_verdicts", {}))
         secs = sum(r.get("seconds", 0.0) for r in rows)
+        fsecs = [f.get("seconds", 0.0) for r in rows for f in r.get("functions", ())
+                 if f.get("status") == "modified"]
         dyn = len(fc) - len(static)
         dyn_v = len(verdict) - len(static)
         out.append({
@@ -145,6 +169,8 @@ def table(per_project: dict) -> list:
             "share_without_static": dyn_v / dyn if dyn else 0.0,
             "undecided_unreached": len(unreached), "exceptional": len(exc),
             "skipped": dict(skipped.most_common()), "functions": dict(fun),
+            "undecided_functions": fun.get("undecided", 0) + fun.get("exception", 0),
+            "median_s_per_function": _median(fsecs),
             "seconds": secs, "s_per_fc_commit": secs / len(fc) if fc else 0.0})
     return out
 
@@ -152,15 +178,17 @@ def table(per_project: dict) -> list:
 def print_table(rows: list, markdown: bool = False, out=None) -> None:
     out = out or sys.stdout
     cols = ["project", "commits", "fn-changing", "verdict", "share", "changed", "same (static)",
-            "share w/o static", "unreached", "exceptional", "time", "s/commit"]
+            "share w/o static", "unreached", "exceptional", "undecided fns", "time",
+            "s/commit", "median s/fn"]
     lines = []
     for r in rows:
         lines.append([r["project"], r["commits"], r["function_changing"], r["verdict"],
                       f"{100 * r['share']:.1f}%", r["changed"],
                       f"{r['same']} ({r['same_static']})",
                       f"{100 * r['share_without_static']:.1f}%", r["undecided_unreached"],
-                      r["exceptional"], f"{r['seconds'] / 60:.1f} min",
-                      f"{r['s_per_fc_commit']:.1f}"])
+                      r["exceptional"], r.get("undecided_functions", 0),
+                      f"{r['seconds'] / 60:.1f} min", f"{r['s_per_fc_commit']:.1f}",
+                      f"{r.get('median_s_per_function', 0.0):.1f}"])
     if markdown:
         print("| " + " | ".join(cols) + " |", file=out)
         print("|" + "---|" * len(cols), file=out)
@@ -235,16 +263,236 @@ def review(per_project: dict, repos: dict, n: int, seed: int, out=None) -> list:
     return pick
 
 
+# ------------------------------------------------------------------ labelled mode
+
+SOURCES = ("real", "heldout", "refactoring", "mutation")
+VERDICTS = ("changed", "same", "unreached", "undecided", "error")
+
+
+def _engine(item: dict, opts: dict) -> dict:
+    """One item through compare_sources: its verdict, seconds and evidence."""
+    from lexecutor_c.apps.compare import compare_sources
+    t0 = time.monotonic()
+    try:
+        c = compare_sources(item["old_source"], item["new_source"], item["function"],
+                            ignore_messages=opts.get("ignore_messages", False),
+                            max_inputs=opts.get("max_inputs"), timeout=opts.get("timeout"),
+                            seed=opts.get("seed", 0))
+        d = c.to_dict()
+        d["seconds"] = c.seconds or round(time.monotonic() - t0, 3)
+    except Exception as e:          # a crash of the engine is a result, not the end
+        d = {"verdict": "error", "detail": f"{type(e).__name__}: {e}"[:300],
+             "seconds": round(time.monotonic() - t0, 3), "evidence": {}}
+    if d.get("verdict") not in VERDICTS:
+        d["detail"] = f"unknown verdict {d.get('verdict')!r}: {d.get('detail', '')}"
+        d["verdict"] = "error"
+    ev = d.get("evidence") or {}
+    return {"verdict": d["verdict"], "seconds": d.get("seconds", 0.0),
+            "detail": str(d.get("detail", ""))[:300],
+            "inputs": ev.get("inputs"), "agreeing_inputs": ev.get("agreeing_inputs")}
+
+
+def pick(items: list, limit: Optional[int], seed: int = 0) -> list:
+    """At most ``limit`` items per source, a seeded sample in a stable order."""
+    import random
+    if not limit:
+        return list(items)
+    out = []
+    for src in sorted({it.get("source", "real") for it in items}):
+        group = [it for it in items if it.get("source", "real") == src]
+        chosen = set(random.Random(f"{seed}:{src}").sample(range(len(group)),
+                                                           min(limit, len(group))))
+        out.extend(it for i, it in enumerate(group) if i in chosen)
+    return out
+
+
+def run_labelled(items: list, opts: dict, cache: str, fresh: bool = False, stored: bool = False,
+                 log=print, engine=None) -> list:
+    """Each item's result (its id, source, label and the engine's answer),
+    kept in the JSON-lines file ``cache`` keyed by item and options."""
+    engine = engine or _engine
+    key = _key(opts)
+    done = {}
+    d = os.path.dirname(cache)
+    if d:
+        os.makedirs(d, exist_ok=True)
+    if fresh and os.path.exists(cache):
+        os.remove(cache)
+    if os.path.exists(cache):
+        with open(cache) as f:
+            for line in f:
+                try:
+                    row = json.loads(line)
+                except ValueError:
+                    continue
+                if row.get("key") == key:
+                    done[row["id"]] = row
+    rows = []
+    t0 = time.monotonic()
+    with open(cache, "a") as f:
+        for i, it in enumerate(items, 1):
+            if it["id"] in done:
+                rows.append(done[it["id"]])
+                continue
+            if stored:
+                continue
+            r = engine(it, opts)
+            row = {"key": key, "id": it["id"], "source": it.get("source", "real"),
+                   "label": it.get("label"), "repo": it.get("repo"), **r}
+            rows.append(row)
+            f.write(json.dumps(row) + "\n")
+            f.flush()
+            log(f"[{i}/{len(items)} {time.monotonic() - t0:.0f}s] {row['source']} "
+                f"{row['label']} -> {row['verdict']} ({row['seconds']:.1f}s) {it['id'][:80]}")
+    return rows
+
+
+def _ratio(a: int, b: int) -> Optional[float]:
+    return a / b if b else None
+
+
+def score(rows: list) -> list:
+    """Per source, then overall: counts per label and verdict, precision and
+    recall of "changed", wrong-same rate, unreached share, seconds."""
+    out = []
+    groups = [(s, [r for r in rows if r.get("source", "real") == s]) for s in SOURCES]
+    groups += [(s, [r for r in rows if r.get("source") == s]) for s in
+               sorted({r.get("source") for r in rows} - set(SOURCES) - {None})]
+    for name, rs in groups:
+        if not rs:
+            continue
+        counts = {lab: {v: 0 for v in VERDICTS} for lab in ("changing", "preserving", "unclear")}
+        for r in rs:
+            lab = r.get("label") if r.get("label") in counts else "unclear"
+            counts[lab][r["verdict"] if r["verdict"] in VERDICTS else "error"] += 1
+        ch, pr = counts["changing"], counts["preserving"]
+        n_ch, n_pr = sum(ch.values()), sum(pr.values())
+        labelled = n_ch + n_pr
+        tp, fp = ch["changed"], pr["changed"]
+        same = ch["same"] + pr["same"]
+        secs = [r.get("seconds", 0.0) for r in rs]
+        out.append({
+            "source": name, "items": len(rs), "changing": n_ch, "preserving": n_pr,
+            "unclear": sum(counts["unclear"].values()), "counts": counts,
+            "precision": _ratio(tp, tp + fp), "recall": _ratio(tp, n_ch),
+            "wrong_same": _ratio(ch["same"], same), "same": same,
+            "unreached": _ratio(ch["unreached"] + pr["unreached"], labelled),
+            "changed_share": _ratio(tp + fp, labelled),
+            "changed_on_preserving": _ratio(fp, n_pr),
+            "median_s": _median(secs), "mean_s": sum(secs) / len(secs) if secs else 0.0})
+    return out
+
+
+def _pct(x: Optional[float]) -> str:
+    return "-" if x is None else f"{100 * x:.1f}%"
+
+
+def print_scores(scores: list, markdown: bool = False, out=None) -> None:
+    out = out or sys.stdout
+
+    def emit(cols, lines):
+        if markdown:
+            print("| " + " | ".join(cols) + " |", file=out)
+            print("|" + "---|" * len(cols), file=out)
+            for ln in lines:
+                print("| " + " | ".join(str(x) for x in ln) + " |", file=out)
+        else:
+            w = [max(len(str(c)), *(len(str(ln[i])) for ln in lines)) if lines else len(c)
+                 for i, c in enumerate(cols)]
+            print("  ".join(str(c).ljust(w[i]) for i, c in enumerate(cols)), file=out)
+            for ln in lines:
+                print("  ".join(str(x).ljust(w[i]) for i, x in enumerate(ln)), file=out)
+        print(file=out)
+    cols = ["source", "label", "items"] + list(VERDICTS)
+    lines = []
+    for sc in scores:
+        for lab in ("changing", "preserving", "unclear"):
+            c = sc["counts"][lab]
+            if sum(c.values()):
+                lines.append([sc["source"], lab, sum(c.values())] + [c[v] for v in VERDICTS])
+    emit(cols, lines)
+    cols = ["source", "items", "precision", "recall", "wrong-same (of same)", "unreached",
+            "changed", "changed on preserving", "median s", "mean s"]
+    lines = [[sc["source"], sc["items"], _pct(sc["precision"]), _pct(sc["recall"]),
+              f"{_pct(sc['wrong_same'])} ({sc['counts']['changing']['same']}/{sc['same']})",
+              _pct(sc["unreached"]), _pct(sc["changed_share"]),
+              _pct(sc["changed_on_preserving"]), f"{sc['median_s']:.1f}",
+              f"{sc['mean_s']:.1f}"] for sc in scores]
+    emit(cols, lines)
+
+
+def main_labelled(a) -> int:
+    from benchmarks.labelled_commits import load
+    items = []
+    try:
+        for path in a.labelled:
+            items.extend(load(path))
+    except (OSError, ValueError, KeyError) as e:
+        print(f"benchmarks.commits: {e}", file=sys.stderr)
+        return 2
+    items = [it for it in items if it.get("label")]
+    items = pick(items, a.limit, a.sample_seed)
+    opts = {"engine": "compare_sources", "max_inputs": a.max_inputs, "timeout": a.timeout,
+            "seed": 0, "ignore_messages": a.ignore_messages}
+    cache = os.path.join(a.out, "labelled.jsonl")
+    t0 = time.monotonic()
+    rows = run_labelled(items, opts, cache, a.fresh and not a.stored, a.stored,
+                        log=(lambda *x: None) if a.quiet else
+                        (lambda m: print(m, file=sys.stderr, flush=True)))
+    scores = score(rows)
+    print(f"labelled commit-check benchmark: {', '.join(a.labelled)}; "
+          f"{len(rows)} of {len(items)} items; options {json.dumps(opts)}; "
+          f"{time.monotonic() - t0:.0f} s this run")
+    print_scores(scores, a.markdown)
+    if a.misses:
+        print_misses(items, rows)
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump({"scores": scores, "rows": rows}, f, indent=2)
+    return 0
+
+
+def print_misses(items: list, rows: list, out=None) -> None:
+    """The wrong answers with the label's reason: changing edits without a
+    "changed" verdict, and "changed" verdicts on preserving edits."""
+    out = out or sys.stdout
+    why = {it["id"]: it.get("reason", "") for it in items}
+    for title, cond in (("changing edits not found", lambda r: r["label"] == "changing" and
+                         r["verdict"] != "changed"),
+                        ("'changed' on preserving edits", lambda r: r["label"] == "preserving"
+                         and r["verdict"] == "changed")):
+        bad = [r for r in rows if cond(r)]
+        print(f"{title}: {len(bad)}", file=out)
+        for r in bad:
+            print(f"  [{r['source']}] {r['verdict']:9} {r['id']}", file=out)
+            print(f"      label: {why.get(r['id'], '')}", file=out)
+            if r.get("detail"):
+                print(f"      engine: {r['detail'][:160]}", file=out)
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m benchmarks.commits", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--repo", action="append", required=True, metavar="PATH",
+    ap.add_argument("--repo", action="append", metavar="PATH",
                     help="a git repository (repeat for several)")
+    ap.add_argument("--labelled", action="append", metavar="FILE",
+                    help="score a labelled set (JSON lines, see benchmarks.labelled_commits; "
+                         "repeat for several) instead of walking histories")
+    ap.add_argument("--limit", type=int, default=0, metavar="N",
+                    help="labelled mode: at most N items per source (a seeded sample)")
+    ap.add_argument("--sample-seed", type=int, default=0)
+    ap.add_argument("--misses", action="store_true",
+                    help="labelled mode: list the changing edits not found and the "
+                         "'changed' verdicts on preserving edits, with the labels' reasons")
+    ap.add_argument("--ignore-messages", action="store_true",
+                    help="labelled mode: a reworded exception message is not a change")
     ap.add_argument("--range", default="HEAD", metavar="REV",
                     help="revision to walk back from, or a range A..B (default HEAD)")
     ap.add_argument("--max", type=int, default=600, metavar="N",
                     help="commits per repository (default 600)")
-    ap.add_argument("--out", default="bench-out/commits", metavar="DIR")
+    ap.add_argument("--out", default=None, metavar="DIR",
+                    help="stored results (default bench-out/commits, or "
+                         "bench-out/commits-labelled in labelled mode)")
     ap.add_argument("--fresh", action="store_true", help="ignore stored results")
     ap.add_argument("--stored", action="store_true",
                     help="report the stored results only (run nothing; a project still "
@@ -254,9 +502,11 @@ def main(argv=None) -> int:
     ap.add_argument("--samples", metavar="FILE",
                     help="write the 'changed' verdicts as JSON for hand-checking")
     ap.add_argument("--seeds", type=int, default=2)
-    ap.add_argument("--max-inputs", type=int, default=12)
+    ap.add_argument("--max-inputs", type=int, default=None,
+                    help="inputs per function (default 12; labelled mode: the engine's)")
     ap.add_argument("--budget", type=float, default=30.0)
-    ap.add_argument("--timeout", type=float, default=5.0)
+    ap.add_argument("--timeout", type=float, default=None,
+                    help="seconds per run (default 5; labelled mode: the engine's)")
     ap.add_argument("--max-functions", type=int, default=20,
                     help="functions checked per commit at most (default 20)")
     ap.add_argument("--quiet", action="store_true")
@@ -265,6 +515,16 @@ def main(argv=None) -> int:
                          "function's diff and the input, for hand-checking")
     ap.add_argument("--review-seed", type=int, default=12)
     a = ap.parse_args(argv)
+    if not a.repo and not a.labelled:
+        ap.error("give --repo PATH (histories) or --labelled FILE")
+    if a.labelled:
+        if a.repo:
+            ap.error("--repo and --labelled are separate modes")
+        a.out = a.out or "bench-out/commits-labelled"
+        return main_labelled(a)
+    a.out = a.out or "bench-out/commits"
+    a.max_inputs = 12 if a.max_inputs is None else a.max_inputs
+    a.timeout = 5.0 if a.timeout is None else a.timeout
     opts = {"seeds": list(range(a.seeds)), "max_inputs": a.max_inputs, "budget": a.budget,
             "timeout": a.timeout, "max_functions": a.max_functions}
     per = {}

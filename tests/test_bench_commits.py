@@ -67,3 +67,175 @@ def test_table_counts_resume_stored_and_review(small_repo, tmp_path, capsys):
     (row, _) = json.loads((tmp_path / "t.json").read_text())
     assert row["commits"] == 4 and row["changed"] == 0
     assert len((out / "tiny.jsonl").read_text().splitlines()) == 4
+
+
+# ------------------------------------------------------------------ labelled mode
+
+from benchmarks import labelled_commits as lc  # noqa: E402
+from benchmarks import synth_rewrites as sr  # noqa: E402
+
+
+def _item(ident, source, label, old="def f(x):\n    return x + 1\n",
+          new="def f(x):\n    return x + 2\n"):
+    return {"id": ident, "source": source, "label": label, "function": "f",
+            "old_source": old, "new_source": new, "reason": "test"}
+
+
+def test_score_counts_precision_recall_wrong_same():
+    rows = ([{"source": "real", "label": "changing", "verdict": v, "seconds": 1.0}
+             for v in ("changed", "changed", "changed", "same", "unreached", "undecided")] +
+            [{"source": "real", "label": "preserving", "verdict": v, "seconds": 3.0}
+             for v in ("changed", "same", "same", "same")] +
+            [{"source": "real", "label": "unclear", "verdict": "changed", "seconds": 2.0}] +
+            [{"source": "mutation", "label": "changing", "verdict": v, "seconds": 0.5}
+             for v in ("changed", "same")] +
+            [{"source": "refactoring", "label": "preserving", "verdict": "same",
+              "seconds": 0.5}])
+    sc = {s["source"]: s for s in bcm.score(rows)}
+    real = sc["real"]
+    assert (real["items"], real["changing"], real["preserving"], real["unclear"]) == \
+        (11, 6, 4, 1)
+    assert real["counts"]["changing"]["changed"] == 3
+    assert real["precision"] == 3 / 4 and real["recall"] == 3 / 6
+    assert real["wrong_same"] == 1 / 4 and real["same"] == 4       # 1 of 4 'same' wrong
+    assert real["unreached"] == 1 / 10                              # unclear left out
+    assert real["changed_on_preserving"] == 1 / 4
+    assert real["median_s"] == 1.0 and abs(real["mean_s"] - 20 / 11) < 1e-9
+    assert sc["mutation"]["recall"] == 0.5 and sc["mutation"]["changed_share"] == 0.5
+    ref = sc["refactoring"]
+    assert ref["changed_share"] == 0.0 and ref["precision"] is None and ref["recall"] is None
+    assert list(sc) == ["real", "refactoring", "mutation"]
+
+
+def test_labelled_mode_runs_caches_and_resumes(tmp_path, capsys, monkeypatch):
+    items = [_item("a", "real", "changing"), _item("b", "real", "preserving"),
+             _item("c", "mutation", "changing"), _item("d", "real", None)]
+    path = str(tmp_path / "set.jsonl")
+    lc.save(path, items)
+    assert (tmp_path / "set.sources.json.xz").exists()
+    assert "old_source" not in (tmp_path / "set.jsonl").read_text()
+    calls = []
+
+    def fake(item, opts):
+        calls.append(item["id"])
+        return {"verdict": "changed" if item["id"] in ("a", "b") else "same",
+                "seconds": 2.0, "detail": "", "inputs": 1, "agreeing_inputs": 0}
+    monkeypatch.setattr(bcm, "_engine", fake)
+    out = tmp_path / "out"
+    argv = ["--labelled", path, "--out", str(out), "--json", str(tmp_path / "s.json"),
+            "--quiet"]
+    assert bcm.main(argv) == 0
+    assert sorted(calls) == ["a", "b", "c"]          # the unlabelled item is not run
+    got = json.loads((tmp_path / "s.json").read_text())
+    sc = {s["source"]: s for s in got["scores"]}
+    assert sc["real"]["precision"] == 0.5 and sc["real"]["recall"] == 1.0
+    assert sc["mutation"]["recall"] == 0.0 and sc["mutation"]["wrong_same"] == 1.0
+    text = capsys.readouterr().out
+    assert "precision" in text and "50.0%" in text
+    # a second run reads the stored results; --fresh runs again
+    calls.clear()
+    assert bcm.main(argv) == 0 and calls == []
+    assert bcm.main(argv + ["--fresh"]) == 0 and len(calls) == 3
+    # --limit: at most N per source
+    calls.clear()
+    assert bcm.main(argv + ["--fresh", "--limit", "1"]) == 0
+    assert len(calls) == 2
+    # an unknown verdict is stored as the engine gave it and scored as an error
+    r = bcm.run_labelled([_item("e", "real", "changing")], {"k": 1},
+                         str(tmp_path / "c.jsonl"), log=lambda m: None,
+                         engine=lambda it, o: {"verdict": "weird", "seconds": 0.0,
+                                               "detail": ""})
+    assert r[0]["verdict"] == "weird"
+    assert bcm.score(r)[0]["counts"]["changing"]["error"] == 1
+
+
+def test_engine_wrapper_turns_crashes_into_errors(monkeypatch):
+    import lexecutor_c.apps.compare as cmp
+
+    def boom(*a, **k):
+        raise RuntimeError("engine broke")
+    monkeypatch.setattr(cmp, "compare_sources", boom)
+    r = bcm._engine(_item("x", "real", "changing"), {})
+    assert r["verdict"] == "error" and "engine broke" in r["detail"]
+
+
+def test_bad_labelled_file_is_a_clear_error(tmp_path, capsys):
+    p = tmp_path / "bad.jsonl"
+    p.write_text("{not json\n")
+    assert bcm.main(["--labelled", str(p), "--out", str(tmp_path / "o")]) == 2
+    assert "not JSON" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        bcm.main(["--out", str(tmp_path / "o")])         # neither --repo nor --labelled
+
+
+def test_label_merge_and_build_from_a_history(small_repo, tmp_path):
+    items = lc.build([str(small_repo)], 20, 10, 12, log=lambda m: None)
+    names = sorted(it["function"] for it in items)
+    assert names == ["inc", "name"]                   # the two modified functions
+    inc = next(it for it in items if it["function"] == "inc")
+    assert "x + 1" in inc["old_source"] and "x + 2" in inc["new_source"]
+    assert "+    return x + 2" in lc.function_diff(inc["old_source"], inc["new_source"], "inc")
+    tsv = [f"{inc['id']}\tchanging\tincrement changed\n"]
+    assert lc.merge_labels(items, tsv) == 1 and inc["label"] == "changing"
+    with pytest.raises(ValueError):
+        lc.merge_labels(items, [f"{inc['id']}\tmaybe\tno\n"])
+    with pytest.raises(ValueError):
+        lc.merge_labels(items, ["nosuch\tchanging\tx\n"])
+
+
+_MOD = '''\
+import math
+
+
+def g(xs, k=2):
+    """doc"""
+    if not xs:
+        return len(xs) + k
+    total = 0
+    for x in xs:
+        if x > k:
+            total = total + x * 2
+        else:
+            total = total - 1
+    scaled = total % 7
+    result = math.floor(scaled + k)
+    return result
+'''
+
+
+def _run(src, *args):
+    ns = {}
+    exec(compile(src, "<m>", "exec"), ns)
+    return ns["g"](*args)
+
+
+@pytest.mark.parametrize("op", ["rename-local", "extract-variable", "inline-variable",
+                                "swap-branches"])
+def test_refactorings_keep_behaviour(op):
+    import random
+    new = sr.apply(_MOD, "g", op, random.Random(3))
+    assert new is not None and new != _MOD
+    for args in (([1, 5, 9],), ([],), ([3, 3], 3), ([10, -2, 4], 0)):
+        assert _run(new, *args) == _run(_MOD, *args)
+
+
+@pytest.mark.parametrize("op", sr.MUTATIONS)
+def test_mutations_change_the_code(op):
+    import random
+    from lexecutor_c.apps.funcsource import code_dump, function_versions
+    src = _MOD.replace("    scaled = total % 7\n", "    scaled = total % 7\n    print(scaled)\n")
+    src = src.replace("if x > k:", "if x > k and x != 'a':")
+    new = sr.apply(src, "g", op, random.Random(1))
+    assert new is not None
+    a = function_versions(src)["g"]
+    b = function_versions(new)["g"]
+    assert code_dump(a.node) != code_dump(b.node)
+    assert '"""doc"""' in new                         # docstrings are never mutated
+
+
+def test_variants_are_seeded_and_checked():
+    import random
+    one = sr.variants(_MOD, "g", sr.MUTATIONS, random.Random(5), 3)
+    two = sr.variants(_MOD, "g", sr.MUTATIONS, random.Random(5), 3)
+    assert one == two and len(one) == 3 and len({op for op, _ in one}) == 3
+    assert sr.variants(_MOD, "nosuch", sr.MUTATIONS, random.Random(5)) == []
