@@ -640,3 +640,80 @@ def test_eafp_and_values_made_up_in_a_callee(pytester, monkeypatch):
     t = [t for t in data["tests"] if t["outcome"] == "failed"][0]
     assert t["verdict"] == "made-up", t
     assert any(".no_such_attribute" in s and "describe()" in s for s in t["injected"])
+
+
+# ---------------------------------------------------------------- missing modules (issue 24.7)
+
+MODS_CORE = '''
+def parse(text):
+    return json.loads(text)["n"]          # json never imported
+
+def mean(xs):
+    return float(np.mean(xs))             # np: numpy, if installed
+'''
+
+MODS_TESTS = '''
+from mods.core import parse
+
+def test_parse_uses_the_real_json():
+    assert parse('{"n": 3}') == 3
+
+def test_json_is_not_left_in_the_module():
+    import mods.core
+    assert "json" not in vars(mods.core) or True
+'''
+
+
+@pytest.fixture
+def mods_project(pytester, monkeypatch):
+    monkeypatch.setenv("PYTHONPATH", ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    pkg = pytester.mkpydir("mods")
+    (pkg / "core.py").write_text(MODS_CORE)
+    pytester.makepyfile(test_mods=MODS_TESTS)
+    return pytester
+
+
+def test_missing_module_is_imported_and_reported(mods_project):
+    report = mods_project.path / "r.json"
+    r = mods_project.runpytest_subprocess("-p", "lexecutor_c.integrations.pytest_plugin",
+                                          "--lexecute", f"--lexecute-report={report}",
+                                          "test_mods.py")
+    # the real json.loads ran: a Dummy result would not equal 3
+    r.assert_outcomes(passed=2)
+    r.stdout.fnmatch_lines(["*mods/core.py: imported json (the code uses it without "
+                            "importing it)*"])
+    import json
+    tests = {t["nodeid"]: t for t in json.loads(report.read_text())["tests"]}
+    rec = tests["test_mods.py::test_parse_uses_the_real_json"]
+    assert {"name": "json", "module": "json", "imported": True,
+            "file": "mods/core.py"} in rec["imported"]
+    assert not [i for i in rec["injections"] if i["name"] in ("json", "loads")]
+
+
+def test_no_import_missing_injects_the_module(mods_project):
+    r = mods_project.runpytest_subprocess("-p", "lexecutor_c.integrations.pytest_plugin",
+                                          "--lexecute", "--lexecute-no-import-missing",
+                                          "test_mods.py")
+    # a Dummy json gives a Dummy result, which is not 3
+    r.assert_outcomes(passed=1, failed=1)
+    r.stdout.fnmatch_lines(["*mods/core.py:3 name json -> <Dummy 'json'>*"])
+    assert "imported json" not in r.stdout.str()
+
+
+def test_session_removes_what_it_imported():
+    """Transparent mode (hook.Session) imports only when asked, and disable() takes the
+    imported module out of the function's globals again."""
+    from lexecutor_c.integrations import hook
+    ns: dict = {}
+    src = "def f(text):\n    return json.loads(text)['n']\n"
+    import linecache
+    filename = "<lx-test-import-missing>"
+    linecache.cache[filename] = (len(src), None, src.splitlines(True), filename)
+    exec(compile(src, filename, "exec"), ns)
+    with hook.Session([ns["f"]], import_missing=True) as s:
+        assert ns["f"]('{"n": 4}') == 4
+    assert [m["module"] for m in s.imported if m["imported"]] == ["json"]
+    assert "json" not in ns
+    with hook.Session([ns["f"]]) as s2:         # off by default: json is injected
+        assert ns["f"]('{"n": 4}') != 4
+    assert s2.imported == [] and any(i.name == "json" for i in s2.injections)

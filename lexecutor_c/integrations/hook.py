@@ -43,6 +43,7 @@ _DEC = "_dec_"
 _NAMES = LOADERS + (_DEC,)
 _PKG_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep   # lexecutor_c/
 _ABSENT = object()
+_ABSENT_IMPORT = object()     # a module imported on the code's behalf: removed again
 _lock = threading.RLock()
 
 
@@ -520,9 +521,16 @@ class Session:
     """
 
     def __init__(self, targets, *, predictor="naive", abstraction="fine", seed=None,
-                 randomize=False, frequency_table=None, respect_handlers=False):
+                 randomize=False, frequency_table=None, respect_handlers=False,
+                 import_missing=False):
         self.targets = targets if isinstance(targets, Targets) else Targets(targets)
         self.respect_handlers = bool(respect_handlers)
+        #: import_missing: a missing name of a target file that is an installed module
+        #: (engine/autoimport.py) is imported into the file's globals before its twin runs
+        #: (and removed again by disable()); ``imported`` lists what was done, per file
+        self.import_missing = bool(import_missing)
+        self.imported: list[dict] = []
+        self._imported_into: set = set()
         self.options = {"predictor": predictor, "abstraction": abstraction, "seed": seed,
                         "randomize": randomize}
         if frequency_table is not None:
@@ -580,12 +588,29 @@ class Session:
         return run
 
     def _prepare(self, run: _FileRun, globals_: dict) -> None:
+        if self.import_missing and (id(globals_), run.compiled.filename) not in self._imported_into:
+            self._imported_into.add((id(globals_), run.compiled.filename))
+            self._import_missing(run, globals_)
         for name, loader in run.loaders.items():
             k = (id(globals_), name)
             if k not in self._seen_globals:
                 self._seen_globals[k] = True
                 self._saved.append((globals_, name, globals_.get(name, _ABSENT)))
             globals_[name] = loader
+
+    def _import_missing(self, run: _FileRun, globals_: dict) -> None:
+        from ..engine.autoimport import import_missing
+        before = set(globals_)
+        try:
+            records = import_missing(run.compiled.inst.undefined, globals_)
+        except Exception as e:          # never costs the test: the names stay injected
+            self._note(("import", run.compiled.filename),
+                       f"{run.compiled.filename}: missing modules not imported ({e!r})")
+            return
+        for m in records:
+            if m.get("imported") and m["name"] not in before:
+                self._saved.append((globals_, m["name"], _ABSENT_IMPORT))
+            self.imported.append({**m, "file": run.compiled.filename})
 
     # -- switching
 
@@ -620,9 +645,13 @@ class Session:
             else:
                 self.restored_hook = _core._hook_uninstall()
             for g, name, old in reversed(self._saved):
-                g[name] = _passthrough(name[name.index("_", 3):]) if old is _ABSENT else old
+                if old is _ABSENT_IMPORT:
+                    g.pop(name, None)       # a module imported on the code's behalf
+                else:
+                    g[name] = _passthrough(name[name.index("_", 3):]) if old is _ABSENT else old
             self._saved.clear()
             self._seen_globals.clear()
+            self._imported_into.clear()
 
     def __enter__(self) -> "Session":
         return self.enable()

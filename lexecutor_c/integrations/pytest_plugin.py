@@ -166,6 +166,11 @@ def pytest_addoption(parser):
         "--lexecute-no-report", action="store_true", default=False, dest="lexecute_no_report",
         help="do not list injected values in the terminal summary")
     group.addoption(
+        "--lexecute-no-import-missing", action="store_false", default=True,
+        dest="lexecute_import_missing",
+        help="inject a value for a missing name that is an installed module (json, np, ...) "
+             "instead of importing it (the default imports it and says so)")
+    group.addoption(
         "--lexecute-strict", action="store_true", default=False, dest="lexecute_strict",
         help="only real failures fail the run: a failure that follows from an injected value "
              "is reported as xfail with the reason")
@@ -190,12 +195,14 @@ class Controller:
 
     def __init__(self, enabled: bool, patterns: list, predictor: str, seed, report: bool,
                  rootdir: str = "", unavailable: Optional[str] = None, strict: bool = False,
-                 report_file: Optional[str] = None, cov_file: Optional[str] = None):
+                 report_file: Optional[str] = None, cov_file: Optional[str] = None,
+                 import_missing: bool = True):
         self.enabled = enabled
         self.patterns = patterns         # the run-wide targets: patterns, names, folders
         self.unavailable = unavailable   # why the extension cannot be used; None: it can
         self.warned = unavailable is not None
-        self.options = {"predictor": predictor, "seed": seed}
+        self.options = {"predictor": predictor, "seed": seed,
+                        "import_missing": bool(import_missing)}
         self.report = report
         self.rootdir = rootdir
         self.run_session = None
@@ -327,14 +334,17 @@ class Controller:
     def record(self, item, session, fixtures: list) -> None:
         injections, notes, coverage = session.injections, list(session.notes), session.coverage
         error = session.hook_error
+        imported = list(session.imported)
         run = self.run_session
         if run is not None:
             injections = run.injections + injections
+            imported = [m for m in run.imported if m not in imported] + imported
             notes += [n for n in run.notes if n not in notes]
             coverage = {**run.coverage, **coverage}
             error = error or run.hook_error
         self.results[item.nodeid] = {"injections": injections, "fixtures": fixtures,
-                                     "notes": notes, "coverage": coverage, "hook_error": error}
+                                     "notes": notes, "coverage": coverage, "hook_error": error,
+                                     "imported": imported}
         raised = self.raised_lines.get(item.nodeid, {})
         if raised:
             # a statement that raised started running: it ran, as coverage.py counts it
@@ -486,10 +496,13 @@ class LexecutePlugin:
         tr.write_sep("=", "lexecutor_c: injected values")
         for nodeid, r in c.results.items():
             injections, fixtures = r["injections"], r["fixtures"]
+            imported = r.get("imported") or []
             if not injections and not fixtures and not r["notes"] and r["hook_error"] is None:
                 tr.write_line(f"{nodeid}: nothing injected")
+                _write_imported(tr, c, imported)
                 continue
             tr.write_line(f"{nodeid}: {len(injections) + len(fixtures)} injected")
+            _write_imported(tr, c, imported)
             for name in fixtures:
                 tr.write_line(f"    fixture {name} -> <Dummy {name!r}>")
             for i in injections:
@@ -503,6 +516,18 @@ class LexecutePlugin:
 
     def pytest_unconfigure(self, config):
         self.controller.stop_run()
+
+
+def _write_imported(tr, c: "Controller", imported: list) -> None:
+    """The missing names that were modules: imported on the code's behalf (or, where not
+    installed, injected with the package named)."""
+    from ..engine.autoimport import describe
+    for m in imported:
+        where = m.get("file", "")
+        if c.rootdir and where and not where.startswith("<"):
+            where = os.path.relpath(where, c.rootdir)
+        for line in describe([m]):
+            tr.write_line(f"    {where}: {line}")
 
 
 def _is_dummy(obj) -> bool:
@@ -652,6 +677,8 @@ def _write_report(tr, c: "Controller") -> None:
                             "name": i.name, "cls": i.cls, "value": i.value}
                            for i in r.get("injections", [])]
         t["fixtures"] = list(r.get("fixtures", []))
+        t["imported"] = [{**m, "file": c.relpath(m["file"])} if m.get("file") else dict(m)
+                         for m in r.get("imported", [])]
         tests.append(t)
     data = {"summary": {"tests": len(c.outcomes), "failed": len(k["failed"]),
                         "real": len(k["real"]), "made-up": len(k["made-up"]),
@@ -742,6 +769,7 @@ def _register(config) -> None:
         strict=bool(getattr(opt, "lexecute_strict", False)),
         report_file=getattr(opt, "lexecute_report", None),
         cov_file=getattr(opt, "lexecute_cov", None),
+        import_missing=bool(getattr(opt, "lexecute_import_missing", True)),
     )
     config.pluginmanager.register(LexecutePlugin(controller), _PLUGIN_NAME)
     if controller.enabled and rootdir and not _patterns(spec):
@@ -798,5 +826,7 @@ def pytest_load_initial_conftests(early_config, parser, args):
         for name in ("lexecute_predictor", "lexecute_seed", "lexecute_no_report",
                      "lexecute_strict", "lexecute_report", "lexecute_cov"):
             setattr(early_config.option, name, getattr(ns, name, None))
+        early_config.option.lexecute_import_missing = getattr(ns, "lexecute_import_missing",
+                                                              True)
         early_config.option.lexecute = spec
         _register(early_config)
