@@ -92,24 +92,31 @@ def classify(c: dict) -> dict:
     return out
 
 
-def run_project(repo: str, rev: str, n: int, opts: dict, out_dir: str, fresh: bool,
-                log=print, stored: bool = False) -> list:
-    name = os.path.basename(os.path.abspath(repo).rstrip("/"))
-    os.makedirs(out_dir, exist_ok=True)
-    path = os.path.join(out_dir, f"{name}.jsonl")
-    key = _key(opts)
-    done = {}
-    if os.path.exists(path) and not fresh:
+def _cached_rows(path: str, key: str) -> list:
+    """The rows of a results file (JSON lines) kept under options key ``key``; a torn or
+    foreign line is passed over."""
+    rows = []
+    if os.path.exists(path):
         with open(path) as f:
             for line in f:
                 try:
                     row = json.loads(line)
                 except ValueError:
                     continue
-                if row.get("key") == key:
-                    done[row["commit"]["commit"]] = row["commit"]
-    elif fresh and os.path.exists(path):
+                if isinstance(row, dict) and row.get("key") == key:
+                    rows.append(row)
+    return rows
+
+
+def run_project(repo: str, rev: str, n: int, opts: dict, out_dir: str, fresh: bool,
+                log=print, stored: bool = False) -> list:
+    name = os.path.basename(os.path.abspath(repo).rstrip("/"))
+    os.makedirs(out_dir, exist_ok=True)
+    path = os.path.join(out_dir, f"{name}.jsonl")
+    key = _key(opts)
+    if fresh and os.path.exists(path):
         os.remove(path)
+    done = {row["commit"]["commit"]: row["commit"] for row in _cached_rows(path, key)}
     shas = _rev_list(repo, rev, n)
     rows = []
     t_start = time.monotonic()
@@ -312,21 +319,12 @@ def run_labelled(items: list, opts: dict, cache: str, fresh: bool = False, store
     kept in the JSON-lines file ``cache`` keyed by item and options."""
     engine = engine or _engine
     key = _key(opts)
-    done = {}
     d = os.path.dirname(cache)
     if d:
         os.makedirs(d, exist_ok=True)
     if fresh and os.path.exists(cache):
         os.remove(cache)
-    if os.path.exists(cache):
-        with open(cache) as f:
-            for line in f:
-                try:
-                    row = json.loads(line)
-                except ValueError:
-                    continue
-                if row.get("key") == key:
-                    done[row["id"]] = row
+    done = {row["id"]: row for row in _cached_rows(cache, key)}
     rows = []
     t0 = time.monotonic()
     with open(cache, "a") as f:

@@ -798,6 +798,18 @@ class CallResult:
         return self.value
 
 
+def line_in(exc: Optional[BaseException], filename: str) -> Optional[int]:
+    """The last line of ``filename`` in ``exc``'s traceback (where it was raised there), if
+    any."""
+    line = None
+    tb = getattr(exc, "__traceback__", None)
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename == filename:
+            line = tb.tb_lineno
+        tb = tb.tb_next
+    return line
+
+
 def _call(options: dict, func, args, kwargs) -> CallResult:
     target = _unwrap_callable(func)
     if not isinstance(getattr(target, "__code__", None), CodeType):
@@ -811,13 +823,7 @@ def _call(options: dict, func, args, kwargs) -> CallResult:
             exc = e
     filename = target.__code__.co_filename
     cov = s.coverage.get(filename) or coverage_fields([], set())
-    line = None
-    tb = getattr(exc, "__traceback__", None)
-    while tb is not None:
-        if tb.tb_frame.f_code.co_filename == filename:
-            line = tb.tb_lineno
-        tb = tb.tb_next
-    lr = s.lines_ran(filename, exception_line=line)
+    lr = s.lines_ran(filename, exception_line=line_in(exc, filename))
     return CallResult(value, s.injections, exc, cov, s.failed_imports, s.notes,
                       lr.text if lr is not None else "")
 

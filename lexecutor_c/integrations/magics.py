@@ -160,7 +160,7 @@ def _magics_class():
                 "uncovered": []}
             report = LexecuteReport(session.injections, cov, exception,
                                     session.failed_imports, session.notes, source=source,
-                                    exception_line=_line_in(exception, filename),
+                                    exception_line=hook.line_in(exception, filename),
                                     imported_modules=imported)
             return None if args.quiet else report
 
@@ -187,17 +187,6 @@ def _magics_class():
             return result
 
     return LexecuteMagics
-
-
-def _line_in(exc: Optional[BaseException], filename: str) -> Optional[int]:
-    """The line of ``filename`` (the cell) where ``exc`` was raised, if any."""
-    line = None
-    tb = getattr(exc, "__traceback__", None)
-    while tb is not None:
-        if tb.tb_frame.f_code.co_filename == filename:
-            line = tb.tb_lineno
-        tb = tb.tb_next
-    return line
 
 
 def load_ipython_extension(ipython: Any) -> None:
