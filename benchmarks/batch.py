@@ -45,8 +45,6 @@ from typing import Optional
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SAMPLE = os.environ.get("TREEFIX_SAMPLE", os.path.join(REPO, "..", "shared", "bench",
                                                        "treefix_sample"))
-if not os.path.isdir(SAMPLE):
-    SAMPLE = "/work/shared/bench/treefix_sample"
 
 
 def trivial_snippets(n: int, seed: int = 0):

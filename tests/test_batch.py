@@ -20,7 +20,7 @@ from lexecutor_c.apps import batch as B  # noqa: E402
 from lexecutor_c.engine import executors as X  # noqa: E402
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-SAMPLE = pathlib.Path("/work/shared/bench/treefix_sample/functions")
+SAMPLE = ROOT.parent / "shared" / "bench" / "treefix_sample" / "functions"
 
 try:
     import ray  # noqa: F401
@@ -234,14 +234,28 @@ def _parity(tmp_path, executor):
     assert all(w.split(":")[1] != str(os.getpid()) for w in workers)   # ran in the workers
 
 
+def _in_own_process(check: str, tmp_path, executor: str) -> None:
+    """Run ``check(tmp_path, executor)`` of this module in a fresh interpreter: a Dask
+    cluster or a Ray instance started here changes the process for the tests after it (Ray
+    puts its own SIGSEGV handler under faulthandler's, multiprocessing keeps a resource
+    tracker child), so the engines are started where they cannot do that to the suite."""
+    code = ("import pathlib, sys; sys.path.insert(0, sys.argv[1]); import test_batch as t; "
+            f"t.{check}(pathlib.Path(sys.argv[2]), sys.argv[3])")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        [str(ROOT)] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]))
+    r = subprocess.run([sys.executable, "-c", code, str(ROOT / "tests"), str(tmp_path),
+                        executor], capture_output=True, text=True, env=env, timeout=600)
+    assert r.returncode == 0, f"{check}({executor}) failed:\n{r.stdout[-3000:]}\n{r.stderr[-6000:]}"
+
+
 @pytest.mark.skipif(DASK is not None, reason=DASK or "")
 def test_dask_local_cluster_same_rows_as_local_pool(tmp_path):
-    _parity(tmp_path, "dask")
+    _in_own_process("_parity", tmp_path, "dask")
 
 
 @pytest.mark.skipif(RAY is not None, reason=RAY or "")
 def test_ray_local_instance_same_rows_as_local_pool(tmp_path):
-    _parity(tmp_path, "ray")
+    _in_own_process("_parity", tmp_path, "ray")
 
 
 def _kill_a_worker_midway(tmp_path, executor):
@@ -275,13 +289,13 @@ def test_local_pool_worker_killed_midway_nothing_lost(tmp_path):
 
 @pytest.mark.skipif(DASK is not None, reason=DASK or "")
 def test_dask_worker_killed_midway_nothing_lost(tmp_path):
-    _kill_a_worker_midway(tmp_path, "dask")
+    _in_own_process("_kill_a_worker_midway", tmp_path, "dask")
 
 
 @pytest.mark.slow
 @pytest.mark.skipif(RAY is not None, reason=RAY or "")
 def test_ray_worker_killed_midway_nothing_lost(tmp_path):
-    _kill_a_worker_midway(tmp_path, "ray")
+    _in_own_process("_kill_a_worker_midway", tmp_path, "ray")
 
 
 def test_ray_missing_says_what_to_install(monkeypatch):

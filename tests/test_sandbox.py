@@ -53,12 +53,31 @@ def _open_fds():
     return sorted(int(x) for x in os.listdir("/proc/self/fd"))
 
 
+def _resource_tracker_pid():
+    """multiprocessing's resource tracker: one helper process per interpreter, started by
+    the first pool that needs it (an earlier test's Dask LocalCluster, tests/test_batch.py)
+    and kept until the interpreter exits; it is no child of a sandbox."""
+    import multiprocessing.resource_tracker as rt
+    return getattr(getattr(rt, "_resource_tracker", None), "_pid", None)
+
+
 def _children_left():
-    try:
-        pid, _ = os.waitpid(-1, os.WNOHANG)
-    except ChildProcessError:
-        return False
-    return True   # a child exists (pid == 0: running; else we just reaped a zombie)
+    me, tracker = os.getpid(), _resource_tracker_pid()
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit() or int(entry) == tracker:
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as f:
+                data = f.read()
+        except OSError:
+            continue
+        if int(data[data.rfind(b")") + 2:].split()[1]) == me:
+            try:
+                os.waitpid(int(entry), os.WNOHANG)     # reap it if it is a zombie
+            except ChildProcessError:
+                pass
+            return True   # a child exists (running, or a zombie we just reaped)
+    return False
 
 
 def _alive(pid):
