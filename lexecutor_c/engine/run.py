@@ -384,17 +384,19 @@ _KNOWLEDGE_RESOLVE = "lexecutor_c.knowledge.resolve"
 
 
 def _warm_knowledge() -> None:
-    """Load the knowledge index (by name: a layer above) once, before the
-    sandbox forks, so engine/autoimport.py can name the package of a module
-    that is not installed without each child loading it anew."""
-    if _KNOWLEDGE_RESOLVE in sys.modules:
-        return
+    """Load the knowledge index (by name: a layer above) before the sandbox forks, so
+    engine/autoimport.py can name the package of a module that is not installed without
+    each child loading it anew -- against its own time limit, and with a cold cache
+    (after a pip install) building it from site-packages.  Checked on the index itself,
+    not on the module being imported: knowledge.reset() forgets the index."""
     try:
         resolve = importlib.import_module(_KNOWLEDGE_RESOLVE)
-        importlib.import_module("lexecutor_c.knowledge").get_index()
-        # the index builds its lookup tables on the first question: ask one here, or
-        # every child would build them again (0.15 s of each run)
-        resolve.module_named("lexecutor_c_warm_up", ["attribute"])
+        knowledge = importlib.import_module("lexecutor_c.knowledge")
+        if getattr(knowledge, "_INDEX", None) is None:
+            knowledge.get_index()
+            # the index builds its lookup tables on the first question: ask one here, or
+            # every child would build them again (0.15 s of each run)
+            resolve.module_named("lexecutor_c_warm_up", ["attribute"])
     except Exception:           # no advice then; imports still happen
         sys.modules.pop(_KNOWLEDGE_RESOLVE, None)
 
