@@ -196,17 +196,7 @@ def print_table(rows: list, markdown: bool = False, out=None) -> None:
                       r["exceptional"], r.get("undecided_functions", 0),
                       f"{r['seconds'] / 60:.1f} min", f"{r['s_per_fc_commit']:.1f}",
                       f"{r.get('median_s_per_function', 0.0):.1f}"])
-    if markdown:
-        print("| " + " | ".join(cols) + " |", file=out)
-        print("|" + "---|" * len(cols), file=out)
-        for ln in lines:
-            print("| " + " | ".join(str(x) for x in ln) + " |", file=out)
-    else:
-        w = [max(len(str(c)), *(len(str(ln[i])) for ln in lines)) for i, c in enumerate(cols)]
-        print("  ".join(str(c).ljust(w[i]) for i, c in enumerate(cols)), file=out)
-        for ln in lines:
-            print("  ".join(str(x).ljust(w[i]) for i, x in enumerate(ln)), file=out)
-    print(file=out)
+    _table(cols, lines, markdown, out)
     for r in rows:
         sk = ", ".join(f"{k}: {v}" for k, v in r["skipped"].items())
         fn = ", ".join(f"{k}: {v}" for k, v in sorted(r["functions"].items()))
@@ -385,22 +375,28 @@ def _pct(x: Optional[float]) -> str:
     return "-" if x is None else f"{100 * x:.1f}%"
 
 
+def _table(cols: list, lines: list, markdown: bool, out) -> None:
+    """A table of ``lines`` under ``cols``: Markdown, or columns padded to their widest cell;
+    then a blank line."""
+    if markdown:
+        print("| " + " | ".join(cols) + " |", file=out)
+        print("|" + "---|" * len(cols), file=out)
+        for ln in lines:
+            print("| " + " | ".join(str(x) for x in ln) + " |", file=out)
+    else:
+        w = [max(len(str(c)), *(len(str(ln[i])) for ln in lines)) if lines else len(str(c))
+             for i, c in enumerate(cols)]
+        print("  ".join(str(c).ljust(w[i]) for i, c in enumerate(cols)), file=out)
+        for ln in lines:
+            print("  ".join(str(x).ljust(w[i]) for i, x in enumerate(ln)), file=out)
+    print(file=out)
+
+
 def print_scores(scores: list, markdown: bool = False, out=None) -> None:
     out = out or sys.stdout
 
     def emit(cols, lines):
-        if markdown:
-            print("| " + " | ".join(cols) + " |", file=out)
-            print("|" + "---|" * len(cols), file=out)
-            for ln in lines:
-                print("| " + " | ".join(str(x) for x in ln) + " |", file=out)
-        else:
-            w = [max(len(str(c)), *(len(str(ln[i])) for ln in lines)) if lines else len(c)
-                 for i, c in enumerate(cols)]
-            print("  ".join(str(c).ljust(w[i]) for i, c in enumerate(cols)), file=out)
-            for ln in lines:
-                print("  ".join(str(x).ljust(w[i]) for i, x in enumerate(ln)), file=out)
-        print(file=out)
+        _table(cols, lines, markdown, out)
     cols = ["source", "label", "items"] + list(VERDICTS)
     lines = []
     for sc in scores:
