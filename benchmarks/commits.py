@@ -286,7 +286,8 @@ def _engine(item: dict, opts: dict) -> dict:
     ev = d.get("evidence") or {}
     return {"verdict": d["verdict"], "seconds": d.get("seconds", 0.0),
             "detail": str(d.get("detail", ""))[:300],
-            "inputs": ev.get("inputs"), "agreeing_inputs": ev.get("agreeing_inputs")}
+            "inputs": ev.get("inputs"), "agreeing_inputs": ev.get("agreeing_inputs"),
+            "mutants": ev.get("mutants")}
 
 
 def pick(items: list, limit: Optional[int], seed: int = 0) -> list:

@@ -371,3 +371,25 @@ def test_interrupted_run_resumes_without_redoing_done_items(tmp_path, how):
     assert s["skipped"] == len(first) and s["ran"] == n - len(first) and s["rows"] == n
     keys = B.read_results(str(out)).column("key").to_pylist()
     assert len(keys) == len(set(keys)) == n
+
+
+def test_default_batch_size_leaves_no_worker_idle_on_a_small_corpus(tmp_path, monkeypatch):
+    assert B.auto_batch_size(None, 2) == 16 and B.auto_batch_size(10_000, 2) == 16
+    assert B.auto_batch_size(87, 2) == 11 and B.auto_batch_size(87, 16) == 2
+    assert B.auto_batch_size(3, 8) == 1 and B.auto_batch_size(0, 2) == 16
+    sizes = []
+    real = X.run_batches
+
+    def recording(exe, fn, batches, **kw):
+        def seen():
+            for b in batches:
+                sizes.append(len(b[2]))
+                yield b
+        return real(exe, fn, seen(), **kw)
+    monkeypatch.setattr(X, "run_batches", recording)
+    src = write_jsonl(tmp_path / "s.jsonl", snippets(20), extra=False)
+    s = B.batch(src, tmp_path / "out", task="instrument", workers=2)
+    assert s.rows == 20 and sizes == [3] * 6 + [2]       # 20 items: 8 batches asked
+    sizes.clear()
+    B.batch(src, tmp_path / "out2", task="instrument", workers=2, batch_size=16)
+    assert sizes == [16, 4]                               # as given

@@ -42,8 +42,8 @@ from typing import Any, Callable, Iterable, Iterator, Optional, Sequence, Tuple
 
 from ..engine import executors as ex
 
-__all__ = ["TASKS", "BatchError", "BatchSummary", "batch", "iter_items", "read_results",
-           "run_items"]
+__all__ = ["TASKS", "BatchError", "BatchSummary", "batch", "auto_batch_size", "iter_items",
+           "read_results", "run_items"]
 
 TASKS = ("run", "treefix", "trace", "errors", "instrument")
 #: options each task takes (anything else is refused)
@@ -586,11 +586,20 @@ def _repo_path() -> str:
     return os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
+def auto_batch_size(total: Optional[int], workers: int, most: int = 16) -> int:
+    """The default batch size: ``most`` items, or fewer so that a corpus of
+    ``total`` items (None: not known) makes at least four batches per
+    worker."""
+    if not total or workers < 1:
+        return most
+    return max(1, min(most, -(-total // (4 * workers))))
+
+
 def batch(source: str, out: str, task: str = "run", *, executor: str = "local",
           workers: Optional[int] = None, code_column: str = "code",
           id_column: Optional[str] = None, limit: Optional[int] = None,
           sample: Optional[float] = None, shard: Optional[Any] = None,
-          batch_size: int = 16, flush_rows: int = 1000, flush_seconds: float = 10.0,
+          batch_size: Optional[int] = None, flush_rows: int = 1000, flush_seconds: float = 10.0,
           max_retries: int = 3, progress: Any = None, options: Optional[dict] = None,
           _executor: Optional[ex.Executor] = None) -> BatchSummary:
     """Apply ``task`` to every item of ``source``; results under ``out``
@@ -607,7 +616,7 @@ def batch(source: str, out: str, task: str = "run", *, executor: str = "local",
                          "(or lexecutor_c[batch])") from None
     opts = _check_options(task, dict(options or {}))
     options_json = json.dumps(opts, sort_keys=True, default=str)
-    if batch_size < 1:
+    if batch_size is not None and batch_size < 1:
         raise BatchError("batch size must be at least 1")
     if limit is not None and limit < 0:
         raise BatchError("--limit must not be negative")
@@ -658,6 +667,10 @@ def batch(source: str, out: str, task: str = "run", *, executor: str = "local",
     pending: set = set()                 # keys submitted, not yet written
 
     def batches():
+        # the batch size: as given; by default 16 items, fewer when the
+        # corpus is small for the workers (at least four batches per worker,
+        # so that no worker idles while one holds a long last batch)
+        size = batch_size or auto_batch_size(total, summ.workers)
         buf = []
         for it in selected:
             summ.selected += 1
@@ -668,7 +681,7 @@ def batch(source: str, out: str, task: str = "run", *, executor: str = "local",
                 continue
             pending.add(k)
             buf.append((it.key, it.id, it.index, it.code, it.error))
-            if len(buf) >= batch_size:
+            if len(buf) >= size:
                 yield (task, opts, buf)
                 buf = []
         if buf:

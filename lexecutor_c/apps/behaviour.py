@@ -79,6 +79,7 @@ class FunctionCheck:
     evidence: str = ""          # changed: "concrete", or "injected" (the values that
                                 # differ involve an injected Dummy)
     agreeing: int = 0           # inputs that ran changed lines in both versions, alike
+    mutants: dict = field(default_factory=dict)     # the "same" gate: mutants tried, killed
     lines_old: list = field(default_factory=list)   # changed lines that ran (old, new)
     lines_new: list = field(default_factory=list)
     changed_old: list = field(default_factory=list)  # the changed lines (old, new)
@@ -88,7 +89,7 @@ class FunctionCheck:
         return {k: getattr(self, k) for k in (
             "file", "function", "status", "verdict", "detail", "input", "old", "new",
             "inputs", "reached", "runs", "seconds", "mode", "test", "evidence", "agreeing",
-            "lines_old", "lines_new", "changed_old", "changed_new")}
+            "lines_old", "lines_new", "changed_old", "changed_new", "mutants")}
 
 
 @dataclass
@@ -114,6 +115,9 @@ class Options:
     compare_messages: bool = True
     min_same: int = 2
     aimed: bool = True
+    min_killed: float = 1.0
+    mutants: int = 6
+    variants: int = 3
 
     def resolved_predictor(self):
         if self.predictor == "constraints":
@@ -130,9 +134,10 @@ class Input:
     note: str = ""
     plan: object = None
     given: tuple = ()           # optional parameters the prefix gives a value (aimed inputs)
+    reshape: str = ""           # a variant: the arguments in another shape (funcrun.reshape)
 
     def key(self):
-        return (self.prefix, repr(self.call), self.seed, self.given)
+        return (self.prefix, repr(self.call), self.seed, self.given, self.reshape)
 
     def show(self) -> dict:
         d = {"note": self.note, "seed": self.seed}
@@ -141,6 +146,8 @@ class Input:
             d["prefix"] = self.prefix.replace(STAND_IN, "").strip("\n")
         if self.call:
             d["call"] = {k: v for k, v in self.call.items() if k != "imports"}
+        if self.reshape:
+            d["reshape"] = self.reshape
         return d
 
 
@@ -182,7 +189,8 @@ class _Side:
     def run(self, inp: Input, opts: Options) -> dict:
         out = sandbox.call_isolated(run_case, self.spec, {"prefix": inp.prefix,
                                                            "call": inp.call,
-                                                           "given": list(inp.given)},
+                                                           "given": list(inp.given),
+                                                           "reshape": inp.reshape},
                                     inp.seed, opts.resolved_predictor(), opts.randomize,
                                     limits=sandbox.Limits(timeout=opts.timeout,
                                                           readable=self.readable))
@@ -397,14 +405,16 @@ def _artefact(ro: dict, rn: dict, inp: "Input") -> bool:
         # on a value the code itself compares against (an aimed input), two
         # different exceptions other than wrong-type ones are two behaviours
         # (``factor == 1.0``: ZeroDivisionError before, ValueError after)
-        return not (inp.note.startswith("aimed: ") and a != b and
+        return not (inp.note.startswith(("aimed: ", "variant (")) and a != b and
                     a not in wrong_type and b not in wrong_type)
     # one version rejects a made-up value of a kind no caller would pass
     # (``len(None)``, a function where a string belongs) that the other
     # happens to accept: the input was invalid, the edit no change.  Edge
     # values of a truth test count so whatever their type; values the code
     # itself compares against (aimed inputs from a comparison) never do
-    if inp.note.startswith("aimed: "):
+    if inp.note.startswith(("aimed: ", "variant (")):
+        # a variant's shape (an iterator, a negative number ...) is one
+        # callers pass: a version that rejects it behaves differently
         return False
     for r in (ro, rn):
         if str(r.get("outcome")) in wrong_type:
@@ -628,9 +638,20 @@ def check_function(old: Version, new: Version, *, opts: Optional[Options] = None
     message_note = None
     best = None         # (input, old run, new run, fields, through injected values?)
     weak_left = 4
-    while n_inputs < opts.max_inputs and time.monotonic() - t0 < opts.budget:
-        inp = source.next()
+    agree: list = []            # (input, old run, new run) that ran changed lines in both, alike
+    variants = None             # the variants of agreeing inputs, once asked for
+    while time.monotonic() - t0 < opts.budget:
+        if variants is None:
+            inp = source.next() if n_inputs < opts.max_inputs else None
+        else:
+            inp = variants.pop(0) if variants else None
         if inp is None:
+            if variants is None and best is None and agree and opts.variants:
+                # no input told the versions apart: the agreeing inputs in
+                # other shapes (an iterator for a list, a negative number,
+                # an aware datetime ...), the shapes edits often treat anew
+                variants = _variants(agree, opts.variants)
+                continue
             break
         n_inputs += 1
         ro = sides[0].run(inp, opts)
@@ -728,6 +749,7 @@ def check_function(old: Version, new: Version, *, opts: Optional[Options] = None
             reached = True
         if both:
             fc.agreeing += 1
+            agree.append((inp, ro, rn))
             if _concrete(ro) and _concrete(rn):
                 concrete_agreeing += 1
     fc.inputs = n_inputs
@@ -761,10 +783,26 @@ def check_function(old: Version, new: Version, *, opts: Optional[Options] = None
     fc.lines_old, fc.lines_new = sorted(ran_old), sorted(ran_new)
     if reached:
         n = fc.agreeing
-        if n >= opts.min_same:
+        gate = None
+        if n >= opts.min_same and opts.min_killed > 0:
+            trees = (old_tree, new_tree) if fc.mode == "module" else (None, None)
+            fc.mutants = gate = _mutation_gate(old, new, ch_old, ch_new, agree,
+                                               (o_args, o_kw, n_args, n_kw), trees, opts)
+            fc.runs += gate["runs"]
+        if n >= opts.min_same and (gate is None or gate["passed"]):
             fc.verdict = SAME
             fc.detail = f"{n} input{'s' if n != 1 else ''} ran the changed lines in both " \
                 f"versions, alike" + sig_note
+            if gate and gate["tried"]:
+                fc.detail += f"; they tell {gate['killed']} of {gate['tried']} mutants of " \
+                    "the changed lines apart"
+        elif n >= opts.min_same:
+            fc.verdict = UNDECIDED
+            fc.detail = f"{n} input{'s' if n != 1 else ''} ran the changed lines in both " \
+                f"versions, alike, but they tell only {gate['killed']} of {gate['tried']} " \
+                f"mutants of the changed lines apart (\"same\" needs " \
+                f"{opts.min_killed:.0%}): the inputs may not show what the edit changes" + \
+                sig_note
         else:
             fc.verdict = UNDECIDED
             fc.detail = (f"the changed lines ran in both versions on only {n} input"
@@ -788,6 +826,139 @@ def check_function(old: Version, new: Version, *, opts: Optional[Options] = None
         else:
             fc.detail = "no input could be run"
     return fc
+
+
+# ------------------------------------------------------------------ the "same" gate
+
+_INT = re.compile(r"-?\d+")
+_FLOAT = re.compile(r"-?\d+\.\d*(e[-+]?\d+)?|-?\d+e[-+]?\d+|-?inf")
+
+
+def _shapes_of(snap: str) -> set:
+    """The reshapes (funcrun.RESHAPES) that apply to an argument, from its
+    snapshot as a run recorded it."""
+    s = str(snap)
+    out = set()
+    if s.startswith(("['list'", "['tuple'")):
+        out |= {"iter", "getitem"}
+        if s not in ("['list']", "['tuple']"):
+            out.add("empty")
+    elif _INT.fullmatch(s):
+        out |= {"neg", "float", "big"}
+    elif _FLOAT.fullmatch(s):
+        out |= {"neg", "big", "nan"}
+    elif s.startswith("['datetime.datetime'") and "tzinfo" not in s:
+        out.add("tz")
+    elif s.startswith("['datetime.timedelta'"):
+        out.add("neg")
+    elif s.startswith("['dict'"):
+        out |= {"mapping", "empty"}
+    elif s[:1] in "'\"" and len(s) >= 2:
+        out.add("bytes")
+        if len(s) > 2:
+            out.add("empty")
+        if s != s.upper():
+            out.add("upper")
+    return out
+
+
+def _variants(agree: list, per: int, limit: int = 24) -> list:
+    """Inputs to try once no input told the versions apart: up to ``per``
+    agreeing inputs (concrete ones first), each argument of each in every
+    shape it allows (at most ``limit`` in all)."""
+    from .funcrun import RESHAPES
+    out = []
+    picked = sorted(agree, key=lambda t: not (_concrete(t[1]) and _concrete(t[2])))
+    seen = set()
+    for inp, ro, rn in picked:
+        if len(seen) >= per:
+            break
+        if inp.reshape or inp.key() in seen:
+            continue
+        seen.add(inp.key())
+        # one argument at a time: a negative ``precision`` beside the value
+        # the input had, not every number negated at once
+        snaps = [v for k, v in dict(rn.get("input") or {}).items() if k != "(reshape)"]
+        for i, snap in enumerate(snaps):
+            shapes = _shapes_of(snap)
+            for how in RESHAPES:
+                if how in shapes:
+                    out.append(Input(inp.prefix, inp.call, inp.seed,
+                                     f"variant ({how} of argument {i + 1}) of "
+                                     f"{inp.note}"[:200], inp.plan, inp.given, f"{how}@{i}"))
+    return out[:limit]
+
+def _mutation_gate(old: Version, new: Version, ch_old: set, ch_new: set, agree: list,
+                   params: tuple, trees: tuple, opts: Options) -> dict:
+    """Do the inputs on which the versions agreed notice small changes of
+    the changed lines?  Mutants of each version's changed lines (the tokens
+    the edit wrote first: lexecutor_c.apps.mutants) run on up to three of
+    those inputs; a mutant is killed when a run of it differs from the
+    version's own run.  Passed when at least ``opts.min_killed`` of the
+    mutants are killed (no mutant at all: passed, nothing to ask)."""
+    from .mutants import mutants
+    o_args, o_kw, n_args, n_kw = params
+    t0 = time.monotonic()
+    # inputs of concrete values first, then the others, at most three
+    picked = sorted(agree, key=lambda t: not (_concrete(t[1]) and _concrete(t[2])))[:3]
+    n_new = max(1, (opts.mutants + 1) // 2)
+    plans = []
+    for label, v, other, lines in (("new", new, old, ch_new), ("old", old, new, ch_old)):
+        try:
+            ms = mutants(v, lines, other, limit=opts.mutants)
+        except Exception:           # an odd AST: no mutants from this version
+            ms = []
+        plans.append((label, v, ms))
+    # the new version's mutants first, the old one's fill what is left
+    take_new = plans[0][2][:max(n_new, opts.mutants - len(plans[1][2]))]
+    take_old = plans[1][2][:opts.mutants - len(take_new)]
+    report = {"tried": 0, "killed": 0, "diff_tried": 0, "diff_killed": 0, "runs": 0,
+              "survivors": [], "inputs": len(picked)}
+    for label, v, ms in (("new", new, take_new), ("old", old, take_old)):
+        for m in ms:
+            if time.monotonic() - t0 > max(5.0, opts.budget / 3):
+                break
+            try:
+                mv = function_versions(m.text, v.path).get(v.qualname)
+            except SyntaxError:
+                mv = None
+            if mv is None:
+                continue
+            if code_dump(mv.node) == code_dump((old if label == "new" else new).node):
+                # the mutant undoes the edit (a keyword the edit added,
+                # dropped): it is the other version, whose agreement is the
+                # question itself
+                continue
+            try:
+                args, kw = (n_args, n_kw) if label == "new" else (o_args, o_kw)
+                side = _Side(mv, args, kw, trees[1] if label == "new" else trees[0])
+            except (ValueError, SyntaxError, IndexError):
+                continue
+            killed, valid = False, False
+            for inp, ro, rn in picked:
+                base = rn if label == "new" else ro
+                r = side.run(inp, opts)
+                report["runs"] += 1
+                o = str(r.get("outcome"))
+                if o.startswith(("setup:", "input:")):
+                    continue            # the mutant does not load: says nothing
+                valid = True
+                if _differences(base, r):
+                    killed = True
+                    break
+            if not valid:
+                continue
+            report["tried"] += 1
+            report["diff_tried"] += m.diff
+            if killed:
+                report["killed"] += 1
+                report["diff_killed"] += m.diff
+            else:
+                report["survivors"].append(f"{label} line {m.line}: {m.what}" +
+                                           (" (a token the edit wrote)" if m.diff else ""))
+    report["passed"] = not report["tried"] or \
+        report["killed"] >= opts.min_killed * report["tried"] - 1e-9
+    return report
 
 
 # ------------------------------------------------------------------ inputs

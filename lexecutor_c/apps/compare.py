@@ -138,6 +138,9 @@ def from_check(fc, t0: Optional[float] = None) -> Comparison:
           "agreeing_inputs": fc.agreeing,
           "changed_lines": {"old": fc.changed_old, "new": fc.changed_new},
           "changed_lines_ran": {"old": fc.lines_old, "new": fc.lines_new}}
+    if fc.mutants:
+        ev["mutants"] = {k: fc.mutants[k] for k in ("tried", "killed", "survivors")
+                         if k in fc.mutants}
     if fc.verdict == "changed":
         ev["distinguishing_input"] = fc.input
         ev["first_difference"] = {"what": fc.detail, "old": fc.old, "new": fc.new}

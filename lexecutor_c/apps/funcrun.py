@@ -446,6 +446,59 @@ def _statement_codes(inst, filename: str) -> list:
             for st in tree.body]
 
 
+_SAME = object()
+
+#: the reshapes of an argument (:func:`reshape`), in the order they are tried
+RESHAPES = ("iter", "neg", "float", "big", "nan", "tz", "empty", "upper", "bytes",
+            "getitem", "mapping")
+
+
+class _OnlyGetitem:
+    """An iterable that has ``__getitem__`` and ``__len__`` but no
+    ``__iter__`` (the old sequence protocol)."""
+
+    def __init__(self, items):
+        self._items = list(items)
+
+    def __getitem__(self, i):
+        return self._items[i]
+
+    def __len__(self):
+        return len(self._items)
+
+
+def reshape(x, how: str):
+    """``x`` in another shape that callers pass as often (``how``, one of
+    RESHAPES), or ``_SAME`` when ``x`` is not of a kind that reshape
+    applies to.  Exact types only: a subclass keeps its shape."""
+    import datetime
+    t = type(x)
+    if how == "iter" and t in (list, tuple) and x:
+        return (v for v in x)
+    if how == "getitem" and t in (list, tuple) and x:
+        return _OnlyGetitem(x)
+    if how == "neg" and t in (int, float, datetime.timedelta):
+        return -x if x else (-1 if t is int else -1.5 if t is float else _SAME)
+    if how == "float" and t is int:
+        return x + 0.5
+    if how == "big" and t in (int, float):
+        return x * 1000 + 999
+    if how == "nan" and t is float:
+        return float("nan")
+    if how == "tz" and t is datetime.datetime and x.tzinfo is None:
+        return x.replace(tzinfo=datetime.timezone(datetime.timedelta(hours=5, minutes=30)))
+    if how == "empty" and t in (str, bytes, list, tuple, dict, set) and x:
+        return t()
+    if how == "upper" and t is str and x != x.upper():
+        return x.upper()
+    if how == "bytes" and t is str:
+        return x.encode()
+    if how == "mapping" and t is dict:
+        import types as _t
+        return _t.MappingProxyType(x)
+    return _SAME
+
+
 def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dict:
     """In the sandbox child: prefix, module or driver, call; plain data back."""
     import builtins
@@ -640,14 +693,40 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
                             object.__setattr__(obj, a, x)
                         except Exception:
                             pass
+        shown = None
+        if inp.get("reshape"):
+            # an input variant (issue 20): every argument of the kind the
+            # reshape names is given in another shape (an iterator for a
+            # list, a negative number, an aware datetime ...)
+            # "how" reshapes every argument it applies to, "how@i" only the
+            # i-th (positional arguments, then keyword arguments, in order)
+            how, _, at = str(inp["reshape"]).partition("@")
+            only = int(at) if at.isdigit() else None
+            n0 = [0]
+            # shown as they were given (a snapshot would consume an iterator)
+            shown = (list(args), dict(kwargs))
+
+            def shaped(i, x):
+                y = reshape(x, how) if only is None or i == only else _SAME
+                if y is not _SAME:
+                    n0[0] += 1
+                    return y
+                return x
+            args = [shaped(i, x) for i, x in enumerate(args)]
+            kwargs = {k: shaped(len(args) + j, x) for j, (k, x) in enumerate(kwargs.items())}
+            if not n0[0]:
+                return stop("input:unchanged")
     except sandbox.Timeout:
         return stop("timeout")
     except BaseException as e:
         return stop(f"input:{type(e).__name__}", e)
     lead = [obj] if needs_self else [cls] if kind == "classmethod" else []
     names = [f"{entry['name']}:{i}" for i in range(len(args))] if entry else drv["args"]
+    s_args, s_kwargs = shown if shown is not None else (args, kwargs)
     res["input"] = {p: _ADDR.sub("0x?", str(snapshot(x, 0, dummies)))[:300]
-                    for p, x in list(zip(names, args)) + list(kwargs.items())}
+                    for p, x in list(zip(names, s_args)) + list(s_kwargs.items())}
+    if shown is not None:
+        res["input"]["(reshape)"] = inp["reshape"]
     sink = io.StringIO()
     sys.stdout = sink
     try:

@@ -37,8 +37,9 @@ def _batch_args(p):
                         "(the same items every time)")
     p.add_argument("--shard", default=None, metavar="I/N",
                    help="only shard I of N (by content hash), for independent jobs")
-    p.add_argument("--batch-size", type=int, default=16, metavar="N",
-                   help="items sent to a worker at a time (default: 16)")
+    p.add_argument("--batch-size", type=int, default=None, metavar="N",
+                   help="items sent to a worker at a time (default: 16, fewer when the "
+                        "corpus has under 64 items per worker)")
     p.add_argument("--flush-rows", type=int, default=1000, metavar="N",
                    help="rows per Parquet part (default: 1000; a part is also written "
                         "every 10 s)")

@@ -1,0 +1,237 @@
+"""Mutants of an edit's changed lines: the evidence a "same" verdict needs.
+
+Two versions that agree on some inputs say little when those inputs would
+not notice any change of the changed lines: a dict entry that no input's key
+reaches, a membership test whose answer the inputs never flip, a keyword
+whose value no input makes matter.  The commit check (apps/behaviour.py)
+therefore asks, before it answers "same", whether the inputs on which the
+versions agreed tell small changes of the changed lines apart: the
+constants, comparisons, boolean and arithmetic operators, conditions,
+returned values and call statements on those lines are mutated one at a
+time (as mutation testing does), each mutant runs on the agreeing inputs,
+and it is *killed* when its run differs from the unmutated version's.
+Inputs that kill few mutants are weak evidence: the verdict is then
+"undecided", not "same".
+
+Mutants are made on the source text, node by node, so that every other line
+keeps its number and its text (the line markers of the changed lines, and
+the module's other code, stay as they are).  Nodes that the other version
+does not have (the tokens the edit wrote: a new constant, a new comparison)
+come first: ``diff`` is True for their mutants.
+"""
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from typing import Optional
+
+__all__ = ["Mutant", "mutants"]
+
+_CMP_FLIP = {ast.Eq: ast.NotEq, ast.NotEq: ast.Eq, ast.Lt: ast.GtE, ast.GtE: ast.Lt,
+             ast.Gt: ast.LtE, ast.LtE: ast.Gt, ast.In: ast.NotIn, ast.NotIn: ast.In,
+             ast.Is: ast.IsNot, ast.IsNot: ast.Is}
+_ARITH = {ast.Add: ast.Sub, ast.Sub: ast.Add, ast.Mult: ast.Add, ast.Div: ast.Mult,
+          ast.FloorDiv: ast.Mult, ast.Mod: ast.FloorDiv, ast.Pow: ast.Mult,
+          ast.BitOr: ast.BitAnd, ast.BitAnd: ast.BitOr, ast.LShift: ast.RShift,
+          ast.RShift: ast.LShift}
+
+
+@dataclass
+class Mutant:
+    """One mutant of a version's module text: ``what`` it changed (for the
+    report), on which ``line``, and whether the node is one the edit wrote
+    (``diff``)."""
+
+    text: str
+    what: str
+    line: int
+    diff: bool
+
+
+def _header_exprs(st: ast.stmt) -> list:
+    """The expressions a statement evaluates itself (a compound statement's
+    test or iterable, not its body's)."""
+    if isinstance(st, (ast.If, ast.While)):
+        return [st.test]
+    if isinstance(st, (ast.For, ast.AsyncFor)):
+        return [st.iter]
+    if isinstance(st, (ast.With, ast.AsyncWith)):
+        return [i.context_expr for i in st.items]
+    if isinstance(st, ast.Try) or isinstance(st, getattr(ast, "TryStar", ())):
+        return []
+    if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return []
+    if isinstance(st, getattr(ast, "Match", ())):
+        return [st.subject]
+    return [st]
+
+
+def _walk_expr(node: ast.AST):
+    """The nodes under ``node``, f-strings' insides, lambdas' bodies and
+    comprehensions' bodies aside (their positions are unreliable or their
+    code runs elsewhere)."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        yield n
+        if isinstance(n, (ast.JoinedStr, ast.Lambda)):
+            continue
+        stack.extend(reversed(list(ast.iter_child_nodes(n))))
+
+
+def _shape(n: ast.AST) -> str:
+    return ast.dump(n)
+
+
+def _candidates(st: ast.stmt) -> list:
+    """(node, replacement expression or None, description) for the
+    statement ``st``; replacement None: the node is replaced by ``None``."""
+    out = []
+    roots = _header_exprs(st)
+    for root in roots:
+        if isinstance(st, (ast.If, ast.While)) and root is st.test:
+            out.append((st.test, ast.UnaryOp(ast.Not(), st.test), "condition negated"))
+        for n in _walk_expr(root):
+            if isinstance(n, ast.Constant):
+                v = n.value
+                if isinstance(v, bool):
+                    out.append((n, ast.Constant(not v), f"{v!r} -> {not v!r}"))
+                elif isinstance(v, int):
+                    out.append((n, ast.Constant(v + 1), f"{v!r} -> {v + 1!r}"))
+                elif isinstance(v, float):
+                    out.append((n, ast.Constant(v + 1.5), f"{v!r} -> {v + 1.5!r}"))
+                elif isinstance(v, str):
+                    w = v + "_lx" if v else "lx"
+                    out.append((n, ast.Constant(w), f"{_short(v)!r} -> {_short(w)!r}"))
+                elif isinstance(v, bytes):
+                    out.append((n, ast.Constant(v + b"_lx"), f"{_short(v)!r} changed"))
+            elif isinstance(n, ast.Compare) and len(n.ops) == 1 and \
+                    type(n.ops[0]) in _CMP_FLIP:
+                op = _CMP_FLIP[type(n.ops[0])]()
+                m = ast.Compare(n.left, [op], n.comparators)
+                out.append((n, m, f"comparison {_op(n.ops[0])} -> {_op(op)}"))
+            elif isinstance(n, ast.BoolOp):
+                op = ast.Or() if isinstance(n.op, ast.And) else ast.And()
+                out.append((n, ast.BoolOp(op, n.values),
+                            f"{'and -> or' if isinstance(n.op, ast.And) else 'or -> and'}"))
+            elif isinstance(n, ast.BinOp) and type(n.op) in _ARITH:
+                op = _ARITH[type(n.op)]()
+                out.append((n, ast.BinOp(n.left, op, n.right),
+                            f"operator {_op(n.op)} -> {_op(op)}"))
+            elif isinstance(n, ast.UnaryOp) and isinstance(n.op, ast.Not):
+                out.append((n, n.operand, "'not' dropped"))
+            elif isinstance(n, ast.IfExp):
+                out.append((n.test, ast.UnaryOp(ast.Not(), n.test), "condition negated"))
+            elif isinstance(n, ast.Call) and n.keywords:
+                for i, k in enumerate(n.keywords):
+                    if k.arg is None:
+                        continue
+                    kws = n.keywords[:i] + n.keywords[i + 1:]
+                    out.append((n, ast.Call(n.func, n.args, kws),
+                                f"keyword {k.arg}= dropped"))
+    if isinstance(st, ast.Return) and st.value is not None and not (
+            isinstance(st.value, ast.Constant) and st.value.value is None):
+        out.append((st.value, ast.Constant(None), "returns None instead"))
+    if isinstance(st, (ast.Assign, ast.AnnAssign)) and st.value is not None and not (
+            isinstance(st.value, ast.Constant) and st.value.value is None):
+        out.append((st.value, ast.Constant(None), "assigns None instead"))
+    if isinstance(st, ast.Expr) and isinstance(st.value, ast.Call):
+        out.append((st.value, ast.Constant(None), "call dropped"))
+    if isinstance(st, ast.AugAssign) and type(st.op) in _ARITH:
+        op = _ARITH[type(st.op)]()
+        out.append((st, ast.AugAssign(st.target, op, st.value),
+                    f"{_op(st.op)}= -> {_op(op)}="))
+    return out
+
+
+def _short(v, n: int = 24):
+    if len(v) <= n:
+        return v
+    return v[:n - 3] + ("..." if isinstance(v, str) else b"...")
+
+
+def _op(op) -> str:
+    return {"Eq": "==", "NotEq": "!=", "Lt": "<", "LtE": "<=", "Gt": ">", "GtE": ">=",
+            "In": "in", "NotIn": "not in", "Is": "is", "IsNot": "is not", "Add": "+",
+            "Sub": "-", "Mult": "*", "Div": "/", "FloorDiv": "//", "Mod": "%", "Pow": "**",
+            "BitOr": "|", "BitAnd": "&", "LShift": "<<", "RShift": ">>"}.get(
+                type(op).__name__, type(op).__name__)
+
+
+def _replace(lines: list, node: ast.AST, repl: ast.AST) -> Optional[list]:
+    """The module's lines (bytes, each with its newline) with ``node``'s
+    source replaced by ``repl``, every line keeping its number; None when
+    the node has no usable position."""
+    l1, c1 = node.lineno, node.col_offset
+    l2, c2 = getattr(node, "end_lineno", None), getattr(node, "end_col_offset", None)
+    if l2 is None or c2 is None or l1 < 1 or l2 > len(lines):
+        return None
+    try:
+        code = ast.unparse(repl)
+    except Exception:                       # an odd node: no mutant from it
+        return None
+    if isinstance(node, ast.stmt):
+        if l1 != l2:
+            return None
+        text = code.encode()
+    else:
+        # an expression: in parentheses, the lines it spanned kept inside them
+        text = b"(" + code.encode() + b"\n" * (l2 - l1) + b")"
+    first, last = lines[l1 - 1], lines[l2 - 1]
+    new = first[:c1] + text + last[c2:]
+    return lines[:l1 - 1] + [new] + lines[l2:]
+
+
+def mutants(v, lines: set, other=None, limit: int = 6) -> list:
+    """Up to ``limit`` :class:`Mutant` of version ``v`` (a funcsource
+    Version) for its statements whose line markers are ``lines``; nodes the
+    ``other`` version's function does not have first (``diff``), then the
+    rest, each group in line order.  Mutants that do not compile are left
+    out."""
+    fn = v.node
+    theirs = set()
+    if other is not None:
+        theirs = {_shape(n) for n in ast.walk(other.node) if isinstance(n, ast.expr)}
+    stmts = [s for s in ast.walk(fn) if isinstance(s, ast.stmt) and s is not fn
+             and s.lineno in lines]
+    stmts.sort(key=lambda s: (s.lineno, s.col_offset))
+    found = []
+    for st in stmts:
+        for node, repl, what in _candidates(st):
+            diff = other is not None and isinstance(node, ast.expr) and \
+                _shape(node) not in theirs
+            found.append((not diff, st.lineno, node, repl, what, diff))
+    found.sort(key=lambda t: (t[0], t[1]))
+    src = v.text if v.text.endswith("\n") else v.text + "\n"
+    blines = src.encode().splitlines(keepends=True)
+    out, seen = [], set()
+    # spread over the lines: the first candidate of each line, then the next ...
+    by_group: dict = {}
+    for t in found:
+        by_group.setdefault(t[0], []).append(t)
+    ordered = []
+    for key in sorted(by_group):
+        group, rounds = by_group[key], {}
+        for t in group:
+            rounds.setdefault(t[1], []).append(t)
+        while any(rounds.values()):
+            for ln in sorted(rounds):
+                if rounds[ln]:
+                    ordered.append(rounds[ln].pop(0))
+    for _, line, node, repl, what, diff in ordered:
+        if len(out) >= limit:
+            break
+        new = _replace(blines, node, repl)
+        if new is None:
+            continue
+        text = b"".join(new)
+        if text in seen:
+            continue
+        try:
+            s = text.decode()
+            compile(s, "<mutant>", "exec", dont_inherit=True)
+        except (SyntaxError, ValueError, UnicodeDecodeError):
+            continue
+        seen.add(text)
+        out.append(Mutant(s, what, line, diff))
+    return out
