@@ -287,7 +287,8 @@ def _engine(item: dict, opts: dict) -> dict:
     return {"verdict": d["verdict"], "seconds": d.get("seconds", 0.0),
             "detail": str(d.get("detail", ""))[:300],
             "inputs": ev.get("inputs"), "agreeing_inputs": ev.get("agreeing_inputs"),
-            "mutants": ev.get("mutants")}
+            "mutants": ev.get("mutants"),
+            "input_note": (ev.get("distinguishing_input") or {}).get("note")}
 
 
 def pick(items: list, limit: Optional[int], seed: int = 0) -> list:

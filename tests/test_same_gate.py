@@ -88,7 +88,7 @@ def test_reshape_each_kind_and_exact_types_only():
     gi = reshape((1, 2), "getitem")
     assert not hasattr(gi, "__iter__") and list(iter(gi)) == [1, 2]
     assert reshape(3, "neg") == -3 and reshape(0, "neg") == -1
-    assert reshape(3, "float") == 3.5 and reshape(2, "big") == 2999
+    assert reshape(2, "big") == 2999
     assert math.isnan(reshape(2.5, "nan"))
     aware = reshape(datetime.datetime(2020, 1, 1), "tz")
     assert aware.utcoffset() == datetime.timedelta(hours=5, minutes=30)
@@ -96,18 +96,20 @@ def test_reshape_each_kind_and_exact_types_only():
     assert reshape([1], "empty") == [] and reshape({"a": 1}, "empty") == {}
     assert isinstance(reshape({"a": 1}, "mapping"), types.MappingProxyType)
     # what a reshape does not apply to is left alone
-    for x, how in ((True, "neg"), ([], "iter"), ("AB", "upper"), (1.5, "float"),
+    for x, how in ((True, "neg"), ([], "iter"), ("AB", "upper"), (1, "float"),
                    (datetime.datetime(2020, 1, 1, tzinfo=datetime.timezone.utc), "tz"),
                    (type("L", (list,), {})([1]), "iter"), (None, "empty")):
         assert reshape(x, how) is SAME_SHAPE, (x, how)
-    assert set(RESHAPES) == {"iter", "neg", "float", "big", "nan", "tz", "empty", "upper",
+    assert set(RESHAPES) == {"iter", "neg", "big", "nan", "tz", "empty", "upper",
                              "bytes", "getitem", "mapping"}
 
 
 def test_shapes_read_from_snapshots():
     assert B._shapes_of("['list', '1', '2']") == {"iter", "getitem", "empty"}
     assert B._shapes_of("['list']") == {"iter", "getitem"}
-    assert B._shapes_of("5") == {"neg", "float", "big"}
+    # an int stays an int: a float where the code was given an int is
+    # another type, and no caller may pass it
+    assert B._shapes_of("5") == {"neg", "big"}
     assert B._shapes_of("2.5") == {"neg", "big", "nan"}
     assert B._shapes_of("'ab'") == {"bytes", "empty", "upper"}
     assert B._shapes_of("['datetime.datetime', 'datetime.datetime(2020, 1, 1, 0, 0)']") == \
@@ -217,6 +219,30 @@ def test_variants_reshape_one_argument_at_a_time():
     # a reshape that applies to no argument is no input
     assert so.run(B.Input(inp.prefix, reshape="tz@0"), opts)["outcome"] == "input:unchanged"
     vs = B._variants([(inp, {}, {"input": {"value": "1234.5678", "digits": "2"}})], 3)
-    assert [v.reshape for v in vs] == ["neg@0", "big@0", "nan@0", "neg@1", "float@1",
-                                       "big@1"]
+    assert [v.reshape for v in vs] == ["neg@0", "big@0", "nan@0", "neg@1", "big@1"]
     assert all(v.prefix == inp.prefix and v.note.startswith("variant (") for v in vs)
+
+
+def test_a_variant_reshapes_an_optional_parameters_default():
+    # negative precision is clamped now: only a call that passes one shows it
+    old = d('''
+        def metric(value, precision=3):
+            return round(value * 1.0, precision)
+        ''')
+    new = old.replace("1.0, precision)", "1.0, max(precision, 0))")
+    fa, fb = function_versions(old, "m.py")["metric"], function_versions(new, "m.py")["metric"]
+    assert B._defaults(fb) == {"precision": "3"}
+    assert B._defaults(function_versions("def f(a, b=-2, *, c='x', d=None, e=g):\n pass\n",
+                                         "m.py")["f"]) == {"b": "-2", "c": "'x'"}
+    opts = B.Options(aimed=False, max_inputs=1, min_killed=0)
+    so, sn = B._Side(fa, ["value"], [], None), B._Side(fb, ["value"], [], None)
+    inp = B.Input("value = 1234.5678", reshape="neg@precision")
+    ro, rn = so.run(inp, opts), sn.run(inp, opts)
+    assert ro["input"] == {"value": "1234.5678", "precision": "3", "(reshape)": "neg@precision"}
+    assert (ro["ret"], rn["ret"]) == ("'1000.0'", "'1235.0'")
+    vs = B._variants([(B.Input("value = 1234.5678"), {}, {"input": {"value": "1234.5678"}})],
+                     3, defaults=B._defaults(fb))
+    assert [v.reshape for v in vs] == ["neg@0", "big@0", "nan@0", "neg@precision",
+                                       "big@precision"]
+    fc = B.check_function(fa, fb, opts=B.Options(aimed=False, max_inputs=2, min_killed=0))
+    assert fc.verdict == "changed" and fc.input["reshape"] == "neg@precision", fc.to_dict()

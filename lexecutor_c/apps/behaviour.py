@@ -650,7 +650,7 @@ def check_function(old: Version, new: Version, *, opts: Optional[Options] = None
                 # no input told the versions apart: the agreeing inputs in
                 # other shapes (an iterator for a list, a negative number,
                 # an aware datetime ...), the shapes edits often treat anew
-                variants = _variants(agree, opts.variants)
+                variants = _variants(agree, opts.variants, defaults=_defaults(new))
                 continue
             break
         n_inputs += 1
@@ -844,7 +844,7 @@ def _shapes_of(snap: str) -> set:
         if s not in ("['list']", "['tuple']"):
             out.add("empty")
     elif _INT.fullmatch(s):
-        out |= {"neg", "float", "big"}
+        out |= {"neg", "big"}
     elif _FLOAT.fullmatch(s):
         out |= {"neg", "big", "nan"}
     elif s.startswith("['datetime.datetime'") and "tzinfo" not in s:
@@ -862,7 +862,28 @@ def _shapes_of(snap: str) -> set:
     return out
 
 
-def _variants(agree: list, per: int, limit: int = 24) -> list:
+def _defaults(v: Version) -> dict:
+    """The optional parameters of a version whose default is a literal
+    number or string, with the default as a snapshot would show it."""
+    import ast
+    a = v.node.args
+    pos = a.posonlyargs + a.args
+    pairs = list(zip(pos[len(pos) - len(a.defaults):], a.defaults)) + \
+        [(p, d) for p, d in zip(a.kwonlyargs, a.kw_defaults) if d is not None]
+    out = {}
+    for p, d in pairs:
+        if p in a.posonlyargs:
+            continue
+        if isinstance(d, ast.UnaryOp) and isinstance(d.op, ast.USub) and \
+                isinstance(d.operand, ast.Constant):
+            d = ast.Constant(-d.operand.value) if isinstance(d.operand.value, (int, float)) \
+                else d
+        if isinstance(d, ast.Constant) and type(d.value) in (int, float, str):
+            out[p.arg] = repr(d.value) if isinstance(d.value, str) else str(d.value)
+    return out
+
+
+def _variants(agree: list, per: int, limit: int = 24, defaults: Optional[dict] = None) -> list:
     """Inputs to try once no input told the versions apart: up to ``per``
     agreeing inputs (concrete ones first), each argument of each in every
     shape it allows (at most ``limit`` in all)."""
@@ -886,6 +907,17 @@ def _variants(agree: list, per: int, limit: int = 24) -> list:
                     out.append(Input(inp.prefix, inp.call, inp.seed,
                                      f"variant ({how} of argument {i + 1}) of "
                                      f"{inp.note}"[:200], inp.plan, inp.given, f"{how}@{i}"))
+        # an optional parameter the input leaves at its default: the default
+        # in another shape (a negative ``precision``)
+        for name, snap in (defaults or {}).items():
+            if name in dict(rn.get("input") or {}):
+                continue
+            for how in RESHAPES:
+                if how in _shapes_of(snap):
+                    out.append(Input(inp.prefix, inp.call, inp.seed,
+                                     f"variant ({how} of {name}={snap}) of "
+                                     f"{inp.note}"[:200], inp.plan, inp.given,
+                                     f"{how}@{name}"))
     return out[:limit]
 
 def _mutation_gate(old: Version, new: Version, ch_old: set, ch_new: set, agree: list,

@@ -449,8 +449,8 @@ def _statement_codes(inst, filename: str) -> list:
 _SAME = object()
 
 #: the reshapes of an argument (:func:`reshape`), in the order they are tried
-RESHAPES = ("iter", "neg", "float", "big", "nan", "tz", "empty", "upper", "bytes",
-            "getitem", "mapping")
+RESHAPES = ("iter", "neg", "big", "nan", "tz", "empty", "upper", "bytes", "getitem",
+            "mapping")
 
 
 class _OnlyGetitem:
@@ -479,8 +479,6 @@ def reshape(x, how: str):
         return _OnlyGetitem(x)
     if how == "neg" and t in (int, float, datetime.timedelta):
         return -x if x else (-1 if t is int else -1.5 if t is float else _SAME)
-    if how == "float" and t is int:
-        return x + 0.5
     if how == "big" and t in (int, float):
         return x * 1000 + 999
     if how == "nan" and t is float:
@@ -700,20 +698,41 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
             # list, a negative number, an aware datetime ...)
             # "how" reshapes every argument it applies to, "how@i" only the
             # i-th (positional arguments, then keyword arguments, in order)
+            # ("how@name": the optional parameter ``name``, its default value
+            # reshaped when the input does not pass it)
             how, _, at = str(inp["reshape"]).partition("@")
-            only = int(at) if at.isdigit() else None
+            only = int(at) if at.isdigit() else -1 if at else None
             n0 = [0]
+            if at and not at.isdigit() and at not in kwargs and \
+                    at in drv.get("optional", ()):
+                import inspect
+                try:
+                    dv = inspect.signature(fn).parameters[at].default
+                except (ValueError, TypeError, KeyError):
+                    dv = inspect.Parameter.empty
+                if dv is not inspect.Parameter.empty:
+                    y = reshape(dv, how)
+                    if y is not _SAME:
+                        kwargs[at] = y
+                        n0[0] += 1
             # shown as they were given (a snapshot would consume an iterator)
             shown = (list(args), dict(kwargs))
+            if n0[0]:
+                shown[1][at] = dv
 
-            def shaped(i, x):
-                y = reshape(x, how) if only is None or i == only else _SAME
+            def shaped(i, x, name=None):
+                if name is not None and name == at and only == -1 and not n0[0]:
+                    y = reshape(x, how)             # an optional parameter passed
+                else:
+                    y = reshape(x, how) if only is None or i == only else _SAME
                 if y is not _SAME:
                     n0[0] += 1
                     return y
                 return x
             args = [shaped(i, x) for i, x in enumerate(args)]
-            kwargs = {k: shaped(len(args) + j, x) for j, (k, x) in enumerate(kwargs.items())}
+            if not n0[0]:       # (a reshaped default is the only change)
+                kwargs = {k: shaped(len(args) + j, x, k)
+                          for j, (k, x) in enumerate(kwargs.items())}
             if not n0[0]:
                 return stop("input:unchanged")
     except sandbox.Timeout:
