@@ -246,3 +246,52 @@ def test_a_variant_reshapes_an_optional_parameters_default():
                                        "big@precision"]
     fc = B.check_function(fa, fb, opts=B.Options(aimed=False, max_inputs=2, min_killed=0))
     assert fc.verdict == "changed" and fc.input["reshape"] == "neg@precision", fc.to_dict()
+
+
+def test_raise_class_or_instance_is_no_change_but_a_dropped_call_is():
+    old = d('''
+        class Frozen:
+            def __setattr__(self, name, value):
+                raise FrozenInstanceError()
+        ''')
+    new = old.replace("FrozenInstanceError()", "FrozenInstanceError")
+    c = compare_sources(old, new, "Frozen.__setattr__")
+    assert c.verdict == "same", c.to_dict()
+    # a call without arguments dropped before a raise is a change
+    old = d('''
+        def shut(f):
+            f.flush()
+            f.close()
+            raise Closed
+        ''')
+    new = old.replace("    f.close()\n", "")
+    c = compare_sources(old, new, "shut")
+    assert c.verdict == "changed" and c.evidence["first_difference"]["what"].startswith(
+        "calls to the outside world"), c.to_dict()
+    fa = function_versions(old, "m.py")["shut"]
+    assert not B._raise_forms(fa, fa, {4}, {4})
+
+
+def test_the_edits_own_short_strings_are_appended_to_string_arguments():
+    old = d('''
+        def plural(word, n=2):
+            if word.endswith('s'):
+                return word + 'es'
+            return word + ('s' if n != 1 else '')
+        ''')
+    new = old.replace("endswith('s')", "endswith(('s', 'x'))")
+    fa, fb = function_versions(old, "m.py")["plural"], function_versions(new, "m.py")["plural"]
+    ch_o, ch_n = changed_lines(fa, fb)
+    assert B._edit_tokens(fa, fb, ch_o, ch_n) == ["x"]      # 's' is in both versions
+    assert reshape("bo", "suffix:x") == "box" and reshape(3, "suffix:x") is SAME_SHAPE
+    inp = B.Input("word = 'friend'")
+    vs = B._variants([(inp, {}, {"input": {"word": "'friend'"}})], 3, tokens=("x", "@"))
+    assert [v.reshape for v in vs][:2] == ["suffix:x@0", "suffix:@@0"]
+    opts = B.Options(aimed=False, max_inputs=1, min_killed=0)
+    so, sn = B._Side(fa, ["word"], [], None), B._Side(fb, ["word"], [], None)
+    for v in vs[:2]:
+        ro, rn = so.run(v, opts), sn.run(v, opts)
+        assert ro["input"]["(reshape)"] == v.reshape
+    assert (ro["ret"], rn["ret"]) == ("\"'friend@s'\"", "\"'friend@s'\"")
+    ro, rn = so.run(vs[0], opts), sn.run(vs[0], opts)
+    assert (ro["ret"], rn["ret"]) == ("\"'friendxs'\"", "\"'friendxes'\"")

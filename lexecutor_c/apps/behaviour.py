@@ -286,6 +286,41 @@ def _unnamed(x):
     return _DUMMY_NAME.sub(r"<\1>", x) if isinstance(x, str) else x
 
 
+def _raise_forms(old: Version, new: Version, ch_old: set, ch_new: set) -> bool:
+    """Whether the edit turns ``raise C()`` into ``raise C`` (or back) on
+    its changed lines: the same class raised, instantiated by the code in
+    one version and by Python in the other."""
+    import ast
+
+    def forms(v, lines):
+        called, bare = set(), set()
+        for n in ast.walk(v.node):
+            if isinstance(n, ast.Raise) and n.lineno in lines and n.exc is not None:
+                e = n.exc
+                if isinstance(e, ast.Call) and not e.args and not e.keywords:
+                    called.add(ast.dump(e.func))
+                elif isinstance(e, (ast.Name, ast.Attribute)):
+                    bare.add(ast.dump(e))
+        return called, bare
+    oc, ob = forms(old, ch_old)
+    nc, nb = forms(new, ch_new)
+    return bool(oc & nb or nc & ob)
+
+
+def _raise_class_or_instance(x, y) -> bool:
+    """Whether two interaction traces of runs that raised the same exception
+    type differ only in a last call without arguments that one of them
+    makes: ``raise C()`` against ``raise C``, where Python makes the
+    instance itself (no call the trace sees)."""
+    p, q = _parse_calls(x), _parse_calls(y)
+    if p is None or q is None or abs(len(p) - len(q)) != 1:
+        return False
+    short, long_ = (p, q) if len(p) < len(q) else (q, p)
+    last = long_[-1]
+    return isinstance(last, list) and len(last) == 3 and not last[1] and not last[2] and \
+        _same_value(repr(short), repr(long_[:-1]))
+
+
 _CONTAINERS = ("list", "tuple", "dict", "set", "frozenset", "<iterator>")
 
 
@@ -428,14 +463,17 @@ _ODD_TYPE = re.compile(r"""['"](NoneType|function|builtin_function_or_method|met
                        r"""generator|coroutine|ellipsis|NotImplementedType|property|bool)['"]""")
 
 
-def _differences(a: dict, b: dict) -> list:
+def _differences(a: dict, b: dict, raise_forms: bool = False) -> list:
     """Fields in which two runs differ (the exception message counts only as
     "message": by itself it does not make a change, see check_function)."""
     if a.get("outcome") != b.get("outcome"):
         return ["outcome"]
     out = [k for k in _FIELDS[1:] if k != "calls" and
            not _same_value(a.get(k), b.get(k), k == "args")]
-    if not _same_value(*_matched_calls(a.get("calls"), b.get("calls"))):
+    ca, cb = _matched_calls(a.get("calls"), b.get("calls"))
+    if not _same_value(ca, cb) and not (raise_forms and
+                                        str(a.get("outcome")).startswith("raised:") and
+                                        _raise_class_or_instance(ca, cb)):
         out.append("calls")
     if str(a.get("outcome")).startswith("raised:") and \
             _unnamed(a.get("message")) != _unnamed(b.get("message")):
@@ -626,6 +664,7 @@ def check_function(old: Version, new: Version, *, opts: Optional[Options] = None
     ch_old, ch_new = changed_lines(old, new)
     fc.changed_old, fc.changed_new = sorted(ch_old), sorted(ch_new)
     edited_strings = _strings_on(old, ch_old) | _strings_on(new, ch_new)
+    raise_forms = _raise_forms(old, new, ch_old, ch_new)
     ran_old: set = set()
     ran_new: set = set()
     concrete_agreeing = 0       # ... on inputs without injected values
@@ -650,7 +689,8 @@ def check_function(old: Version, new: Version, *, opts: Optional[Options] = None
                 # no input told the versions apart: the agreeing inputs in
                 # other shapes (an iterator for a list, a negative number,
                 # an aware datetime ...), the shapes edits often treat anew
-                variants = _variants(agree, opts.variants, defaults=_defaults(new))
+                variants = _variants(agree, opts.variants, defaults=_defaults(new),
+                                     tokens=_edit_tokens(old, new, ch_old, ch_new))
                 continue
             break
         n_inputs += 1
@@ -688,7 +728,7 @@ def check_function(old: Version, new: Version, *, opts: Optional[Options] = None
             continue
         ran_old |= h_old
         ran_new |= h_new
-        diff = _differences(ro, rn)
+        diff = _differences(ro, rn, raise_forms)
         if diff == ["outcome"] and _artefact(ro, rn, inp):
             # one version fails on a made-up value lacking an operation the
             # other version does not use, or both fail on made-up values (in
@@ -883,7 +923,30 @@ def _defaults(v: Version) -> dict:
     return out
 
 
-def _variants(agree: list, per: int, limit: int = 24, defaults: Optional[dict] = None) -> list:
+def _edit_tokens(old: Version, new: Version, ch_old: set, ch_new: set) -> list:
+    """Short strings (1 to 12 characters) on the changed lines of one
+    version that the other version's function does not have: the tokens an
+    edit tests for (``word.endswith('x')``), at most three."""
+    import ast
+
+    def consts(v, lines=None):
+        out = []
+        for st in ast.walk(v.node):
+            if isinstance(st, ast.stmt) and st is not v.node and \
+                    (lines is None or st.lineno in lines):
+                for n in ast.walk(st):
+                    if isinstance(n, ast.Constant) and isinstance(n.value, str) and \
+                            0 < len(n.value) <= 12 and n.value not in out:
+                        out.append(n.value)
+        return out
+    all_old, all_new = set(consts(old)), set(consts(new))
+    toks = [t for t in consts(new, ch_new) if t not in all_old] + \
+        [t for t in consts(old, ch_old) if t not in all_new]
+    return toks[:3]
+
+
+def _variants(agree: list, per: int, limit: int = 24, defaults: Optional[dict] = None,
+              tokens: tuple = ()) -> list:
     """Inputs to try once no input told the versions apart: up to ``per``
     agreeing inputs (concrete ones first), each argument of each in every
     shape it allows (at most ``limit`` in all)."""
@@ -902,6 +965,12 @@ def _variants(agree: list, per: int, limit: int = 24, defaults: Optional[dict] =
         snaps = [v for k, v in dict(rn.get("input") or {}).items() if k != "(reshape)"]
         for i, snap in enumerate(snaps):
             shapes = _shapes_of(snap)
+            if "bytes" in shapes:           # a string: the edit's own tokens after it
+                for t in tokens:
+                    out.append(Input(inp.prefix, inp.call, inp.seed,
+                                     f"variant ({t!r} after argument {i + 1}) of "
+                                     f"{inp.note}"[:200], inp.plan, inp.given,
+                                     f"suffix:{t}@{i}"))
             for how in RESHAPES:
                 if how in shapes:
                     out.append(Input(inp.prefix, inp.call, inp.seed,

@@ -469,7 +469,8 @@ class _OnlyGetitem:
 
 def reshape(x, how: str):
     """``x`` in another shape that callers pass as often (``how``, one of
-    RESHAPES), or ``_SAME`` when ``x`` is not of a kind that reshape
+    RESHAPES, or ``suffix:TEXT``: TEXT appended to a string), or ``_SAME``
+    when ``x`` is not of a kind that reshape
     applies to.  Exact types only: a subclass keeps its shape."""
     import datetime
     t = type(x)
@@ -491,6 +492,8 @@ def reshape(x, how: str):
         return x.upper()
     if how == "bytes" and t is str:
         return x.encode()
+    if how.startswith("suffix:") and t is str:
+        return x + how[7:]
     if how == "mapping" and t is dict:
         import types as _t
         return _t.MappingProxyType(x)
@@ -700,7 +703,7 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
             # i-th (positional arguments, then keyword arguments, in order)
             # ("how@name": the optional parameter ``name``, its default value
             # reshaped when the input does not pass it)
-            how, _, at = str(inp["reshape"]).partition("@")
+            how, _, at = str(inp["reshape"]).rpartition("@")
             only = int(at) if at.isdigit() else -1 if at else None
             n0 = [0]
             if at and not at.isdigit() and at not in kwargs and \
