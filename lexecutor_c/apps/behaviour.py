@@ -249,18 +249,26 @@ def _signature_break(old: Version, new: Version) -> str:
     return ""
 
 
+def _string_constants(v: Version, lines: Optional[set] = None) -> list:
+    """The string constants of a version's statements on ``lines`` (None:
+    of all its statements), f-string pieces included, each once, in the
+    order ``ast.walk`` meets them."""
+    import ast
+    roots = v.node.body if lines is None else [
+        st for st in ast.walk(v.node)
+        if isinstance(st, ast.stmt) and st is not v.node and st.lineno in lines]
+    out: dict = {}
+    for st in roots:
+        for n in ast.walk(st):
+            if isinstance(n, ast.Constant) and isinstance(n.value, str):
+                out.setdefault(n.value, None)
+    return list(out)
+
+
 def _strings_on(v: Version, lines: set) -> set:
     """The string constants (3 characters or more) of the statements on
     ``lines`` of a version, f-string pieces included."""
-    import ast
-    out = set()
-    for st in ast.walk(v.node):
-        if isinstance(st, ast.stmt) and st is not v.node and st.lineno in lines:
-            for n in ast.walk(st):
-                if isinstance(n, ast.Constant) and isinstance(n.value, str) and \
-                        len(n.value.strip()) >= 3:
-                    out.add(n.value.strip())
-    return out
+    return {t.strip() for t in _string_constants(v, lines) if len(t.strip()) >= 3}
 
 
 def _edited_message(ro: dict, rn: dict, strings: set) -> bool:
@@ -927,22 +935,16 @@ def _edit_tokens(old: Version, new: Version, ch_old: set, ch_new: set) -> list:
     """Short strings (1 to 12 characters) on the changed lines of one
     version that the other version's function does not have: the tokens an
     edit tests for (``word.endswith('x')``), at most three."""
-    import ast
+    all_old, all_new = set(_string_constants(old)), set(_string_constants(new))
+    toks = [t for t in _string_constants(new, ch_new) if t not in all_old] + \
+        [t for t in _string_constants(old, ch_old) if t not in all_new]
+    return [t for t in toks if 0 < len(t) <= 12][:3]
 
-    def consts(v, lines=None):
-        out = []
-        for st in ast.walk(v.node):
-            if isinstance(st, ast.stmt) and st is not v.node and \
-                    (lines is None or st.lineno in lines):
-                for n in ast.walk(st):
-                    if isinstance(n, ast.Constant) and isinstance(n.value, str) and \
-                            0 < len(n.value) <= 12 and n.value not in out:
-                        out.append(n.value)
-        return out
-    all_old, all_new = set(consts(old)), set(consts(new))
-    toks = [t for t in consts(new, ch_new) if t not in all_old] + \
-        [t for t in consts(old, ch_old) if t not in all_new]
-    return toks[:3]
+
+def _concrete_first(agree: list) -> list:
+    """Agreeing runs ``(input, old run, new run)``, those whose inputs hold
+    no injected value first."""
+    return sorted(agree, key=lambda t: not (_concrete(t[1]) and _concrete(t[2])))
 
 
 def _variants(agree: list, per: int, limit: int = 24, defaults: Optional[dict] = None,
@@ -952,9 +954,8 @@ def _variants(agree: list, per: int, limit: int = 24, defaults: Optional[dict] =
     shape it allows (at most ``limit`` in all)."""
     from .funcrun import RESHAPES
     out = []
-    picked = sorted(agree, key=lambda t: not (_concrete(t[1]) and _concrete(t[2])))
     seen = set()
-    for inp, ro, rn in picked:
+    for inp, ro, rn in _concrete_first(agree):
         if len(seen) >= per:
             break
         if inp.reshape or inp.key() in seen:
@@ -962,7 +963,8 @@ def _variants(agree: list, per: int, limit: int = 24, defaults: Optional[dict] =
         seen.add(inp.key())
         # one argument at a time: a negative ``precision`` beside the value
         # the input had, not every number negated at once
-        snaps = [v for k, v in dict(rn.get("input") or {}).items() if k != "(reshape)"]
+        given = dict(rn.get("input") or {})
+        snaps = [v for k, v in given.items() if k != "(reshape)"]
         for i, snap in enumerate(snaps):
             shapes = _shapes_of(snap)
             if "bytes" in shapes:           # a string: the edit's own tokens after it
@@ -979,7 +981,7 @@ def _variants(agree: list, per: int, limit: int = 24, defaults: Optional[dict] =
         # an optional parameter the input leaves at its default: the default
         # in another shape (a negative ``precision``)
         for name, snap in (defaults or {}).items():
-            if name in dict(rn.get("input") or {}):
+            if name in given:
                 continue
             for how in RESHAPES:
                 if how in _shapes_of(snap):
@@ -988,6 +990,7 @@ def _variants(agree: list, per: int, limit: int = 24, defaults: Optional[dict] =
                                      f"{inp.note}"[:200], inp.plan, inp.given,
                                      f"{how}@{name}"))
     return out[:limit]
+
 
 def _mutation_gate(old: Version, new: Version, ch_old: set, ch_new: set, agree: list,
                    params: tuple, trees: tuple, opts: Options) -> dict:
@@ -1001,7 +1004,7 @@ def _mutation_gate(old: Version, new: Version, ch_old: set, ch_new: set, agree: 
     o_args, o_kw, n_args, n_kw = params
     t0 = time.monotonic()
     # inputs of concrete values first, then the others, at most three
-    picked = sorted(agree, key=lambda t: not (_concrete(t[1]) and _concrete(t[2])))[:3]
+    picked = _concrete_first(agree)[:3]
     n_new = max(1, (opts.mutants + 1) // 2)
     plans = []
     for label, v, other, lines in (("new", new, old, ch_new), ("old", old, new, ch_old)):

@@ -696,47 +696,37 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
                             pass
         shown = None
         if inp.get("reshape"):
-            # an input variant (issue 20): every argument of the kind the
-            # reshape names is given in another shape (an iterator for a
-            # list, a negative number, an aware datetime ...)
-            # "how" reshapes every argument it applies to, "how@i" only the
-            # i-th (positional arguments, then keyword arguments, in order)
-            # ("how@name": the optional parameter ``name``, its default value
-            # reshaped when the input does not pass it)
+            # an input variant (issue 20): one argument in another shape (an
+            # iterator for a list, a negative number, an aware datetime ...):
+            # "how@i" the i-th argument (positional ones, then keyword ones,
+            # in order), "how@name" the keyword argument ``name`` or, when
+            # the input does not pass that optional parameter, its default
             how, _, at = str(inp["reshape"]).rpartition("@")
-            only = int(at) if at.isdigit() else -1 if at else None
-            n0 = [0]
-            if at and not at.isdigit() and at not in kwargs and \
-                    at in drv.get("optional", ()):
-                import inspect
-                try:
-                    dv = inspect.signature(fn).parameters[at].default
-                except (ValueError, TypeError, KeyError):
-                    dv = inspect.Parameter.empty
-                if dv is not inspect.Parameter.empty:
-                    y = reshape(dv, how)
-                    if y is not _SAME:
-                        kwargs[at] = y
-                        n0[0] += 1
+            args = list(args)
             # shown as they were given (a snapshot would consume an iterator)
             shown = (list(args), dict(kwargs))
-            if n0[0]:
-                shown[1][at] = dv
-
-            def shaped(i, x, name=None):
-                if name is not None and name == at and only == -1 and not n0[0]:
-                    y = reshape(x, how)             # an optional parameter passed
-                else:
-                    y = reshape(x, how) if only is None or i == only else _SAME
+            y = _SAME
+            if at.isdigit() and int(at) < len(args):
+                y = reshape(args[int(at)], how)
                 if y is not _SAME:
-                    n0[0] += 1
-                    return y
-                return x
-            args = [shaped(i, x) for i, x in enumerate(args)]
-            if not n0[0]:       # (a reshaped default is the only change)
-                kwargs = {k: shaped(len(args) + j, x, k)
-                          for j, (k, x) in enumerate(kwargs.items())}
-            if not n0[0]:
+                    args[int(at)] = y
+            else:
+                name = list(kwargs)[int(at) - len(args)] \
+                    if at.isdigit() and int(at) - len(args) < len(kwargs) else at
+                if name in kwargs:
+                    y = reshape(kwargs[name], how)
+                elif name in drv.get("optional", ()):
+                    import inspect
+                    try:
+                        dv = inspect.signature(fn).parameters[name].default
+                    except (ValueError, TypeError, KeyError):
+                        dv = inspect.Parameter.empty
+                    if dv is not inspect.Parameter.empty:
+                        y = reshape(dv, how)
+                        shown[1][name] = dv
+                if y is not _SAME:
+                    kwargs[name] = y
+            if y is _SAME:
                 return stop("input:unchanged")
     except sandbox.Timeout:
         return stop("timeout")
