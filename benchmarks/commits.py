@@ -274,7 +274,7 @@ def _engine(item: dict, opts: dict) -> dict:
         c = compare_sources(item["old_source"], item["new_source"], item["function"],
                             ignore_messages=opts.get("ignore_messages", False),
                             max_inputs=opts.get("max_inputs"), timeout=opts.get("timeout"),
-                            seed=opts.get("seed", 0))
+                            seed=opts.get("seed", 0), points=opts.get("points", "gate"))
         d = c.to_dict()
         d["seconds"] = c.seconds or round(time.monotonic() - t0, 3)
     except Exception as e:          # a crash of the engine is a result, not the end
@@ -429,7 +429,7 @@ def main_labelled(a) -> int:
     items = [it for it in items if it.get("label")]
     items = pick(items, a.limit, a.sample_seed)
     opts = {"engine": "compare_sources", "max_inputs": a.max_inputs, "timeout": a.timeout,
-            "seed": 0, "ignore_messages": a.ignore_messages}
+            "seed": 0, "ignore_messages": a.ignore_messages, "points": a.points}
     cache = os.path.join(a.out, "labelled.jsonl")
     t0 = time.monotonic()
     rows = run_labelled(items, opts, cache, a.fresh and not a.stored, a.stored,
@@ -482,6 +482,9 @@ def main(argv=None) -> int:
                          "'changed' verdicts on preserving edits, with the labels' reasons")
     ap.add_argument("--ignore-messages", action="store_true",
                     help="labelled mode: a reworded exception message is not a change")
+    ap.add_argument("--points", choices=("gate", "change", "off"), default="gate",
+                    help="the values where the changed lines are left: a difference keeps "
+                         "'same' back (gate, the default), is a change, or is not compared")
     ap.add_argument("--range", default="HEAD", metavar="REV",
                     help="revision to walk back from, or a range A..B (default HEAD)")
     ap.add_argument("--max", type=int, default=600, metavar="N",
@@ -522,7 +525,7 @@ def main(argv=None) -> int:
     a.max_inputs = 12 if a.max_inputs is None else a.max_inputs
     a.timeout = 5.0 if a.timeout is None else a.timeout
     opts = {"seeds": list(range(a.seeds)), "max_inputs": a.max_inputs, "budget": a.budget,
-            "timeout": a.timeout, "max_functions": a.max_functions}
+            "timeout": a.timeout, "max_functions": a.max_functions, "points": a.points}
     per = {}
     t0 = time.monotonic()
     for repo in a.repo:

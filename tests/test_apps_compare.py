@@ -195,6 +195,26 @@ def test_cli_compare_bad_input(tmp_path, capsys):
         assert code == 2 and "Traceback" not in err and err.strip(), argv
 
 
+def test_cli_compare_points(tmp_path, capsys):
+    # a value the function computes but never shows: "gate" keeps "same"
+    # back, "change" calls it a change, a bad mode is a usage error
+    old = "def f(xs, n):\n    t = 0\n    for x in xs:\n        t += x * 2\n    return n > 3\n"
+    (tmp_path / "o.py").write_text(old)
+    (tmp_path / "n.py").write_text(old.replace("x * 2", "x * 3"))
+    files = [str(tmp_path / "o.py"), str(tmp_path / "n.py")]
+    code = cli.main(["compare", *files, "--json"])
+    doc = json.loads(capsys.readouterr()[0])
+    assert code == 0 and doc["verdict"] == "undecided", doc
+    assert "a value after the changed lines" in doc["detail"]
+    code = cli.main(["compare", *files, "--points", "change", "--fail-on-change"])
+    out, _ = capsys.readouterr()
+    assert code == 1 and "t = " in out, out
+    assert cli.main(["compare", *files, "--points", "sometimes"]) == 2
+    assert "--points" in capsys.readouterr()[1]
+    with pytest.raises(ValueError):
+        compare_sources(old, old, "f", points="sometimes")
+
+
 def test_a_signature_break_is_a_change_without_running():
     c = compare_sources("def f(a, predicate=None):\n    return a\n",
                         "def f(a, pred=None):\n    return a\n", "f")

@@ -8,6 +8,8 @@ import math
 import textwrap
 import types
 
+import pytest
+
 from lexecutor_c.apps import behaviour as B
 from lexecutor_c.apps.compare import compare_sources
 from lexecutor_c.apps.funcrun import RESHAPES, reshape
@@ -96,12 +98,19 @@ def test_reshape_each_kind_and_exact_types_only():
     assert reshape([1], "empty") == [] and reshape({"a": 1}, "empty") == {}
     assert isinstance(reshape({"a": 1}, "mapping"), types.MappingProxyType)
     # what a reshape does not apply to is left alone
-    for x, how in ((True, "neg"), ([], "iter"), ("AB", "upper"), (1, "float"),
+    for x, how in ((True, "neg"), ([], "iter"), ("AB", "upper"), (1.5, "float"), (2.0, "frac"),
                    (datetime.datetime(2020, 1, 1, tzinfo=datetime.timezone.utc), "tz"),
                    (type("L", (list,), {})([1]), "iter"), (None, "empty")):
         assert reshape(x, how) is SAME_SHAPE, (x, how)
     assert set(RESHAPES) == {"iter", "neg", "big", "nan", "tz", "empty", "upper",
-                             "bytes", "getitem", "mapping"}
+                             "lower", "bytes", "getitem", "mapping"}
+    # bytes take the case reshapes and the edit's tokens (as latin-1)
+    assert reshape(b"12Z", "lower") == b"12z" and reshape("Ab", "lower") == "ab"
+    assert reshape(b"12", "suffix:z") == b"12z" and reshape(b"12", "const:z") == b"z"
+    assert reshape("en_GB", "const:en") == "en"
+    assert reshape("en", "const:en") is SAME_SHAPE      # nothing would change
+    assert reshape("x", "none") is None and reshape(None, "none") is SAME_SHAPE
+    assert type(reshape(1, "float")) is float and reshape(1, "float") == 1.0
 
 
 def test_shapes_read_from_snapshots():
@@ -111,7 +120,11 @@ def test_shapes_read_from_snapshots():
     # another type, and no caller may pass it
     assert B._shapes_of("5") == {"neg", "big"}
     assert B._shapes_of("2.5") == {"neg", "big", "nan"}
-    assert B._shapes_of("'ab'") == {"bytes", "empty", "upper"}
+    assert B._shapes_of("'ab'") == {"text", "bytes", "empty", "upper"}
+    assert B._shapes_of("'AB'") == {"text", "bytes", "empty", "lower"}
+    assert B._shapes_of("b'aZ'") == {"text", "empty", "upper", "lower"}
+    assert B._shapes_of("b'12Z'") == {"text", "empty", "lower"}
+    assert B._shapes_of("b''") == {"text"}
     assert B._shapes_of("['datetime.datetime', 'datetime.datetime(2020, 1, 1, 0, 0)']") == \
         {"tz"}
     assert B._shapes_of("['dict', [\"'a'\", '1']]") == {"mapping", "empty"}
@@ -286,12 +299,265 @@ def test_the_edits_own_short_strings_are_appended_to_string_arguments():
     assert reshape("bo", "suffix:x") == "box" and reshape(3, "suffix:x") is SAME_SHAPE
     inp = B.Input("word = 'friend'")
     vs = B._variants([(inp, {}, {"input": {"word": "'friend'"}})], 3, tokens=("x", "@"))
-    assert [v.reshape for v in vs][:2] == ["suffix:x@0", "suffix:@@0"]
+    assert [v.reshape for v in vs][:4] == ["suffix:x@0", "const:x@0", "suffix:@@0",
+                                           "const:@@0"]
     opts = B.Options(aimed=False, max_inputs=1, min_killed=0)
     so, sn = B._Side(fa, ["word"], [], None), B._Side(fb, ["word"], [], None)
-    for v in vs[:2]:
+    for v in (vs[0], vs[2]):
         ro, rn = so.run(v, opts), sn.run(v, opts)
         assert ro["input"]["(reshape)"] == v.reshape
     assert (ro["ret"], rn["ret"]) == ("\"'friend@s'\"", "\"'friend@s'\"")
     ro, rn = so.run(vs[0], opts), sn.run(vs[0], opts)
     assert (ro["ret"], rn["ret"]) == ("\"'friendxs'\"", "\"'friendxes'\"")
+    # the token for the argument: 'x' itself
+    ro, rn = so.run(vs[1], opts), sn.run(vs[1], opts)
+    assert (ro["ret"], rn["ret"]) == ("\"'xs'\"", "\"'xes'\"")
+
+
+def test_star_args_get_the_items_an_aimed_input_gives():
+    # ``isinstance(dicts[0], dict)`` -> ``Mapping``: only a non-dict mapping
+    # passed as the one positional argument tells them apart
+    old = d('''
+        from collections.abc import Mapping
+
+        def merge(*dicts, **kwargs):
+            if len(dicts) == 1 and not isinstance(dicts[0], dict):
+                dicts = dicts[0]
+            rv = {}
+            for dd in dicts:
+                rv.update(dd)
+            return rv
+        ''')
+    new = old.replace("isinstance(dicts[0], dict)", "isinstance(dicts[0], Mapping)")
+    c = compare_sources(old, new, "merge")
+    assert c.verdict == "changed", c.to_dict()
+    # the item is given as a list, which ``*dicts`` takes
+    from lexecutor_c.apps.diffinputs import _assign, _Scope
+    fa = function_versions(old, "m.py")["merge"]
+    assert _assign(["dicts", ("item", 0)], "X", _Scope(fa)) == ["dicts = [X] * 1"]
+    assert _assign(["opts", ("item", "k")], "X", _Scope(fa))[-1] == "opts = {'k': X}"
+
+
+def test_star_args_follow_the_optional_positional_parameters():
+    from lexecutor_c.apps.funcrun import _with_varargs
+
+    def f(a, b=2, *rest, c=0):
+        return a, b, rest, c
+    env = {"rest": (7, 8)}
+    assert _with_varargs(f, [1], {"b": 5, "c": 1}, ("rest",), ("rest",), env) == [1, 5, 7, 8]
+    kw = {"c": 1}
+    assert _with_varargs(f, [1], kw, ("rest",), ("rest",), env) == [1, 2, 7, 8]
+    assert kw == {"c": 1}
+    # not named by the input, not iterable, or no *args: the arguments as they were
+    assert _with_varargs(f, [1], {}, ("rest",), (), env) == [1]
+    assert _with_varargs(f, [1], {}, ("rest",), ("rest",), {"rest": 3}) == [1]
+    assert _with_varargs(lambda a: a, [1], {}, ("rest",), ("rest",), env) == [1]
+    # renamed between the versions: the other version's name reaches it
+    assert _with_varargs(f, [1], {}, ("rest", "args"), ("args",), {"args": [9]}) == \
+        [1, 2, 9]
+
+
+def test_the_edits_token_replaces_a_string_and_none_when_the_edit_tests_for_it():
+    old = d('''
+        def activate(locale, path=None):
+            if locale.startswith("en_"):
+                return "builtin"
+            return "lookup " + locale
+        ''')
+    new = old.replace('locale.startswith("en_")',
+                      'locale is None or locale.startswith("en")')
+    fa, fb, (ch_o, ch_n) = _versions(old, new, "activate")
+    assert B._edit_tokens(fa, fb, ch_o, ch_n) == ["en", "en_", "_"]
+    assert B._edit_none(fa, fb, ch_o, ch_n) and not B._edit_none(fa, fa, ch_o, ch_o)
+    inp = B.Input("locale = 'en_GB'")
+    vs = B._variants([(inp, {}, {"input": {"locale": "'en_GB'"}})], 3,
+                     tokens=("en",), none=True)
+    hows = [v.reshape for v in vs]
+    assert hows[:3] == ["none@0", "suffix:en@0", "const:en@0"], hows
+    opts = B.Options(aimed=False, max_inputs=1, min_killed=0)
+    so, sn = B._Side(fa, ["locale"], [], None), B._Side(fb, ["locale"], [], None)
+    ro, rn = so.run(vs[0], opts), sn.run(vs[0], opts)       # None
+    assert ro["args"] == rn["args"] == "['None']"
+    # the old version reaches ``None.startswith`` (a made-up value there)
+    assert "<injected>" in ro["calls"] and rn["ret"] == "\"'builtin'\"", (ro, rn)
+    ro, rn = so.run(vs[2], opts), sn.run(vs[2], opts)       # 'en'
+    assert (ro["ret"], rn["ret"]) == ("\"'lookup en'\"", "\"'builtin'\""), (ro, rn)
+
+
+def test_bytes_constants_give_the_characters_the_edit_added():
+    old = d('''
+        def tz_start(s):
+            if s[-1:] in b'-+Z':
+                return len(s) - 1
+            return -1
+        ''')
+    new = old.replace("b'-+Z'", "b'-+Zz'")
+    fa, fb, (ch_o, ch_n) = _versions(old, new, "tz_start")
+    assert B._edit_tokens(fa, fb, ch_o, ch_n) == ["-+Zz", "-+Z", "z"]
+
+
+def test_docstrings_are_not_mutated():
+    src = d('''
+        def f(x):
+            """Doc."""
+            return x + 1
+        ''')
+    v = function_versions(src, "m.py")["f"]
+    ms = mutants(v, {2, 3})
+    assert ms and all(m.line == 3 for m in ms), [(m.line, m.what) for m in ms]
+
+
+def test_a_fraction_for_a_whole_number_when_the_edit_rounds_differently():
+    old = d('''
+        def seconds(value):
+            value = int(value)
+            return value * 2
+        ''')
+    new = old.replace("int(value)", "round(value)")
+    fa, fb, (ch_o, ch_n) = _versions(old, new, "seconds")
+    assert B._edit_rounds(fa, fb, ch_o, ch_n) and not B._edit_rounds(fa, fa, ch_o, ch_o)
+    assert not B._edit_rounds(fa, fb, set(), set())
+    assert reshape(3, "frac") == 3.7 and reshape(3.5, "frac") is SAME_SHAPE
+    inp = B.Input("value = 3")
+    vs = B._variants([(inp, {}, {"input": {"value": "3"}})], 3, rounds=True)
+    assert vs[0].reshape == "frac@0"
+    opts = B.Options(aimed=False, max_inputs=1, min_killed=0)
+    so, sn = B._Side(fa, ["value"], [], None), B._Side(fb, ["value"], [], None)
+    ro, rn = so.run(vs[0], opts), sn.run(vs[0], opts)
+    assert (ro["ret"], rn["ret"]) == ("'6'", "'8'"), (ro, rn)
+    # without the rounding edit, no fraction is tried
+    assert all(v.reshape != "frac@0" for v in
+               B._variants([(inp, {}, {"input": {"value": "3"}})], 3))
+
+
+def test_both_versions_draw_the_same_pseudo_random_numbers():
+    import random
+    src = d('''
+        import random
+
+        def pick(xs):
+            return [random.randrange(100) for _ in xs]
+        ''')
+    v = function_versions(src, "m.py")["pick"]
+    side = B._Side(v, ["xs"], [], None)
+    opts = B.Options(aimed=False, max_inputs=1, min_killed=0)
+    inp = B.Input("xs = [1, 2, 3, 4, 5]")
+    first = side.run(inp, opts)
+    random.random()          # this process's own draws do not reach the runs
+    again = side.run(inp, opts)
+    assert first["outcome"] == "returned" and first["ret"] == again["ret"], (first, again)
+    # another input seed, other numbers
+    other = side.run(B.Input("xs = [1, 2, 3, 4, 5]", None, 7), opts)
+    assert other["ret"] != first["ret"]
+
+
+POINTS_OLD = d('''
+    def f(xs, n):
+        total = 0
+        for x in xs:
+            total += x * 2
+        if n > 100:
+            total = 0
+        return n > 3
+    ''')
+
+
+def test_a_value_after_the_changed_lines_keeps_same_back():
+    # the result never shows ``total``; the value where the changed line is
+    # left does (ChangeGuard's program points)
+    new = POINTS_OLD.replace("x * 2", "x * 3")
+    fa, fb, (ch_o, ch_n) = _versions(POINTS_OLD, new, "f")
+    fc = B.check_function(fa, fb)                 # "gate": no "same"
+    assert fc.verdict == "undecided", fc.detail
+    assert "they differ in a value after the changed lines" in fc.detail and \
+        "total" in fc.detail, fc.detail
+    # "change": a difference like one in what the function does
+    fc = B.check_function(fa, fb, opts=B.Options(points="change"))
+    assert fc.verdict == "changed", fc.detail
+    assert fc.detail.startswith("a value after the changed lines") and "total" in fc.detail
+    assert fc.old["after_changed_lines"]["name"] == "total"
+    assert fc.old["after_changed_lines"]["value"] != fc.new["after_changed_lines"]["value"]
+    # "off": nothing the function does shows the edit, and its mutants
+    # (``total = 0`` never read) survive: not "same" either, for that reason
+    fc = B.check_function(fa, fb, opts=B.Options(points="off"))
+    assert fc.verdict == "undecided" and "mutants" in fc.detail, fc.detail
+    with pytest.raises(ValueError):
+        B.Options(points="yes")
+
+
+def test_program_points_ignore_renamed_locals_and_made_up_values():
+    # a local renamed: no name both versions have differs
+    new = POINTS_OLD.replace("total", "acc")
+    assert compare_sources(POINTS_OLD, new, "f").verdict != "changed"
+    pd = B._point_difference
+    a = {"points": [{"x": "1", "t": "2"}]}
+    assert pd(a, {"points": [{"x": "1", "t": "3"}]}) == (0, "t", "2", "3")
+    assert pd(a, {"points": [{"x": "1", "u": "3"}]}) is None          # other names
+    assert pd(a, {"points": [{"x": "1", "t": "2"}, {"x": "2"}]}) is None  # left twice
+    assert pd(a, {"points": [{"x": "1", "t": "<Dummy 't'>"}]}) is None  # made up
+    assert pd({}, {}) is None
+    assert B._differences(a, {"points": [{"x": "1", "t": "3"}]}) == []
+    assert B._differences(a, {"points": [{"x": "1", "t": "3"}]}, points=True) == ["points"]
+
+
+def test_a_local_bound_to_a_parameter_passes_the_compared_value_on():
+    from lexecutor_c.apps.diffinputs import aimed_inputs
+    old = d('''
+        def size(value, gnu=False):
+            if isinstance(value, str):
+                b = float(value)
+            else:
+                b = value
+            a = abs(b)
+            if a == 1 and not gnu:
+                return f"{b} Byte"
+            return "many"
+        ''')
+    new = old.replace('f"{b} Byte"', 'f"{int(b)} Byte"')
+    fa, fb, (ch_o, ch_n) = _versions(old, new, "size")
+    notes = [n for _, n, _ in aimed_inputs(fa, fb, ch_o, ch_n)]
+    assert "aimed: value = 1" in notes, notes
+    # reached with 1, told apart with 1 as a float (the edit adds int())
+    c = compare_sources(old, new, "size")
+    assert c.verdict == "changed" and "1.0 Byte" in c.detail, c.to_dict()
+
+
+def test_a_parameter_the_changed_lines_make_whole_gets_a_fraction():
+    from lexecutor_c.apps.diffinputs import aimed_inputs
+    old = d('''
+        import datetime as dt
+
+        def ago(value, precise=False):
+            value = int(value)
+            return dt.timedelta(seconds=value)
+        ''')
+    new = old.replace("value = int(value)", "value = value if precise else round(value)")
+    fa, fb, (ch_o, ch_n) = _versions(old, new, "ago")
+    notes = [n for _, n, _ in aimed_inputs(fa, fb, ch_o, ch_n)]
+    assert "aimed (value): value = 1.7" in notes, notes
+    # with ``precise`` at its other value, together
+    assert any("value = 1.7" in n and "precise = True" in n for n in notes), notes
+    assert compare_sources(old, new, "ago").verdict == "changed"
+
+
+def test_the_extracted_function_takes_the_same_helpers_whatever_the_hash_seed():
+    # more helpers than the driver takes: which ones make the limit must not
+    # depend on a set's order (it changes with PYTHONHASHSEED)
+    import os
+    import subprocess
+    import sys
+    helpers = "".join(f"def h{i}(x):\n    return x + {i}\n\n" for i in range(20))
+    body = " + ".join(f"h{i}(x)" for i in range(20))
+    src = helpers + f"def f(x):\n    return {body}\n"
+    code = ("import sys\nfrom lexecutor_c.apps.funcsource import function_versions, "
+            "build_driver\nsrc = sys.stdin.read()\n"
+            "print(build_driver(function_versions(src, 'm.py')['f']).text)")
+    texts = set()
+    for seed in ("1", "2", "3", "4"):
+        env = dict(os.environ, PYTHONHASHSEED=seed)
+        out = subprocess.run([sys.executable, "-c", code], input=src, env=env,
+                             capture_output=True, text=True, timeout=120)
+        assert out.returncode == 0, out.stderr
+        texts.add(out.stdout)
+    assert len(texts) == 1
+    assert next(iter(texts)).count("def h") == 12

@@ -53,7 +53,8 @@ _FIELDS = ("outcome", "ret", "out", "args", "self", "calls", "globals")
 _FIELD_WORDS = {"outcome": "outcome", "ret": "return value", "out": "printed output",
                 "args": "arguments after the call", "self": "self after the call",
                 "message": "exception message", "calls": "calls to the outside world",
-                "globals": "globals written"}
+                "globals": "globals written",
+                "points": "a value after the changed lines"}
 
 
 # ------------------------------------------------------------------ comparison
@@ -104,7 +105,11 @@ class Options:
     change too (False: it is only noted); ``min_same``: "same" needs this
     many inputs that ran changed lines in both versions with traces that
     agree (fewer: "undecided"); ``aimed``: inputs aimed at the diff
-    (lexecutor_c.apps.diffinputs)."""
+    (lexecutor_c.apps.diffinputs); ``points``: the values of the locals
+    both versions have where they leave the changed lines (ChangeGuard's
+    program points) -- "gate": a difference there on an input of concrete
+    values keeps "same" back ("undecided"), "change": it makes "changed"
+    like a difference in what the function does, "off": not compared."""
 
     predictor: object = "constraints"
     seeds: tuple = (0,)
@@ -118,6 +123,11 @@ class Options:
     min_killed: float = 1.0
     mutants: int = 6
     variants: int = 3
+    points: str = "gate"
+
+    def __post_init__(self):
+        if self.points not in ("gate", "change", "off"):
+            raise ValueError(f"points must be 'gate', 'change' or 'off', not {self.points!r}")
 
     def resolved_predictor(self):
         if self.predictor == "constraints":
@@ -166,7 +176,8 @@ class Tree:
 class _Side:
     """One version ready to run."""
 
-    def __init__(self, v: Version, args: list, kwargs: list, tree: Optional[Tree]):
+    def __init__(self, v: Version, args: list, kwargs: list, tree: Optional[Tree],
+                 varargs: tuple = (), changed: set = frozenset()):
         self.v = v
         if tree is not None:
             rel, name, pkg = module_name_of(v.path, tree.has_init, relative_levels(v.module))
@@ -184,13 +195,15 @@ class _Side:
                      "class_path": d.class_path, "kind": d.kind, "self": d.self_name,
                      "root": d.root, "module_name": d.module_name,
                      "is_package": d.is_package, "module_file": d.module_file,
-                     "args": args, "kwargs": kwargs, "optional": _optional(v)}
+                     "args": args, "kwargs": kwargs, "optional": _optional(v),
+                     "varargs": varargs, "changed": sorted(changed)}
 
     def run(self, inp: Input, opts: Options) -> dict:
         out = sandbox.call_isolated(run_case, self.spec, {"prefix": inp.prefix,
                                                            "call": inp.call,
                                                            "given": list(inp.given),
-                                                           "reshape": inp.reshape},
+                                                           "reshape": inp.reshape,
+                                                           "points": opts.points != "off"},
                                     inp.seed, opts.resolved_predictor(), opts.randomize,
                                     limits=sandbox.Limits(timeout=opts.timeout,
                                                           readable=self.readable))
@@ -201,6 +214,16 @@ class _Side:
             return r
         return {"outcome": {"timeout": "timeout", "memory": "memory"}.get(out.status, "crash"),
                 "message": out.describe()[:300]}
+
+
+def _varargs_names(old: Version, new: Version) -> tuple:
+    """The ``*args`` parameter's name in each version, then in the other
+    (renamed ``*args`` -> ``*iterables``: the items an input gives reach
+    both): (old's names, new's names)."""
+    va_old, va_new = (v.node.args.vararg.arg if v.node.args.vararg else None
+                      for v in (old, new))
+    return (tuple(n for n in (va_old, va_new) if n),
+            tuple(n for n in (va_new, va_old) if n))
 
 
 def _optional(v: Version) -> list:
@@ -249,10 +272,12 @@ def _signature_break(old: Version, new: Version) -> str:
     return ""
 
 
-def _string_constants(v: Version, lines: Optional[set] = None) -> list:
+def _string_constants(v: Version, lines: Optional[set] = None,
+                      bytes_too: bool = False) -> list:
     """The string constants of a version's statements on ``lines`` (None:
     of all its statements), f-string pieces included, each once, in the
-    order ``ast.walk`` meets them."""
+    order ``ast.walk`` meets them; ``bytes_too``: bytes constants as well,
+    as latin-1 text."""
     import ast
     roots = v.node.body if lines is None else [
         st for st in ast.walk(v.node)
@@ -262,6 +287,8 @@ def _string_constants(v: Version, lines: Optional[set] = None) -> list:
         for n in ast.walk(st):
             if isinstance(n, ast.Constant) and isinstance(n.value, str):
                 out.setdefault(n.value, None)
+            elif bytes_too and isinstance(n, ast.Constant) and isinstance(n.value, bytes):
+                out.setdefault(n.value.decode("latin-1"), None)
     return list(out)
 
 
@@ -471,9 +498,31 @@ _ODD_TYPE = re.compile(r"""['"](NoneType|function|builtin_function_or_method|met
                        r"""generator|coroutine|ellipsis|NotImplementedType|property|bool)['"]""")
 
 
-def _differences(a: dict, b: dict, raise_forms: bool = False) -> list:
+def _point_difference(a: dict, b: dict) -> Optional[tuple]:
+    """The first value that differs at the changed lines' exits of two runs
+    (ChangeGuard's program points): ``(exit number, name, value in a, value
+    in b)``, or None.  Only when both runs left the changed lines as often,
+    only names both runs have there (a renamed or extracted local says
+    nothing), only values without made-up objects."""
+    pa, pb = a.get("points") or [], b.get("points") or []
+    if not pa or len(pa) != len(pb):
+        return None
+    for i, (x, y) in enumerate(zip(pa, pb)):
+        if not isinstance(x, dict) or not isinstance(y, dict):
+            return None
+        for k in sorted(set(x) & set(y)):
+            u, w = x[k], y[k]
+            if u != w and "Dummy" not in u and "Dummy" not in w and \
+                    "<injected" not in u + w and not _same_value(u, w):
+                return i, k, u, w
+    return None
+
+
+def _differences(a: dict, b: dict, raise_forms: bool = False, points: bool = False) -> list:
     """Fields in which two runs differ (the exception message counts only as
-    "message": by itself it does not make a change, see check_function)."""
+    "message": by itself it does not make a change, see check_function);
+    ``points``: the values at the changed lines' exits too ("points", when
+    nothing else differs)."""
     if a.get("outcome") != b.get("outcome"):
         return ["outcome"]
     out = [k for k in _FIELDS[1:] if k != "calls" and
@@ -486,6 +535,8 @@ def _differences(a: dict, b: dict, raise_forms: bool = False) -> list:
     if str(a.get("outcome")).startswith("raised:") and \
             _unnamed(a.get("message")) != _unnamed(b.get("message")):
         out.append("message")
+    if points and not out and _point_difference(a, b) is not None:
+        out.append("points")
     return out
 
 
@@ -596,6 +647,11 @@ def diff_excerpt(a: str, b: str, width: int = 60) -> tuple:
 
 
 def _summary_of(field_: str, a: dict, b: dict) -> str:
+    if field_ == "points":
+        i, k, u, w = _point_difference(a, b) or (0, "?", "", "")
+        x, y = diff_excerpt(u, w)
+        return f"{_FIELD_WORDS[field_]} ({'first exit' if i == 0 else f'exit {i + 1}'}): " \
+            f"{k} = {x} -> {k} = {y}"
     if field_ == "outcome":
         x, y = diff_excerpt(_oc(a), _oc(b))
         return f"{x} -> {y}"
@@ -660,8 +716,12 @@ def check_function(old: Version, new: Version, *, opts: Optional[Options] = None
     sig_note = "" if (o_req, o_kw) == (n_req, n_kw) else \
         f" (signature ({', '.join(o_req + o_kw)}) -> ({', '.join(n_req + n_kw)}))"
 
+    va = _varargs_names(old, new)
+    ch_old, ch_new = changed_lines(old, new)
+
     def make(trees):
-        return (_Side(old, o_args, o_kw, trees[0]), _Side(new, n_args, n_kw, trees[1]))
+        return (_Side(old, o_args, o_kw, trees[0], va[0], ch_old),
+                _Side(new, n_args, n_kw, trees[1], va[1], ch_new))
     module_mode = old_tree is not None and new_tree is not None
     try:
         sides = make((old_tree, new_tree) if module_mode else (None, None))
@@ -669,7 +729,6 @@ def check_function(old: Version, new: Version, *, opts: Optional[Options] = None
         fc.verdict, fc.detail = EXCEPTION, f"cannot build the driver: {e}"
         return fc
     fc.mode = sides[1].driver.mode
-    ch_old, ch_new = changed_lines(old, new)
     fc.changed_old, fc.changed_new = sorted(ch_old), sorted(ch_new)
     edited_strings = _strings_on(old, ch_old) | _strings_on(new, ch_new)
     raise_forms = _raise_forms(old, new, ch_old, ch_new)
@@ -684,6 +743,8 @@ def check_function(old: Version, new: Version, *, opts: Optional[Options] = None
     setup_failures = 0
     message_note = None
     best = None         # (input, old run, new run, fields, through injected values?)
+    best_score = -1
+    point_note = None   # a value after the changed lines that differs (points="gate")
     weak_left = 4
     agree: list = []            # (input, old run, new run) that ran changed lines in both, alike
     variants = None             # the variants of agreeing inputs, once asked for
@@ -698,7 +759,9 @@ def check_function(old: Version, new: Version, *, opts: Optional[Options] = None
                 # other shapes (an iterator for a list, a negative number,
                 # an aware datetime ...), the shapes edits often treat anew
                 variants = _variants(agree, opts.variants, defaults=_defaults(new),
-                                     tokens=_edit_tokens(old, new, ch_old, ch_new))
+                                     tokens=_edit_tokens(old, new, ch_old, ch_new),
+                                     none=_edit_none(old, new, ch_old, ch_new),
+                                     rounds=_edit_rounds(old, new, ch_old, ch_new))
                 continue
             break
         n_inputs += 1
@@ -736,7 +799,7 @@ def check_function(old: Version, new: Version, *, opts: Optional[Options] = None
             continue
         ran_old |= h_old
         ran_new |= h_new
-        diff = _differences(ro, rn, raise_forms)
+        diff = _differences(ro, rn, raise_forms, opts.points == "change")
         if diff == ["outcome"] and _artefact(ro, rn, inp):
             # one version fails on a made-up value lacking an operation the
             # other version does not use, or both fail on made-up values (in
@@ -748,10 +811,10 @@ def check_function(old: Version, new: Version, *, opts: Optional[Options] = None
             ro2 = sides[0].run(inp, opts)
             rn2 = sides[1].run(inp, opts)
             fc.runs += 2
-            every = set(_FIELDS) | {"message"}
-            stable_o = every - set(_differences(ro, ro2)) \
+            every = set(_FIELDS) | {"message", "points"}
+            stable_o = every - set(_differences(ro, ro2, points=True)) \
                 if ro2.get("outcome") == ro.get("outcome") else set()
-            stable_n = every - set(_differences(rn, rn2)) \
+            stable_n = every - set(_differences(rn, rn2, points=True)) \
                 if rn2.get("outcome") == rn.get("outcome") else set()
             real = [k for k in diff if k in stable_o and k in stable_n]
             if "message" in real and opts.compare_messages and not inp.call and \
@@ -780,13 +843,17 @@ def check_function(old: Version, new: Version, *, opts: Optional[Options] = None
                     not (own or _concrete(ro) and _concrete(rn)) or \
                     bool(_STAND_IN_CALL.search(str(ro.get("calls", "")) +
                                                str(rn.get("calls", ""))))
-                if best is None or (best[4] and not weak):
-                    best = (inp, ro, rn, real, weak)
+                # what the function does outside (returns, raises, calls,
+                # writes) over a value at the changed lines' exits, either
+                # over a difference in injected values
+                score = 0 if weak else 1 if real == ["points"] else 2
+                if best is None or score > best_score:
+                    best, best_score = (inp, ro, rn, real, weak), score
                 results.append((inp, ro, rn, False))
-                if not weak:
+                if score == 2:
                     break
-                # the difference shows in injected values: look a little
-                # further for one that does not
+                # the difference shows in injected values, or only inside:
+                # look a little further for one that shows outside
                 weak_left -= 1
                 if weak_left <= 0:
                     break
@@ -800,6 +867,16 @@ def check_function(old: Version, new: Version, *, opts: Optional[Options] = None
             agree.append((inp, ro, rn))
             if _concrete(ro) and _concrete(rn):
                 concrete_agreeing += 1
+                if opts.points == "gate" and point_note is None and \
+                        _point_difference(ro, rn) is not None:
+                    # everything the function does agrees, a value where the
+                    # changed lines are left does not: no "same" (if a run
+                    # again gives the same values)
+                    ro2, rn2 = sides[0].run(inp, opts), sides[1].run(inp, opts)
+                    fc.runs += 2
+                    if ro2.get("points") == ro.get("points") and \
+                            rn2.get("points") == rn.get("points"):
+                        point_note = _summary_of("points", ro, rn)
     fc.inputs = n_inputs
     fc.seconds = round(time.monotonic() - t0, 3)
     if best is not None and best[4] and concrete_agreeing:
@@ -825,6 +902,12 @@ def check_function(old: Version, new: Version, *, opts: Optional[Options] = None
         fc.input = inp.show()
         fc.input["arguments"] = rn.get("input") or ro.get("input")
         fc.old, fc.new = _describe(ro), _describe(rn)
+        pd = _point_difference(ro, rn) if real == ["points"] else None
+        if pd is not None:
+            # side by side: the value where each version left the changed lines
+            i, k, u, w = pd
+            fc.old["after_changed_lines"] = {"exit": i + 1, "name": k, "value": u}
+            fc.new["after_changed_lines"] = {"exit": i + 1, "name": k, "value": w}
         return fc
     conclusive = [r for r in results if r[3] is not None]
     fc.reached = reached
@@ -832,12 +915,17 @@ def check_function(old: Version, new: Version, *, opts: Optional[Options] = None
     if reached:
         n = fc.agreeing
         gate = None
-        if n >= opts.min_same and opts.min_killed > 0:
+        if n >= opts.min_same and opts.min_killed > 0 and point_note is None:
             trees = (old_tree, new_tree) if fc.mode == "module" else (None, None)
             fc.mutants = gate = _mutation_gate(old, new, ch_old, ch_new, agree,
                                                (o_args, o_kw, n_args, n_kw), trees, opts)
             fc.runs += gate["runs"]
-        if n >= opts.min_same and (gate is None or gate["passed"]):
+        if n >= opts.min_same and point_note is not None:
+            fc.verdict = UNDECIDED
+            fc.detail = f"{n} input{'s' if n != 1 else ''} ran the changed lines in both " \
+                f"versions, alike, but they differ in {point_note} (what the " \
+                "function returns, raises, prints, calls and writes agrees)" + sig_note
+        elif n >= opts.min_same and (gate is None or gate["passed"]):
             fc.verdict = SAME
             fc.detail = f"{n} input{'s' if n != 1 else ''} ran the changed lines in both " \
                 f"versions, alike" + sig_note
@@ -884,7 +972,8 @@ _FLOAT = re.compile(r"-?\d+\.\d*(e[-+]?\d+)?|-?\d+e[-+]?\d+|-?inf")
 
 def _shapes_of(snap: str) -> set:
     """The reshapes (funcrun.RESHAPES) that apply to an argument, from its
-    snapshot as a run recorded it."""
+    snapshot as a run recorded it; ``text``: a string or bytes (the edit's
+    own tokens apply)."""
     s = str(snap)
     out = set()
     if s.startswith(("['list'", "['tuple'")):
@@ -901,12 +990,17 @@ def _shapes_of(snap: str) -> set:
         out.add("neg")
     elif s.startswith("['dict'"):
         out |= {"mapping", "empty"}
-    elif s[:1] in "'\"" and len(s) >= 2:
-        out.add("bytes")
-        if len(s) > 2:
+    elif s[:1] in "'\"" and len(s) >= 2 or s[:2] in ("b'", 'b"') and len(s) >= 3:
+        body = s[1:] if s[0] == "b" else s
+        out.add("text")
+        if s[0] != "b":
+            out.add("bytes")
+        if len(body) > 2:
             out.add("empty")
-        if s != s.upper():
+        if body != body.upper():
             out.add("upper")
+        if body != body.lower():
+            out.add("lower")
     return out
 
 
@@ -934,11 +1028,66 @@ def _defaults(v: Version) -> dict:
 def _edit_tokens(old: Version, new: Version, ch_old: set, ch_new: set) -> list:
     """Short strings (1 to 12 characters) on the changed lines of one
     version that the other version's function does not have: the tokens an
-    edit tests for (``word.endswith('x')``), at most three."""
-    all_old, all_new = set(_string_constants(old)), set(_string_constants(new))
-    toks = [t for t in _string_constants(new, ch_new) if t not in all_old] + \
-        [t for t in _string_constants(old, ch_old) if t not in all_new]
-    return [t for t in toks if 0 < len(t) <= 12][:3]
+    edit tests for (``word.endswith('x')``), bytes constants' too, and the
+    characters one such constant has beyond the other's (``b'-+Zz'`` for
+    ``b'-+Z'``: ``'z'``), at most four."""
+    all_old, all_new = set(_string_constants(old, bytes_too=True)), \
+        set(_string_constants(new, bytes_too=True))
+    mine_new = [t for t in _string_constants(new, ch_new, bytes_too=True) if t not in all_old]
+    mine_old = [t for t in _string_constants(old, ch_old, bytes_too=True) if t not in all_new]
+    toks = [t for t in mine_new + mine_old if 0 < len(t) <= 12]
+    for a in mine_new:
+        for b in mine_old:
+            if 0 < len(a) <= 12 and 0 < len(b) <= 12:
+                extra = set(a) ^ set(b)
+                if 0 < len(extra) <= 2 and (set(a) <= set(b) or set(b) <= set(a)):
+                    toks += [c for c in sorted(extra) if c not in toks]
+    out: list = []
+    for t in toks:
+        if t not in out:
+            out.append(t)
+    return out[:4]
+
+
+def _on_lines(v: Version, lines: set):
+    """The AST nodes of a version's statements on ``lines``."""
+    import ast
+    for st in ast.walk(v.node):
+        if isinstance(st, ast.stmt) and st is not v.node and st.lineno in lines:
+            yield from ast.walk(st)
+
+
+def _edit_none(old: Version, new: Version, ch_old: set, ch_new: set) -> bool:
+    """Do the changed lines of one version test for None (``x is None``,
+    ``x == None``) where the other version's changed lines do not?"""
+    import ast
+
+    def tests(v, lines):
+        return any(isinstance(n, ast.Compare) and any(
+            isinstance(c, ast.Constant) and c.value is None for c in [n.left] + n.comparators)
+            for n in _on_lines(v, lines))
+    return tests(old, ch_old) != tests(new, ch_new)
+
+
+_ROUNDING = {"int", "round", "floor", "ceil", "trunc"}
+
+
+def _edit_rounds(old: Version, new: Version, ch_old: set, ch_new: set) -> bool:
+    """Do the versions' changed lines make a number whole differently
+    (``int(x)`` -> ``round(x)``, a ``math.floor`` added)?  Then a number
+    argument with a fraction is worth a try."""
+    import ast
+
+    def calls(v, lines):
+        out = []
+        for n in _on_lines(v, lines):
+            if isinstance(n, ast.Call):
+                f = n.func.attr if isinstance(n.func, ast.Attribute) else \
+                    n.func.id if isinstance(n.func, ast.Name) else ""
+                if f in _ROUNDING:
+                    out.append(f)
+        return sorted(out)
+    return calls(old, ch_old) != calls(new, ch_new)
 
 
 def _concrete_first(agree: list) -> list:
@@ -948,12 +1097,18 @@ def _concrete_first(agree: list) -> list:
 
 
 def _variants(agree: list, per: int, limit: int = 24, defaults: Optional[dict] = None,
-              tokens: tuple = ()) -> list:
+              tokens: tuple = (), none: bool = False, rounds: bool = False) -> list:
     """Inputs to try once no input told the versions apart: up to ``per``
-    agreeing inputs (concrete ones first), each argument of each in every
-    shape it allows (at most ``limit`` in all)."""
+    agreeing inputs (concrete ones first), one argument at a time in another
+    shape.  First the shapes aimed at the edit -- the edit's own tokens
+    (``tokens``) after or instead of a string argument, None for an argument
+    when the edit tests for None (``none``), a fraction added to a whole
+    number and the number as a float when the edit makes numbers whole
+    differently (``rounds``) --,
+    then each argument of each
+    in every shape it allows; at most ``limit`` in all."""
     from .funcrun import RESHAPES
-    out = []
+    aimed, other = [], []
     seen = set()
     for inp, ro, rn in _concrete_first(agree):
         if len(seen) >= per:
@@ -961,35 +1116,42 @@ def _variants(agree: list, per: int, limit: int = 24, defaults: Optional[dict] =
         if inp.reshape or inp.key() in seen:
             continue
         seen.add(inp.key())
+
+        def add(to, what, how):
+            to.append(Input(inp.prefix, inp.call, inp.seed,
+                            f"variant ({what}) of {inp.note}"[:200], inp.plan, inp.given,
+                            how))
         # one argument at a time: a negative ``precision`` beside the value
         # the input had, not every number negated at once
         given = dict(rn.get("input") or {})
         snaps = [v for k, v in given.items() if k != "(reshape)"]
         for i, snap in enumerate(snaps):
             shapes = _shapes_of(snap)
-            if "bytes" in shapes:           # a string: the edit's own tokens after it
+            if none and str(snap) != "None":
+                add(aimed, f"None for argument {i + 1}", f"none@{i}")
+            if rounds and _INT.fullmatch(str(snap)):
+                add(aimed, f"a fraction added to argument {i + 1}", f"frac@{i}")
+                add(aimed, f"argument {i + 1} as a float", f"float@{i}")
+            if "text" in shapes:           # a string: the edit's own tokens
                 for t in tokens:
-                    out.append(Input(inp.prefix, inp.call, inp.seed,
-                                     f"variant ({t!r} after argument {i + 1}) of "
-                                     f"{inp.note}"[:200], inp.plan, inp.given,
-                                     f"suffix:{t}@{i}"))
+                    add(aimed, f"{t!r} after argument {i + 1}", f"suffix:{t}@{i}")
+                    add(aimed, f"{t!r} for argument {i + 1}", f"const:{t}@{i}")
             for how in RESHAPES:
                 if how in shapes:
-                    out.append(Input(inp.prefix, inp.call, inp.seed,
-                                     f"variant ({how} of argument {i + 1}) of "
-                                     f"{inp.note}"[:200], inp.plan, inp.given, f"{how}@{i}"))
+                    add(other, f"{how} of argument {i + 1}", f"{how}@{i}")
         # an optional parameter the input leaves at its default: the default
         # in another shape (a negative ``precision``)
         for name, snap in (defaults or {}).items():
             if name in given:
                 continue
+            if none:
+                add(aimed, f"None for {name}={snap}", f"none@{name}")
             for how in RESHAPES:
                 if how in _shapes_of(snap):
-                    out.append(Input(inp.prefix, inp.call, inp.seed,
-                                     f"variant ({how} of {name}={snap}) of "
-                                     f"{inp.note}"[:200], inp.plan, inp.given,
-                                     f"{how}@{name}"))
-    return out[:limit]
+                    add(other, f"{how} of {name}={snap}", f"{how}@{name}")
+    # the aimed ones of every input first, at most two thirds of the whole
+    aimed = aimed[:max(1, 2 * limit // 3)]
+    return (aimed + other)[:limit]
 
 
 def _mutation_gate(old: Version, new: Version, ch_old: set, ch_new: set, agree: list,
@@ -1035,7 +1197,8 @@ def _mutation_gate(old: Version, new: Version, ch_old: set, ch_new: set, agree: 
                 continue
             try:
                 args, kw = (n_args, n_kw) if label == "new" else (o_args, o_kw)
-                side = _Side(mv, args, kw, trees[1] if label == "new" else trees[0])
+                side = _Side(mv, args, kw, trees[1] if label == "new" else trees[0],
+                             _varargs_names(old, new)[1 if label == "new" else 0])
             except (ValueError, SyntaxError, IndexError):
                 continue
             killed, valid = False, False

@@ -665,7 +665,7 @@ def check_commits(repo: str = ".", rev_range: Optional[str] = None, *, staged: b
                   seeds=DEFAULT_SEEDS, predictor="constraints", timeout: float = 5.0,
                   max_inputs: int = 24, budget: float = 30.0, max_functions: int = 20,
                   use_tests: bool = True, module: bool = True, compare_messages: bool = True,
-                  progress=None) -> list:
+                  points: str = "gate", progress=None) -> list:
     """Check each commit of ``rev_range`` (default ``HEAD``: the last commit)
     or, with ``staged``, the staged changes against ``HEAD``.  ``seeds``:
     seeds of the injected values and of the prefix generator; ``predictor``:
@@ -676,7 +676,9 @@ def check_commits(repo: str = ".", rev_range: Optional[str] = None, *, staged: b
     tests; ``module``: run each version inside its module, loaded from a
     checkout of its revision (else the function with its context alone);
     ``compare_messages``: a different exception message is a change too
-    (the default; False: it is only noted).
+    (the default; False: it is only noted); ``points``: the values where
+    the changed lines are left (behaviour.Options.points: "gate", "change",
+    "off").
     Raises GitError for a path that is no repository, a bad
     range, or git failing."""
     root = repo_root(repo)
@@ -692,7 +694,8 @@ def check_commits(repo: str = ".", rev_range: Optional[str] = None, *, staged: b
     else:
         todo = _commits(root, rev_range or "HEAD")
     opts = Options(predictor=predictor, seeds=tuple(seeds) or (0,), timeout=timeout,
-                   max_inputs=max_inputs, budget=budget, compare_messages=compare_messages)
+                   max_inputs=max_inputs, budget=budget, compare_messages=compare_messages,
+                   points=points)
     trees = _Trees(root) if module else None
     results = []
     try:

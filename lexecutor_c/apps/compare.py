@@ -71,16 +71,23 @@ def _combine(parts: list) -> str:
 
 def compare_sources(old_source: str, new_source: str, function: Optional[str] = None, *,
                     ignore_messages: bool = False, max_inputs: Optional[int] = None,
-                    timeout: Optional[float] = None, seed: int = 0) -> Comparison:
+                    timeout: Optional[float] = None, seed: int = 0,
+                    points: str = "gate") -> Comparison:
     """Compare one function (``function``: its qualified name, ``Class.method``)
     of two versions of a module, or, when ``function`` is None, every
     function and method whose code changed (the result's verdict is the
     strongest of theirs, ``functions`` holds each one).  ``max_inputs``:
     inputs per function; ``timeout``: seconds per run; ``seed``: of the
-    injection and the input generator."""
+    injection and the input generator; ``points``: the values where the
+    changed lines are left -- "gate" (a difference keeps "same" back),
+    "change" (it is a change), "off" (behaviour.Options.points).  Raises
+    TypeError for sources that are not text, ValueError for another
+    ``points``."""
     t0 = time.monotonic()
     if not isinstance(old_source, str) or not isinstance(new_source, str):
         raise TypeError("compare_sources() takes the two versions' source text (str)")
+    if points not in ("gate", "change", "off"):
+        raise ValueError(f"points must be 'gate', 'change' or 'off', not {points!r}")
     from .funcsource import function_versions
     try:
         a = function_versions(old_source, "<old>")
@@ -93,10 +100,11 @@ def compare_sources(old_source: str, new_source: str, function: Optional[str] = 
         return Comparison("error", function, {}, round(time.monotonic() - t0, 3),
                           f"the new version does not parse: {e.msg} (line {e.lineno})")
     if function is not None:
-        return _compare_one(a, b, function, ignore_messages, max_inputs, timeout, seed, t0)
+        return _compare_one(a, b, function, ignore_messages, max_inputs, timeout, seed, t0,
+                            points)
     names = changed_functions(old_source, new_source)
     parts = [_compare_one(a, b, q, ignore_messages, max_inputs, timeout, seed,
-                          time.monotonic()) for q in names]
+                          time.monotonic(), points) for q in names]
     if not parts:
         return Comparison("same", None, {"functions_changed": 0},
                           round(time.monotonic() - t0, 3),
@@ -114,14 +122,14 @@ def compare_sources(old_source: str, new_source: str, function: Optional[str] = 
 
 def _compare_one(a: dict, b: dict, q: str, ignore_messages: bool,
                  max_inputs: Optional[int], timeout: Optional[float], seed: int,
-                 t0: float) -> Comparison:
+                 t0: float, points: str = "gate") -> Comparison:
     from .behaviour import Options, check_function
     if q not in a or q not in b:
         where = "either version" if q not in a and q not in b else \
             "the old version" if q not in a else "the new version"
         return Comparison("error", q, {}, round(time.monotonic() - t0, 3),
                           f"no function {q!r} in {where}")
-    opts = Options(seeds=(seed,), compare_messages=not ignore_messages)
+    opts = Options(seeds=(seed,), compare_messages=not ignore_messages, points=points)
     if max_inputs is not None:
         opts.max_inputs = max_inputs
     if timeout is not None:

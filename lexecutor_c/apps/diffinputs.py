@@ -96,6 +96,12 @@ def _dotted(e) -> Optional[list]:
     return None
 
 
+#: conversions a local may be bound through and still take the value the
+#: code compares it with from the parameter (``float('1')`` aside: a number
+#: given to the parameter is a number after them)
+_CONVERSIONS = {"abs", "float", "int", "round", "str", "bool", "list", "tuple", "bytes"}
+
+
 class _Scope:
     """What the names a function reads are: its parameters, the module's
     imports (root name -> the import statement), module-level definitions,
@@ -132,6 +138,35 @@ class _Scope:
                 self._literal(s.targets[0].id, s.value)
         self.locals = {n.id for n in ast.walk(fn) if isinstance(n, ast.Name)
                        and isinstance(n.ctx, ast.Store)} - set(self.params)
+        # locals bound to a parameter (or something it holds) as it is or
+        # through a conversion (``abs_bytes = abs(float(value))``), by every
+        # assignment they have: a value the code compares the local with is
+        # given to the parameter
+        self.derived: dict = {}
+        stores: dict = {}
+        for n in ast.walk(fn):
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+                stores[n.id] = stores.get(n.id, 0) + 1
+        binds: dict = {}
+        for s in ast.walk(fn):
+            if isinstance(s, ast.Assign) and len(s.targets) == 1 and \
+                    isinstance(s.targets[0], ast.Name):
+                e = s.value
+                while isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and \
+                        e.func.id in _CONVERSIONS and len(e.args) == 1 and not e.keywords:
+                    e = e.args[0]
+                binds.setdefault(s.targets[0].id, []).append(_dotted(e))
+        for _ in range(3):              # chains: ``b = float(v)``, ``a = abs(b)``
+            for name, paths in binds.items():
+                if len(paths) != stores.get(name) or name in self.params:
+                    continue
+                got = []
+                for p in paths:
+                    if p is not None and p[0] in self.derived:
+                        p = self.derived[p[0]] + p[1:]
+                    got.append(p if p is not None and p[0] in self.params else None)
+                if got and None not in got and all(g == got[0] for g in got):
+                    self.derived[name] = got[0]
         # loop variables over literal containers: ``for t in ('a', 'b')``,
         # ``any(t in x for t in ('a', 'b'))``: t takes those values
         self.loopvals: dict = {}
@@ -205,6 +240,8 @@ def _hints(node, scope: _Scope) -> list:
                 return
             vals = [f"[0] * {int(v)}" for v in vals if isinstance(v, int) and 0 <= v < 1000]
             raw = True
+        if p is not None and p[0] in scope.derived:
+            p = scope.derived[p[0]] + p[1:]
         if p is None or not scope.settable(p) or not vals:
             return
         srcs = [v if raw else repr(v) for v in vals]
@@ -384,7 +421,14 @@ def _assign(path: list, value: str, scope: _Scope) -> list:
         last = i == len(path) - 1
         if isinstance(part, tuple):
             inner = value if last else "_LxObj()"
-            stmts.append(f"{expr} = {{{part[1]!r}: {inner}}}")
+            k = part[1]
+            if i == 1 and root in scope.params and type(k) is int and 0 <= k < 8:
+                # a parameter indexed by position (``dicts[0]`` of ``*dicts``,
+                # ``row[1]``): a list, which ``*args`` can take and code
+                # iterating the parameter sees as items
+                stmts.append(f"{expr} = [{inner}] * {k + 1}")
+            else:
+                stmts.append(f"{expr} = {{{k!r}: {inner}}}")
             expr = f"{expr}[{part[1]!r}]"
             continue
         nxt = f"{expr}.{part}"
@@ -510,6 +554,30 @@ def _parameter_alternatives(v, changed: list) -> list:
     return out
 
 
+_WHOLE = {"int", "round", "floor", "ceil", "trunc"}
+
+
+def _rounding_hints(changed: list, scope: _Scope) -> list:
+    """Parameters the changed lines make whole (``int(value)``,
+    ``math.floor(x / 2)``'s ``x`` aside: the argument itself): numbers with
+    a fraction, .5 included (``round`` and ``int`` part there)."""
+    out = []
+    for s in changed:
+        for n in ast.walk(s):
+            if not isinstance(n, ast.Call) or len(n.args) < 1:
+                continue
+            f = n.func.attr if isinstance(n.func, ast.Attribute) else \
+                n.func.id if isinstance(n.func, ast.Name) else ""
+            if f not in _WHOLE:
+                continue
+            p = _dotted(n.args[0])
+            if p is not None and p[0] in scope.derived:
+                p = scope.derived[p[0]] + p[1:]
+            if p is not None and scope.settable(p):
+                out.append((p, ["1.7", "2.5", "-1.5"], "value"))
+    return out
+
+
 def aimed_inputs(old, new, ch_old: set, ch_new: set, base: str = "") -> list:
     """(prefix, note, names) triples aimed at the edit between two
     :class:`~lexecutor_c.apps.funcsource.Version` objects; ``ch_old`` /
@@ -541,6 +609,7 @@ def aimed_inputs(old, new, ch_old: set, ch_new: set, base: str = "") -> list:
             for g in guards + changed:
                 handlers.extend(_handler_hints(g, scope))
             near.extend((h, v) for h in _parameter_alternatives(v, changed))
+            near.extend((h, v) for h in _rounding_hints(changed, scope))
             rest.extend((h, v) for h in _iterable_hints(v, changed))
             rest.extend((h, v) for h in _hints(v.node, scope))
         except Exception:        # an odd AST costs only these inputs
@@ -583,7 +652,7 @@ def aimed_inputs(old, new, ch_old: set, ch_new: set, base: str = "") -> list:
     # every subject near the edit at once
     subjects: dict = {}
     for (path, vals, edge, *_), v in near:
-        if path != "RAW" and not edge and len(path) == 1 and vals:
+        if path != "RAW" and edge in (False, "value") and len(path) == 1 and vals:
             subjects.setdefault(path[0], (vals, v))
     if len(subjects) >= 2:
         for k in range(min(4, max(len(vals) for vals, _ in subjects.values()))):

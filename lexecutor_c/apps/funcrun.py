@@ -448,9 +448,12 @@ def _statement_codes(inst, filename: str) -> list:
 
 _SAME = object()
 
+#: program points recorded per run (the changed lines' exits)
+_POINTS_MAX = 40
+
 #: the reshapes of an argument (:func:`reshape`), in the order they are tried
-RESHAPES = ("iter", "neg", "big", "nan", "tz", "empty", "upper", "bytes", "getitem",
-            "mapping")
+RESHAPES = ("iter", "neg", "big", "nan", "tz", "empty", "upper", "lower", "bytes",
+            "getitem", "mapping")
 
 
 class _OnlyGetitem:
@@ -467,11 +470,38 @@ class _OnlyGetitem:
         return len(self._items)
 
 
+def _with_varargs(fn, args: list, kwargs: dict, names, given, env: dict) -> list:
+    """``args`` followed by the items the input gives the function's
+    ``*args`` parameter (``names``: its name in this version, then in the
+    other), when the input names it among the values it gives; the optional
+    positional parameters between them get the value ``kwargs`` holds (taken
+    out of it) or their default.  ``args`` unchanged otherwise."""
+    import inspect
+    name = next((n for n in names if n in given and n in env), None)
+    if name is None:
+        return args
+    try:
+        items = list(env[name])
+        ps = list(inspect.signature(fn).parameters.values())
+    except Exception:        # not iterable, or no signature: as it was
+        return args
+    if not any(p.kind is p.VAR_POSITIONAL for p in ps):
+        return args
+    middle = []
+    for p in ps:
+        if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) and \
+                p.default is not p.empty:
+            middle.append(kwargs.pop(p.name) if p.name in kwargs else p.default)
+    return list(args) + middle + items
+
+
 def reshape(x, how: str):
     """``x`` in another shape that callers pass as often (``how``, one of
-    RESHAPES, or ``suffix:TEXT``: TEXT appended to a string), or ``_SAME``
-    when ``x`` is not of a kind that reshape
-    applies to.  Exact types only: a subclass keeps its shape."""
+    RESHAPES; ``suffix:TEXT``: TEXT appended to a string or bytes;
+    ``const:TEXT``: the string or bytes TEXT instead; ``none``: None;
+    ``frac``: 0.7 added to an int; ``float``: an int as a float), or
+    ``_SAME`` when ``x`` is not of a kind that reshape applies to.  Exact
+    types only: a subclass keeps its shape."""
     import datetime
     t = type(x)
     if how == "iter" and t in (list, tuple) and x:
@@ -488,12 +518,23 @@ def reshape(x, how: str):
         return x.replace(tzinfo=datetime.timezone(datetime.timedelta(hours=5, minutes=30)))
     if how == "empty" and t in (str, bytes, list, tuple, dict, set) and x:
         return t()
-    if how == "upper" and t is str and x != x.upper():
+    if how == "upper" and t in (str, bytes) and x != x.upper():
         return x.upper()
+    if how == "lower" and t in (str, bytes) and x != x.lower():
+        return x.lower()
+    if how == "none" and x is not None:
+        return None
+    if how == "frac" and t is int:
+        return x + 0.7
+    if how == "float" and t is int:
+        return float(x)
     if how == "bytes" and t is str:
         return x.encode()
-    if how.startswith("suffix:") and t is str:
-        return x + how[7:]
+    if how.startswith(("suffix:", "const:")) and t in (str, bytes):
+        tok = how.partition(":")[2]
+        tok = tok if t is str else tok.encode("latin-1", "replace")
+        y = x + tok if how.startswith("suffix:") else tok
+        return y if y != x else _SAME
     if how == "mapping" and t is dict:
         import types as _t
         return _t.MappingProxyType(x)
@@ -509,7 +550,11 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
     import types
     from .._core import Runtime
     from ..engine.instrument import instrument
+    import random
     res: dict = {"outcome": None, "dropped": 0}
+    # the same pseudo-random numbers for both versions of an input (the
+    # child would otherwise inherit whatever state the parent's random has)
+    random.seed(seed)
     dummies = _dummy_types()
     filename = drv["filename"]
     real_out = sys.stdout
@@ -679,6 +724,11 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
             for p in inp.get("given") or ():
                 if p in drv.get("optional", ()) and p in env and p not in kwargs:
                     kwargs[p] = env[p]
+            # ``*args``, when an aimed input gives it items (``dicts[0]`` a
+            # Mapping): passed after the positional parameters, the optional
+            # ones at the value given or their default
+            args = _with_varargs(fn, args, kwargs, drv.get("varargs") or (),
+                                 inp.get("given") or (), env)
         if needs_self and obj is None:
             obj = object.__new__(cls) if cls.__new__ is object.__new__ else cls.__new__(cls)
             if s_obj is not None and not isinstance(s_obj, dummies):
@@ -747,6 +797,28 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
     except Exception:
         globals_before = {}
     executed: set = set()
+    # the values at the changed lines' exits (issue 20, ChangeGuard's
+    # program points): the target's locals each time its frame leaves a
+    # changed line for another line or returns from one
+    tcode = getattr(fn, "__code__", None)
+    region = {ln + drv["offset"] for ln in drv.get("changed") or ()} \
+        if inp.get("points", True) else set()
+    points: list = []
+    in_region: dict = {}    # frame -> on a changed line now?
+
+    def at_exit(fr):
+        if len(points) >= _POINTS_MAX:
+            return
+        # an iterator is shown, not drained: recording must not change the run
+        _NO_DRAIN[0] = True
+        try:
+            points.append({k: _ADDR.sub("0x?", repr(snapshot(x, 0, dummies)))[:200]
+                           for k, x in list(fr.f_locals.items())
+                           if not k.startswith("_lx") and not k.startswith("__")})
+        except Exception:
+            points.append({})
+        finally:
+            _NO_DRAIN[0] = False
 
     def line_tracer(frame, event, arg):
         # the lines of the code under test that ran (exactly: the runtime's
@@ -757,6 +829,14 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
         def local(fr, ev, a):
             if ev == "line":
                 executed.add(fr.f_lineno)
+                if region and fr.f_code is tcode:
+                    now = fr.f_lineno in region
+                    if in_region.get(id(fr)) and not now:
+                        at_exit(fr)
+                    in_region[id(fr)] = now
+            elif ev == "return" and region and fr.f_code is tcode and \
+                    in_region.pop(id(fr), False):
+                at_exit(fr)
             return local
         return local
     try:
@@ -823,4 +903,5 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
                              if i in marks and first <= marks[i] <= last})
     res["lines"] = sorted({ln - off for ln in executed if first <= ln <= last})
     res["injections"] = len(rt.injections)
+    res["points"] = points
     return res

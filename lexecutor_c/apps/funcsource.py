@@ -322,7 +322,10 @@ def build_driver(v: Version) -> Driver:
         for nm in _bound_by(s):
             by_name.setdefault(nm, []).append(s)
     chosen: list = []
-    todo = list(reads - own)
+    # in a fixed order (a set's order changes with the hash seed, and with it
+    # which helpers make the limit: two runs, or two versions, would load
+    # different ones)
+    todo = sorted(reads - own, reverse=True)
     seen = set(own)
     helpers = 0
     while todo:
@@ -343,7 +346,7 @@ def build_driver(v: Version) -> Driver:
                 helpers += 1
             chosen.append(s)
             if not isinstance(s, (ast.Import, ast.ImportFrom)):
-                todo.extend(_names_read(s) - seen)
+                todo.extend(sorted(_names_read(s) - seen, reverse=True))
     chosen.sort(key=lambda s: s.lineno)
     out: list = []
     for s in chosen:

@@ -87,6 +87,9 @@ def _candidates(st: ast.stmt) -> list:
     """(node, replacement expression or None, description) for the
     statement ``st``; replacement None: the node is replaced by ``None``."""
     out = []
+    if isinstance(st, ast.Expr) and isinstance(st.value, ast.Constant):
+        # a docstring or a bare constant: nothing runs that could notice
+        return out
     roots = _header_exprs(st)
     for root in roots:
         if isinstance(st, (ast.If, ast.While)) and root is st.test:

@@ -38,6 +38,8 @@ def _commits_args(p):
                         "(the default since issue 20)")
     p.add_argument("--ignore-messages", dest="compare_messages", action="store_false",
                    help="a reworded exception message (same type) is no change, only noted")
+    p.add_argument("--points", choices=("gate", "change", "off"), default="gate",
+                   help="values where the changed lines are left (the locals both versions have; ChangeGuard's program points): gate (default) -- a difference there keeps \"same\" back; change -- it counts as a change; off -- not compared")
     p.add_argument("--fail-on-change", action="store_true",
                    help="exit with status 1 when a commit changes behaviour")
     p.add_argument("--json", action="store_true", help="print one JSON document")
@@ -58,7 +60,8 @@ def _commits(args, ui: UI) -> int:
                                   predictor=args.predictor, timeout=args.timeout,
                                   max_inputs=args.max_inputs, budget=args.budget,
                                   max_functions=args.max_functions, use_tests=args.use_tests,
-                                  compare_messages=args.compare_messages)
+                                  compare_messages=args.compare_messages,
+                                  points=args.points)
     except cm.GitError as e:
         raise UsageError(str(e))
     summ = cm.summary(checks)

@@ -25,6 +25,8 @@ def _compare_args(p):
                    help="wall-clock seconds per run (default: 5)")
     p.add_argument("--seed", type=int, default=0, metavar="N",
                    help="seed of the injected values and the input generator (default: 0)")
+    p.add_argument("--points", choices=("gate", "change", "off"), default="gate",
+                   help="values where the changed lines are left (the locals both versions have; ChangeGuard's program points): gate (default) -- a difference there keeps \"same\" back; change -- it counts as a change; off -- not compared")
     p.add_argument("--fail-on-change", action="store_true",
                    help="exit with status 1 when the edit changes behaviour")
     p.add_argument("--json", action="store_true", help="print one JSON document")
@@ -62,7 +64,8 @@ def _compare(args, ui: UI) -> int:
         if missing:
             raise UsageError(f"no function {args.function!r} in {' or '.join(missing)}")
     c = compare_sources(old, new, args.function, ignore_messages=args.ignore_messages,
-                        max_inputs=args.max_inputs, timeout=args.timeout, seed=args.seed)
+                        max_inputs=args.max_inputs, timeout=args.timeout, seed=args.seed,
+                        points=args.points)
     parts = c.functions or ([c] if c.function else [])
     if args.json:
         doc = {"version": 1, "old": args.old, "new": args.new, "function": args.function,
