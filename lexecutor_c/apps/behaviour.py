@@ -1069,24 +1069,16 @@ def _edit_none(old: Version, new: Version, ch_old: set, ch_new: set) -> bool:
     return tests(old, ch_old) != tests(new, ch_new)
 
 
-_ROUNDING = {"int", "round", "floor", "ceil", "trunc"}
-
-
 def _edit_rounds(old: Version, new: Version, ch_old: set, ch_new: set) -> bool:
     """Do the versions' changed lines make a number whole differently
     (``int(x)`` -> ``round(x)``, a ``math.floor`` added)?  Then a number
     argument with a fraction is worth a try."""
     import ast
+    from .diffinputs import WHOLE_CALLS, called_name
 
     def calls(v, lines):
-        out = []
-        for n in _on_lines(v, lines):
-            if isinstance(n, ast.Call):
-                f = n.func.attr if isinstance(n.func, ast.Attribute) else \
-                    n.func.id if isinstance(n.func, ast.Name) else ""
-                if f in _ROUNDING:
-                    out.append(f)
-        return sorted(out)
+        return sorted(called_name(n) for n in _on_lines(v, lines)
+                      if isinstance(n, ast.Call) and called_name(n) in WHOLE_CALLS)
     return calls(old, ch_old) != calls(new, ch_new)
 
 

@@ -31,7 +31,7 @@ from __future__ import annotations
 import ast
 from typing import Optional
 
-__all__ = ["aimed_inputs", "STAND_IN"]
+__all__ = ["aimed_inputs", "STAND_IN", "WHOLE_CALLS", "called_name"]
 
 #: a stand-in object for a subject's root: the attributes the input sets,
 #: anything else injected (``_n_`` is in the module's globals when it runs)
@@ -554,7 +554,14 @@ def _parameter_alternatives(v, changed: list) -> list:
     return out
 
 
-_WHOLE = {"int", "round", "floor", "ceil", "trunc"}
+#: calls that make a number whole (``int(x)``, ``math.floor(x)``)
+WHOLE_CALLS = frozenset({"int", "round", "floor", "ceil", "trunc"})
+
+
+def called_name(call) -> str:
+    """The name a call's callee goes by: ``f`` for ``f(x)`` and ``m.f(x)``."""
+    f = call.func
+    return f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
 
 
 def _rounding_hints(changed: list, scope: _Scope) -> list:
@@ -564,11 +571,7 @@ def _rounding_hints(changed: list, scope: _Scope) -> list:
     out = []
     for s in changed:
         for n in ast.walk(s):
-            if not isinstance(n, ast.Call) or len(n.args) < 1:
-                continue
-            f = n.func.attr if isinstance(n.func, ast.Attribute) else \
-                n.func.id if isinstance(n.func, ast.Name) else ""
-            if f not in _WHOLE:
+            if not isinstance(n, ast.Call) or not n.args or called_name(n) not in WHOLE_CALLS:
                 continue
             p = _dotted(n.args[0])
             if p is not None and p[0] in scope.derived:
