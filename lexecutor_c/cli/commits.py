@@ -39,7 +39,10 @@ def _commits_args(p):
     p.add_argument("--ignore-messages", dest="compare_messages", action="store_false",
                    help="a reworded exception message (same type) is no change, only noted")
     p.add_argument("--points", choices=("gate", "change", "off"), default="gate",
-                   help="values where the changed lines are left (the locals both versions have; ChangeGuard's program points): gate (default) -- a difference there keeps \"same\" back; change -- it counts as a change; off -- not compared")
+                   help="values where the changed lines are left (the locals both versions "
+                        "have; ChangeGuard's program points): gate (default) -- a difference "
+                        "there keeps \"same\" back; change -- it counts as a change; off -- "
+                        "not compared")
     p.add_argument("--fail-on-change", action="store_true",
                    help="exit with status 1 when a commit changes behaviour")
     p.add_argument("--json", action="store_true", help="print one JSON document")

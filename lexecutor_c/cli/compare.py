@@ -26,7 +26,10 @@ def _compare_args(p):
     p.add_argument("--seed", type=int, default=0, metavar="N",
                    help="seed of the injected values and the input generator (default: 0)")
     p.add_argument("--points", choices=("gate", "change", "off"), default="gate",
-                   help="values where the changed lines are left (the locals both versions have; ChangeGuard's program points): gate (default) -- a difference there keeps \"same\" back; change -- it counts as a change; off -- not compared")
+                   help="values where the changed lines are left (the locals both versions "
+                        "have; ChangeGuard's program points): gate (default) -- a difference "
+                        "there keeps \"same\" back; change -- it counts as a change; off -- "
+                        "not compared")
     p.add_argument("--fail-on-change", action="store_true",
                    help="exit with status 1 when the edit changes behaviour")
     p.add_argument("--json", action="store_true", help="print one JSON document")
