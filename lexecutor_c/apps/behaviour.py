@@ -93,6 +93,11 @@ class FunctionCheck:
             "lines_old", "lines_new", "changed_old", "changed_new", "mutants")}
 
 
+#: what a difference in the values where the changed lines are left does
+#: (Options.points): keep "same" back, make "changed", or nothing
+POINTS_MODES = ("gate", "change", "off")
+
+
 @dataclass
 class Options:
     """How a function is checked: ``predictor`` under the prefixes (a name
@@ -126,8 +131,9 @@ class Options:
     points: str = "gate"
 
     def __post_init__(self):
-        if self.points not in ("gate", "change", "off"):
-            raise ValueError(f"points must be 'gate', 'change' or 'off', not {self.points!r}")
+        if self.points not in POINTS_MODES:
+            raise ValueError(f"points must be one of {', '.join(POINTS_MODES)}, "
+                             f"not {self.points!r}")
 
     def resolved_predictor(self):
         if self.predictor == "constraints":
@@ -279,16 +285,14 @@ def _string_constants(v: Version, lines: Optional[set] = None,
     order ``ast.walk`` meets them; ``bytes_too``: bytes constants as well,
     as latin-1 text."""
     import ast
-    roots = v.node.body if lines is None else [
-        st for st in ast.walk(v.node)
-        if isinstance(st, ast.stmt) and st is not v.node and st.lineno in lines]
+    nodes = (n for st in v.node.body for n in ast.walk(st)) if lines is None else \
+        _on_lines(v, lines)
     out: dict = {}
-    for st in roots:
-        for n in ast.walk(st):
-            if isinstance(n, ast.Constant) and isinstance(n.value, str):
-                out.setdefault(n.value, None)
-            elif bytes_too and isinstance(n, ast.Constant) and isinstance(n.value, bytes):
-                out.setdefault(n.value.decode("latin-1"), None)
+    for n in nodes:
+        if isinstance(n, ast.Constant) and isinstance(n.value, str):
+            out.setdefault(n.value, None)
+        elif bytes_too and isinstance(n, ast.Constant) and isinstance(n.value, bytes):
+            out.setdefault(n.value.decode("latin-1"), None)
     return list(out)
 
 

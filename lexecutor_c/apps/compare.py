@@ -86,8 +86,9 @@ def compare_sources(old_source: str, new_source: str, function: Optional[str] = 
     t0 = time.monotonic()
     if not isinstance(old_source, str) or not isinstance(new_source, str):
         raise TypeError("compare_sources() takes the two versions' source text (str)")
-    if points not in ("gate", "change", "off"):
-        raise ValueError(f"points must be 'gate', 'change' or 'off', not {points!r}")
+    from .behaviour import POINTS_MODES
+    if points not in POINTS_MODES:
+        raise ValueError(f"points must be one of {', '.join(POINTS_MODES)}, not {points!r}")
     from .funcsource import function_versions
     try:
         a = function_versions(old_source, "<old>")
