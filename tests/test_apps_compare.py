@@ -209,6 +209,7 @@ def test_cli_compare_points(tmp_path, capsys):
     code = cli.main(["compare", *files, "--points", "change", "--fail-on-change"])
     out, _ = capsys.readouterr()
     assert code == 1 and "t = " in out, out
+    assert '"after_changed_lines": {"exit": 1, "name": "t"' in out, out
     assert cli.main(["compare", *files, "--points", "sometimes"]) == 2
     assert "--points" in capsys.readouterr()[1]
     with pytest.raises(ValueError):

@@ -96,8 +96,8 @@ def _compare(args, ui: UI) -> int:
                 ui.line(f"{p.function}: first difference: {diff['what']}")
                 for side in ("old", "new"):
                     d = diff.get(side) or {}
-                    shown = {k: d[k] for k in ("outcome", "ret", "message", "calls", "out")
-                             if k in d}
+                    shown = {k: d[k] for k in ("outcome", "ret", "message", "calls", "out",
+                                               "after_changed_lines") if k in d}
                     ui.line(f"  {side}: {json.dumps(shown)[:300]}")
         ui.line(f"verdict: {c.verdict}" + ("" if parts else f" ({c.detail})"))
     if args.fail_on_change and c.verdict == "changed":
