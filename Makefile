@@ -14,7 +14,7 @@ PY      := $(shell p='$(PYTHON)'; if "$$p" -c '' >/dev/null 2>&1; then command -
 PYVER   := $(if $(PY),$(shell "$(PY)" -c 'import sys; print("%d.%d" % sys.version_info[:2])'))
 PIP     := $(PY) -m pip
 DEBS    := build-essential pkg-config git libtree-sitter-dev libcjson-dev libcurl4-openssl-dev libseccomp-dev
-PYDEPS  := "tree-sitter-python>=0.23,<0.24" "rich>=13" "pytest>=7" "coverage==7.10.7" "libcst>=1.0" \
+PYDEPS  := "tree-sitter-python>=0.23,<0.24" "rich>=13" "time-machine==2.19.0" "pytest>=7" "coverage==7.10.7" "libcst>=1.0" \
            "pytest-httpserver>=1.0" "ipython>=8" nbclient ipykernel nbformat \
            "dask[distributed]==2026.8.0" "pyarrow==26.0.1" "ray[client]==2.60.0" \
            matplotlib setuptools wheel \

@@ -288,7 +288,9 @@ def _engine(item: dict, opts: dict) -> dict:
             "detail": str(d.get("detail", ""))[:300],
             "inputs": ev.get("inputs"), "agreeing_inputs": ev.get("agreeing_inputs"),
             "mutants": ev.get("mutants"),
-            "input_note": (ev.get("distinguishing_input") or {}).get("note")}
+            "input_note": (ev.get("distinguishing_input") or {}).get("note"),
+            # a "changed" on concrete values, or only through injected ones
+            "strength": ev.get("strength")}
 
 
 def pick(items: list, limit: Optional[int], seed: int = 0) -> list:

@@ -53,7 +53,33 @@ _SAMPLES = {"str": "'a'", "int": "1", "float": "1.5", "bool": "True", "list": "[
             "Mapping": "__import__('types').MappingProxyType({'a': 1})",
             "abc.Mapping": "__import__('types').MappingProxyType({'a': 1})",
             "Iterable": "iter([1, 2])", "Iterator": "iter([1, 2])",
-            "Sequence": "(1, 2)", "Sized": "(1, 2)"}
+            "Sequence": "(1, 2)", "Sized": "(1, 2)",
+            # the standard library's value types, by their last name (``dt.datetime``,
+            # ``datetime.datetime`` and ``datetime`` after ``from datetime import ...``)
+            # an hour before the commit check's frozen clock (funcrun.FROZEN_CLOCK):
+            # code about "now", "today" and "ago" has something to do
+            "datetime": "__import__('datetime').datetime(2024, 6, 15, 20, 21, 9, 371254)",
+            "date": "__import__('datetime').date(2024, 6, 15)",
+            "time": "__import__('datetime').time(5, 6, 7, 890)",
+            "timedelta": "__import__('datetime').timedelta(seconds=3723, microseconds=5)",
+            "tzinfo": "__import__('datetime').timezone.utc",
+            "timezone": "__import__('datetime').timezone.utc",
+            "Decimal": "__import__('decimal').Decimal('1.5')",
+            "Fraction": "__import__('fractions').Fraction(3, 2)",
+            "PurePath": "__import__('pathlib').PurePosixPath('a/b.txt')",
+            "Path": "__import__('pathlib').Path('a/b.txt')",
+            "Number": "1.5", "Real": "1.5", "Integral": "1", "Rational": "1",
+            "Exception": "ValueError('a')", "BaseException": "ValueError('a')"}
+
+
+def _sample_of(name: str) -> Optional[str]:
+    """The sample value of an ``isinstance`` target written ``name``:
+    builtins by name, the standard library's classes by their last part."""
+    if name in _SAMPLES:
+        return _SAMPLES[name]
+    last = name.rpartition(".")[2]
+    return _SAMPLES.get(last) if "." in name and last[:1].isupper() or last in (
+        "datetime", "date", "time", "timedelta", "tzinfo", "timezone") else None
 _EDGES = ("None", "''", "0", "[]", "{}")
 _MAX = 40
 
@@ -169,6 +195,17 @@ class _Scope:
                     self.derived[name] = got[0]
         # loop variables over literal containers: ``for t in ('a', 'b')``,
         # ``any(t in x for t in ('a', 'b'))``: t takes those values
+        # names bound exactly once (in the function or the module) to a
+        # number computed from literals: ``limit = 211 ** 2``
+        self.constants: dict = {}
+        for name, n in stores.items():
+            if n == 1 and name not in self.params:
+                for s in ast.walk(fn):
+                    if isinstance(s, ast.Assign) and len(s.targets) == 1 and \
+                            isinstance(s.targets[0], ast.Name) and s.targets[0].id == name:
+                        c = _number_of(s.value)
+                        if c is not _NO:
+                            self.constants[name] = c
         self.loopvals: dict = {}
         for n in ast.walk(fn):
             if isinstance(n, (ast.For, ast.comprehension)) and isinstance(n.target, ast.Name):
@@ -218,6 +255,32 @@ def _elements(e, scope: _Scope) -> list:
     if isinstance(e, ast.Name):
         return scope.containers.get(e.id, []) + scope.dicts.get(e.id, [])
     return []
+
+
+def _number_of(e):
+    """The number a constant expression of literals makes (``211 ** 2``,
+    ``1 << 10``, ``-3 * 4``), else the not-a-constant marker; small powers only."""
+    if isinstance(e, ast.Constant):
+        return e.value if type(e.value) in (int, float) else _NO
+    if isinstance(e, ast.UnaryOp) and isinstance(e.op, ast.USub):
+        c = _number_of(e.operand)
+        return _NO if c is _NO else -c
+    if isinstance(e, ast.BinOp):
+        a, b = _number_of(e.left), _number_of(e.right)
+        if a is _NO or b is _NO:
+            return _NO
+        try:
+            if isinstance(e.op, ast.Pow):
+                return a ** b if abs(b) <= 64 and abs(a) <= 2 ** 16 else _NO
+            if isinstance(e.op, ast.LShift):
+                return a << b if 0 <= b <= 64 else _NO
+            ops = {ast.Add: lambda: a + b, ast.Sub: lambda: a - b, ast.Mult: lambda: a * b,
+                   ast.FloorDiv: lambda: a // b, ast.Div: lambda: a / b}
+            f = ops.get(type(e.op))
+            return f() if f else _NO
+        except (ArithmeticError, TypeError, ValueError):
+            return _NO
+    return _NO
 
 
 def _near(c) -> list:
@@ -283,6 +346,12 @@ def _hints(node, scope: _Scope) -> list:
                                 if scope.settable(pa):
                                     out.append((pa, [ast.unparse(b)], False))
                 else:
+                    # a literal, or a name bound once to a constant
+                    # expression (``limit = 211 ** 2``)
+                    if cr is _NO and isinstance(right, ast.Name):
+                        cr = scope.constants.get(right.id, _NO)
+                    if cl is _NO and isinstance(left, ast.Name):
+                        cl = scope.constants.get(left.id, _NO)
                     if cr is not _NO:
                         add(left, _near(cr))
                     elif cl is not _NO:
@@ -310,7 +379,7 @@ def _hints(node, scope: _Scope) -> list:
                 n.func.id == "isinstance" and len(n.args) == 2:
             t = n.args[1]
             names = [ast.unparse(x) for x in (t.elts if isinstance(t, ast.Tuple) else [t])]
-            vals = [_SAMPLES[x] for x in names if x in _SAMPLES]
+            vals = [v for v in map(_sample_of, names) if v is not None]
             if vals:
                 add(n.args[0], vals, raw=True)
         elif isinstance(n, ast.Subscript) and isinstance(n.value, ast.Dict):
@@ -554,6 +623,50 @@ def _parameter_alternatives(v, changed: list) -> list:
     return out
 
 
+#: strings of the formats a parameter's name says it holds: (words of the
+#: name, words it must not have, the values); the first rule that matches
+_NAMED_TEXT = (
+    (("iso", "datetime", "dtstr", "dt_str", "timestamp"), (),
+     ("2024-06-15T21:21:09.371254", "2024-06-15T21:21:09+05:30")),
+    (("date",), ("update", "validate", "candidate"), ("2024-06-15", "20240615")),
+    (("tzstr", "tz_str"), (), ("+05:30", "-0800")),
+    (("time",), ("timeout", "timer", "timing", "timezone"),
+     ("21:21:09.371254", "212109.371254", "21:21")),
+    (("url", "uri", "href"), (), ("https://example.com/a/b.txt?x=1&y=2#top",)),
+    (("email",), (), ("someone@example.com",)),
+)
+
+
+def _name_hints(v) -> list:
+    """Parameters whose names say what text they hold (``timestr``,
+    ``datestr``, ``url``): strings of that format, from which the variants
+    make bytes, upper case and the edit's characters appended -- random
+    text does not get past a parser's first checks.  Not for a parameter
+    whose default is other than a string or None."""
+    a = v.node.args
+    pos = a.posonlyargs + a.args
+    defaults = {p.arg: d for p, d in zip(pos[len(pos) - len(a.defaults):], a.defaults)}
+    defaults.update({p.arg: d for p, d in zip(a.kwonlyargs, a.kw_defaults) if d is not None})
+    # a function that compares with bytes literals parses bytes
+    as_bytes = any(isinstance(n, ast.Constant) and isinstance(n.value, bytes)
+                   for n in ast.walk(v.node))
+    out = []
+    for p in pos + a.kwonlyargs:
+        name = p.arg.lower()
+        if name in ("self", "cls") or name.endswith("s") and not name.endswith("ss"):
+            continue            # a plural (``times``, ``dates``) holds several
+        if p.arg in defaults:
+            c = _const(defaults[p.arg])
+            if not (c is None or isinstance(c, (str, bytes))):
+                continue
+        for words, nots, vals in _NAMED_TEXT:
+            if any(w in name for w in words) and not any(w in name for w in nots):
+                out.append(([p.arg], [repr(x.encode() if as_bytes else x) for x in vals],
+                            "value"))
+                break
+    return out
+
+
 #: calls that make a number whole (``int(x)``, ``math.floor(x)``)
 WHOLE_CALLS = frozenset({"int", "round", "floor", "ceil", "trunc"})
 
@@ -579,6 +692,72 @@ def _rounding_hints(changed: list, scope: _Scope) -> list:
             if p is not None and scope.settable(p):
                 out.append((p, ["1.7", "2.5", "-1.5"], "value"))
     return out
+
+
+_SCALE = (ast.Div, ast.Mult, ast.FloorDiv, ast.Mod, ast.Pow)
+
+
+def _number_constants(fn) -> list:
+    """The function's numeric constants from 10 to 10**6 (``10 ** 3``
+    evaluated), as they first appear: the bases and limits its arithmetic
+    works with."""
+    out: list = []
+    for n in ast.walk(fn):
+        c = _NO
+        if isinstance(n, ast.Constant) and type(n.value) in (int, float):
+            c = n.value
+        elif isinstance(n, ast.BinOp) and isinstance(n.op, ast.Pow):
+            a, b = _const(n.left), _const(n.right)
+            if type(a) is int and type(b) is int and 0 < a <= 1024 and 0 <= b <= 6:
+                c = a ** b
+        if c is not _NO and 10 <= abs(c) <= 10 ** 6 and c not in out:
+            out.append(c)
+    return out
+
+
+def _carry_hints(changed: list, scope: _Scope, fn) -> list:
+    """Numbers just under a power of the function's constants (999999 and
+    999.96 for 1000) for the parameters the changed lines compute with:
+    where rounding carries a digit over (999.96 shows as ``1000``), the
+    boundary edits to formatting code are about."""
+    # the constants the changed lines compare with first, then theirs, then
+    # the rest of the function's
+    consts: list = []
+    for group in ([c for s in changed for n in ast.walk(s) if isinstance(n, ast.Compare)
+                   for c in _number_constants(n)],
+                  [c for s in changed for c in _number_constants(s)],
+                  _number_constants(fn)):
+        consts += [c for c in group if c not in consts]
+    if not consts:
+        return []
+    numeric: set = set()
+    for s in changed:
+        for n in ast.walk(s):
+            ops = []
+            # scaled or compared (``x / base``, ``x >= limit``), not a count
+            # moved by one (``precision - 1``); ``fmt % (x / y)``: the format
+            # is no number
+            if isinstance(n, ast.BinOp) and isinstance(n.op, _SCALE):
+                ops = [n.right] if isinstance(n.op, ast.Mod) else [n.left, n.right]
+            elif isinstance(n, ast.AugAssign) and isinstance(n.op, _SCALE):
+                ops = [n.target, n.value]
+            elif isinstance(n, ast.Compare):
+                ops = [n.left] + list(n.comparators)
+            elif isinstance(n, ast.Call) and n.args and called_name(n) in \
+                    ("float", "int", "abs", "round", "log", "log10", "format"):
+                ops = list(n.args)
+            for e in ops:
+                p = _dotted(e)
+                if p is not None and len(p) == 1:
+                    p = scope.derived.get(p[0], p)
+                    if p[0] in scope.params and len(p) == 1:
+                        numeric.add(p[0])
+    vals: list = []
+    for c in consts[:2]:
+        for x in (c - 0.04, c * c - 1):
+            if x not in vals:
+                vals.append(x)
+    return [([p], [repr(x) for x in vals], "value") for p in sorted(numeric)]
 
 
 def aimed_inputs(old, new, ch_old: set, ch_new: set, base: str = "") -> list:
@@ -613,6 +792,8 @@ def aimed_inputs(old, new, ch_old: set, ch_new: set, base: str = "") -> list:
                 handlers.extend(_handler_hints(g, scope))
             near.extend((h, v) for h in _parameter_alternatives(v, changed))
             near.extend((h, v) for h in _rounding_hints(changed, scope))
+            near.extend((h, v) for h in _carry_hints(changed, scope, v.node))
+            near.extend((h, v) for h in _name_hints(v))
             rest.extend((h, v) for h in _iterable_hints(v, changed))
             rest.extend((h, v) for h in _hints(v.node, scope))
         except Exception:        # an odd AST costs only these inputs
@@ -656,7 +837,10 @@ def aimed_inputs(old, new, ch_old: set, ch_new: set, base: str = "") -> list:
     subjects: dict = {}
     for (path, vals, edge, *_), v in near:
         if path != "RAW" and edge in (False, "value") and len(path) == 1 and vals:
-            subjects.setdefault(path[0], (vals, v))
+            # every hint's values for the subject, in order (an ``isinstance``
+            # sample and a fraction for ``int(value)`` alike)
+            got = subjects.setdefault(path[0], ([], v))[0]
+            got.extend(x for x in vals if x not in got)
     if len(subjects) >= 2:
         for k in range(min(4, max(len(vals) for vals, _ in subjects.values()))):
             stmts, shown = [], []

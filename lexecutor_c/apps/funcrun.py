@@ -280,12 +280,68 @@ def _is_iterator(v) -> bool:
         return False
 
 
-def _drain(value):
+def _drain(value, got: Optional[list] = None):
     """A returned iterator's items (up to 200), drained inside the call so
-    that what it raises counts as the function's exception."""
+    that what it raises counts as the function's exception.  ``got``: a
+    list that receives ``"<iterator>"`` and the items as they come, so that
+    an exception raised while iterating is told from one the call raised
+    (a generator raises only when iterated, an eager function at once)."""
     if type(value) not in _dummy_types() and _is_iterator(value):
-        return ["<iterator>"] + list(itertools.islice(value, _GEN_MAX))
+        items = got if got is not None else []
+        items.append("<iterator>")
+        for x in itertools.islice(value, _GEN_MAX):
+            items.append(x)
+        return list(items)
     return value
+
+
+def _defined_inside(cls, filename: str, first: int, last: int) -> bool:
+    """Whether a class's own methods are written inside the function under
+    test (lines ``first``..``last`` of ``filename``)."""
+    import types
+    try:
+        attrs = list(vars(cls).values())
+    except TypeError:
+        return False
+    for f in attrs:
+        f = getattr(f, "__func__", f)
+        if isinstance(f, types.FunctionType):
+            c = f.__code__
+            if c.co_filename == filename and first < c.co_firstlineno <= last:
+                return True
+    return False
+
+
+#: what any caller may do with an object, by name (issue 20: the methods of
+#: a class the function builds run only when something asks)
+_PROTOCOLS = (("copy", lambda x: __import__("copy").copy(x)),
+              ("deepcopy", lambda x: __import__("copy").deepcopy(x)),
+              ("repr", repr), ("str", str), ("bool", bool), ("hash", hash),
+              ("eq_self", lambda x: x == x), ("reduce", lambda x: x.__reduce_ex__(2)[0]))
+
+
+def _protocols(value, filename: str, first: int, last: int, dummies) -> list:
+    """[[name, result or 'raised:Type'], ...] of the standard protocols on
+    ``value`` when its class is defined inside the function under test (else
+    []); ``copy``/``deepcopy`` give ``'<same object>'`` when they return the
+    object itself.  Results are snapshots (comparable, no addresses)."""
+    t = type(value)
+    if t in dummies or t.__module__ == "builtins" or \
+            not _defined_inside(t, filename, first, last):
+        return []
+    out = []
+    for name, probe in _PROTOCOLS:
+        try:
+            r = probe(value)
+            shown = "<same object>" if r is value else \
+                repr(snapshot(r, 1, dummies)) if name not in ("hash", "reduce") else \
+                type(r).__name__
+        except sandbox.Timeout:
+            raise
+        except BaseException as e:
+            shown = f"raised:{type(e).__name__}"
+        out.append([name, shown])
+    return out
 
 
 def _closure_of(value, filename: str, first: int, last: int):
@@ -541,6 +597,36 @@ def reshape(x, how: str):
     return _SAME
 
 
+#: the instant the wall clock shows in every run (UTC; not a round number,
+#: so that code which rounds or buckets it has something to do; late in
+#: the day, so that "today" east of UTC is already tomorrow)
+FROZEN_CLOCK = 1718486469.371254     # 2024-06-15 21:21:09.371254 UTC
+
+
+def clock_frozen_available() -> bool:
+    """Whether runs get a frozen wall clock (the time-machine package)."""
+    try:
+        import time_machine  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def _freeze_clock() -> None:
+    """Stop the wall clock at FROZEN_CLOCK for the rest of this process (a
+    sandbox child): time.time/time_ns, gmtime/localtime/strftime without an
+    argument, datetime.now/utcnow/today, date.today.  time-machine patches
+    the C functions themselves, so ``from datetime import datetime`` and
+    ``from time import time`` aliases made before this are frozen too.
+    The monotonic clocks keep running (timeouts and sleeps work).  Without
+    the package the clock runs as it is."""
+    try:
+        import time_machine
+    except ImportError:
+        return
+    time_machine.travel(FROZEN_CLOCK, tick=False).start()
+
+
 def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dict:
     """In the sandbox child: prefix, module or driver, call; plain data back."""
     import builtins
@@ -555,6 +641,11 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
     # the same pseudo-random numbers for both versions of an input (the
     # child would otherwise inherit whatever state the parent's random has)
     random.seed(seed)
+    # and the same wall clock: ``now()`` and ``time.time()`` give one fixed
+    # instant in every run, so a value computed from the clock is a value
+    # the versions can be compared on (else each run's differs from the
+    # next and no difference in it counts)
+    _freeze_clock()
     dummies = _dummy_types()
     filename = drv["filename"]
     real_out = sys.stdout
@@ -783,7 +874,11 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
     except BaseException as e:
         return stop(f"input:{type(e).__name__}", e)
     lead = [obj] if needs_self else [cls] if kind == "classmethod" else []
-    names = [f"{entry['name']}:{i}" for i in range(len(args))] if entry else drv["args"]
+    # positional arguments beyond the named ones (``*args`` items) are shown
+    # too, so that a variant can reshape one of them
+    names = [f"{entry['name']}:{i}" for i in range(len(args))] if entry else \
+        list(drv["args"]) + [f"*{(drv.get('varargs') or ('args',))[0]}[{j}]"
+                             for j in range(len(args) - len(drv["args"]))]
     s_args, s_kwargs = shown if shown is not None else (args, kwargs)
     res["input"] = {p: _ADDR.sub("0x?", str(snapshot(x, 0, dummies)))[:300]
                     for p, x in list(zip(names, s_args)) + list(s_kwargs.items())}
@@ -839,6 +934,7 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
                 at_exit(fr)
             return local
         return local
+    drained: list = []      # the returned iterator's items, as they came
     try:
         tracing[0] = True
         sys.settrace(line_tracer)
@@ -850,8 +946,13 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
                 value = loop.run_until_complete(value)
             finally:
                 loop.close()
-        value = _drain(value)
+        value = _drain(value, drained)
         chain = [snapshot(value, 0, dummies)]
+        # an object of a class the function defines (a sentinel, a record
+        # type): what callers do with any object -- copy it, compare it,
+        # show it -- runs that class's methods, which the edit may be in
+        probed = _protocols(value, filename, drv["target_first"], drv["target_last"],
+                            dummies)
         # a closure the function made (a decorator's wrapper, a factory's
         # product): call it too, so that changes inside it are reached
         for _ in range(3):
@@ -866,6 +967,8 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
             except BaseException as e:
                 chain.append(f"raised:{type(e).__name__}")
                 break
+        if probed:
+            chain.append(["<protocols>", probed])
         res["outcome"] = "returned"
         res["ret"] = _ADDR.sub("0x?", repr(chain[0] if len(chain) == 1 else
                                            ["<calls>"] + chain))
@@ -879,6 +982,17 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
             res["message"] = ""
         line = _line_of(e, filename)
         res["line"] = None if line is None else line - drv["offset"]
+        if drained:
+            # raised while its returned iterator was iterated, not by the
+            # call: what a caller that never iterates sees differs
+            _NO_DRAIN[0] = True
+            try:
+                res["ret"] = _ADDR.sub("0x?", repr(snapshot(
+                    drained + [f"raised:{type(e).__name__}"], 0, dummies)))
+            except Exception:
+                res["ret"] = repr(["<iterator>", f"raised:{type(e).__name__}"])
+            finally:
+                _NO_DRAIN[0] = False
     finally:
         sys.settrace(None)
         tracing[0] = False

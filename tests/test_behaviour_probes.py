@@ -1,0 +1,315 @@
+"""What the commit check's runs observe beyond a return value (issue 20):
+a frozen wall clock, the standard protocols of objects of classes the
+function builds, exceptions raised while a returned iterator is iterated,
+public attributes, arguments passed to the input's stand-ins; and the
+inputs aimed at the edit: samples for the standard library's classes in
+``isinstance`` tests, numbers where rounding carries a digit over."""
+import ast
+import datetime
+import textwrap
+
+import pytest
+
+from lexecutor_c.apps import behaviour as B
+from lexecutor_c.apps import diffinputs as D
+from lexecutor_c.apps.compare import compare_sources
+from lexecutor_c.apps.funcrun import FROZEN_CLOCK, clock_frozen_available
+from lexecutor_c.apps.funcsource import changed_lines, function_versions
+
+
+def d(s):
+    return textwrap.dedent(s).lstrip("\n")
+
+
+def _versions(old, new, q):
+    a, b = function_versions(old, "m.py")[q], function_versions(new, "m.py")[q]
+    return a, b, changed_lines(a, b)
+
+
+OPTS = B.Options(aimed=False, max_inputs=1, min_killed=0)
+
+needs_clock = pytest.mark.skipif(not clock_frozen_available(),
+                                 reason="time-machine is not installed")
+
+
+@needs_clock
+def test_every_run_sees_the_same_frozen_wall_clock():
+    src = d('''
+        import time
+        from datetime import datetime
+
+        def stamp(tag):
+            return (tag, time.time(), datetime.now().isoformat())
+        ''')
+    v = function_versions(src, "m.py")["stamp"]
+    side = B._Side(v, ["tag"], [], None)
+    first = side.run(B.Input("tag = 'a'"), OPTS)
+    again = side.run(B.Input("tag = 'a'"), OPTS)
+    assert first["outcome"] == "returned" and first["ret"] == again["ret"]
+    ret = ast.literal_eval(first["ret"])
+    assert float(ret[2]) == FROZEN_CLOCK
+    # the clock's own local time, whatever this machine's zone
+    assert ret[3].strip("'") == datetime.datetime.fromtimestamp(FROZEN_CLOCK).isoformat()
+
+
+@needs_clock
+def test_an_edit_to_what_is_computed_from_the_clock_is_found():
+    old = d('''
+        import time
+
+        def deadline(seconds):
+            return time.time() + seconds
+        ''')
+    c = compare_sources(old, old.replace("+ seconds", "+ seconds * 2"), "deadline")
+    assert c.verdict == "changed", c.detail
+    # the same computation written another way: nothing to tell apart
+    same = old.replace("return time.time() + seconds",
+                       "now = time.time()\n    return now + seconds")
+    assert compare_sources(old, same, "deadline").verdict != "changed"
+
+
+def test_isinstance_of_a_standard_library_class_gets_a_value_of_it():
+    assert D._sample_of("datetime") == D._sample_of("dt.datetime")
+    assert "datetime(" in D._sample_of("datetime.datetime")
+    assert "Decimal(" in D._sample_of("decimal.Decimal")
+    assert D._sample_of("collections.abc.Mapping") == D._SAMPLES["Mapping"]
+    assert D._sample_of("mymodule.thing") is None and D._sample_of("Thing") is None
+    for name in ("datetime", "date", "time", "timedelta", "Decimal", "Fraction", "Path"):
+        eval(D._sample_of(name))             # each one builds
+    old = d('''
+        import datetime as dt
+
+        def local(value):
+            return value
+        ''')
+    new = d('''
+        import datetime as dt
+
+        def local(value):
+            if isinstance(value, dt.datetime) and value.tzinfo is not None:
+                value = value.replace(tzinfo=None)
+            return value
+        ''')
+    fa, fb, (ch_o, ch_n) = _versions(old, new, "local")
+    notes = [n for _, n, _ in D.aimed_inputs(fa, fb, ch_o, ch_n)]
+    assert any("').datetime(2024, 6, 15" in n for n in notes), notes
+    # the aimed datetime, made aware (a variant), tells the versions apart
+    c = compare_sources(old, new, "local")
+    assert c.verdict == "changed", c.detail
+
+
+def test_numbers_where_rounding_carries_over_for_the_changed_arithmetic():
+    old = d('''
+        def size(value, fmt="%.1f"):
+            if value < 1000:
+                return "%d B" % value
+            kb = value / 1000
+            return (fmt % kb) + " kB"
+        ''')
+    new = d('''
+        def size(value, fmt="%.1f"):
+            if value < 1000:
+                return "%d B" % value
+            kb = value / 1000
+            if float(fmt % (value / 1000)) >= 1000:
+                return (fmt % (kb / 1000)) + " MB"
+            return (fmt % kb) + " kB"
+        ''')
+    fa, fb, (ch_o, ch_n) = _versions(old, new, "size")
+    changed, _ = D._changed_nodes(fb, ch_n)
+    hints = D._carry_hints(changed, D._Scope(fb), fb.node)
+    assert hints and hints[0][0] == ["value"], hints
+    assert "999999" in hints[0][1] and "999.96" in hints[0][1]
+    # the format is no number: ``fmt % kb`` gives it no hint
+    assert all(h[0] != ["fmt"] for h in hints)
+    # 999999 is where the two versions part
+    inp = B.Input("value = 999999")
+    ro = B._Side(fa, ["value"], [], None).run(inp, OPTS)
+    rn = B._Side(fb, ["value"], [], None).run(inp, OPTS)
+    assert (ro["ret"], rn["ret"]) == (repr("'1000.0 kB'"), repr("'1.0 MB'")), (ro, rn)
+    assert compare_sources(old, new, "size").verdict == "changed"
+
+
+def test_constants_from_powers_and_their_order():
+    fn = ast.parse("def f(x):\n    if x >= 10 ** 3:\n        return x / 1024\n").body[0]
+    got = D._number_constants(fn)
+    assert got.index(1000) < got.index(1024) and 3 not in got
+    assert D._number_constants(ast.parse("x = 5 + 3").body[0]) == []
+
+
+def test_the_protocols_of_an_object_of_a_class_the_function_builds():
+    old = d('''
+        def make_sentinel(name):
+            class Sentinel(object):
+                def __repr__(self):
+                    return name
+                def __copy__(self):
+                    return self
+                def __deepcopy__(self):
+                    return self
+            return Sentinel()
+        ''')
+    new = old.replace("def __deepcopy__(self):", "def __deepcopy__(self, memo):")
+    c = compare_sources(old, new, "make_sentinel")
+    assert c.verdict == "changed", c.detail
+    assert "deepcopy" in c.detail
+    # the same class written another way keeps every protocol's answer
+    same = old.replace("def __copy__(self):\n            return self",
+                       "def __copy__(self):\n            me = self\n            return me")
+    assert same != old
+    assert compare_sources(old, same, "make_sentinel").verdict != "changed"
+    # objects of classes defined elsewhere are not probed
+    src = d('''
+        class Box:
+            def __deepcopy__(self):
+                return self
+
+        def make():
+            return Box()
+        ''')
+    v = function_versions(src, "m.py")["make"]
+    r = B._Side(v, [], [], None).run(B.Input(""), OPTS)
+    assert r["outcome"] == "returned" and "<protocols>" not in r["ret"], r
+
+
+def test_a_public_attribute_renamed_is_a_change_a_private_one_is_not():
+    x = ["Box", [["converter", "1"], ["size", "2"]]]
+    y = ["Box", [["_converter", "1"], ["size", "2"]]]
+    assert not B._alike_but_renamed(x, y)
+    p = ["Box", [["_conv", "1"], ["size", "2"]]]
+    q = ["Box", [["_converter", "1"], ["size", "2"]]]
+    assert B._alike_but_renamed(p, q)
+    old = d('''
+        class Box:
+            def __init__(self, converter):
+                self.converter = converter
+        ''')
+    c = compare_sources(old, old.replace("self.converter =", "self._converter ="),
+                        "Box.__init__")
+    assert c.verdict == "changed", c.detail
+
+
+def test_an_exception_while_iterating_is_told_from_one_the_call_raises():
+    old = d('''
+        def tail(n, items):
+            if n < 0:
+                raise ValueError("n < 0")
+            yield from iter(items[len(items) - n:])
+        ''')
+    new = old.replace("yield from iter(", "return iter(")
+    fa, fb, _ = _versions(old, new, "tail")
+    inp = B.Input("n = -1\nitems = [1, 2]")
+    ro = B._Side(fa, ["n", "items"], [], None).run(inp, OPTS)
+    rn = B._Side(fb, ["n", "items"], [], None).run(inp, OPTS)
+    assert ro["outcome"] == rn["outcome"] == "raised:ValueError", (ro, rn)
+    assert ro.get("ret") and not rn.get("ret")
+    assert "when iterated" in B._oc(ro) and B._oc(rn) == "raises ValueError"
+    assert B._differences(ro, rn) == ["ret"]
+    c = compare_sources(old, new, "tail")
+    assert c.verdict == "changed" and "when iterated" in c.detail, c.detail
+    # both lazy: no difference in when
+    lazy = old.replace("yield from iter(items[len(items) - n:])",
+                       "for x in items[len(items) - n:]:\n        yield x")
+    assert lazy != old
+    fl = function_versions(lazy, "m.py")["tail"]
+    rl = B._Side(fl, ["n", "items"], [], None).run(inp, OPTS)
+    assert not B._differences(ro, rl), (ro, rl)
+
+
+def test_other_arguments_to_a_stand_in_after_the_same_calls_are_the_codes_own():
+    a = {"calls": repr([["<input>.f", ["1"], []], ["<input>._", ["'today'"], []]])}
+    b = {"calls": repr([["<input>.f", ["1"], []], ["<input>._", ["'yesterday'"], []]])}
+    assert B._own_call_difference(a, b)
+    # the first difference decides: here f's own argument
+    c = {"calls": repr([["<input>.f", ["2"], []], ["<input>._", ["'yesterday'"], []]])}
+    assert B._own_call_difference(a, c)
+    e = {"calls": repr([["<input>.g", ["1"], []]])}
+    assert not B._own_call_difference(a, e)      # another callee
+    f = {"calls": repr([["<input>.f", ["1"], []], ["<input>._", ["<Dummy 'x'>"], []]])}
+    assert not B._own_call_difference(a, f)      # a made-up argument
+    assert not B._own_call_difference(a, a)      # no difference at all
+
+
+def test_parameters_named_for_a_text_format_get_text_of_that_format():
+    src = d('''
+        def parse(timestr, url, count=0, times=None, timeout=None, when_date="x"):
+            return timestr
+        ''')
+    v = function_versions(src, "m.py")["parse"]
+    got = {h[0][0]: h[1] for h in D._name_hints(v)}
+    assert set(got) == {"timestr", "url", "when_date"}, got
+    assert "'21:21:09.371254'" in got["timestr"]
+    assert got["url"][0].startswith("'https://")
+    assert "'2024-06-15'" in got["when_date"]
+    # a function that compares with bytes literals gets bytes
+    bsrc = d('''
+        def parse_time(timestr):
+            if timestr[0:1] in b'-+Z':
+                return None
+            return timestr
+        ''')
+    bv = function_versions(bsrc, "m.py")["parse_time"]
+    assert D._name_hints(bv)[0][1][0] == repr(b"21:21:09.371254")
+    # a parameter whose default is a number is no text, whatever its name
+    nsrc = d('''
+        def f(date=3):
+            return date
+        ''')
+    assert D._name_hints(function_versions(nsrc, "m.py")["f"]) == []
+
+
+def test_star_args_items_are_shown_and_can_be_reshaped():
+    old = d('''
+        def first_each(*seqs):
+            return [next(iter(s)) for s in seqs]
+        ''')
+    v = function_versions(old, "m.py")["first_each"]
+    side = B._Side(v, [], [], None, ("seqs", "seqs"))
+    opts = B.Options(aimed=False, max_inputs=1, min_killed=0)
+    inp = B.Input("seqs = [[1, 2], [3]]", given=("seqs",))
+    r = side.run(inp, opts)
+    assert r["outcome"] == "returned" and r["ret"] == "['list', '1', '3']", r
+    assert list(r["input"]) == ["*seqs[0]", "*seqs[1]"], r["input"]
+    # "iter@1": the second item as an iterator
+    r2 = side.run(B.Input("seqs = [[1, 2], [3]]", given=("seqs",), reshape="iter@1"), opts)
+    assert r2["outcome"] == "returned" and r2["input"]["(reshape)"] == "iter@1", r2
+
+
+def test_a_bound_compared_through_a_name_bound_to_a_constant_expression():
+    assert D._number_of(ast.parse("211 ** 2", mode="eval").body) == 44521
+    assert D._number_of(ast.parse("-(1 << 10)", mode="eval").body) == -1024
+    for text in ("2 ** 100000", "x + 1", "1 / 0", "'a' * 3"):
+        assert D._number_of(ast.parse(text, mode="eval").body) is D._NO, text
+    src = d('''
+        def small(n):
+            limit = 211 ** 2
+            if n < limit:
+                return "small"
+            return "big"
+        ''')
+    v = function_versions(src, "m.py")["small"]
+    scope = D._Scope(v)
+    assert scope.constants == {"limit": 44521}
+    hints = D._hints(v.node, scope)
+    assert (["n"], ["44520", "44521", "44522"], False) in hints, hints
+    # a name bound twice is no constant
+    two = function_versions(src.replace("    if n < limit:", "    limit += 1\n    if n < limit:"),
+                            "m.py")["small"]
+    assert "limit" not in D._Scope(two).constants
+
+
+def test_a_helper_called_again_with_the_same_arguments_is_no_interaction():
+    one = {"calls": repr([["internal:parse", ["'12'"], []], ["os.remove", ["'a'"], []]])}
+    two = {"calls": repr([["internal:parse", ["'12'"], []], ["internal:parse", ["'12'"], []],
+                          ["os.remove", ["'a'"], []]])}
+    assert B._differences({"outcome": "returned", **one},
+                          {"outcome": "returned", **two}) == []
+    # other arguments, or an outside call repeated, still differ
+    other = {"calls": repr([["internal:parse", ["'12'"], []], ["internal:parse", ["'13'"], []],
+                            ["os.remove", ["'a'"], []]])}
+    assert B._differences({"outcome": "returned", **one},
+                          {"outcome": "returned", **other}) == ["calls"]
+    twice = {"calls": repr([["internal:parse", ["'12'"], []], ["os.remove", ["'a'"], []],
+                            ["os.remove", ["'a'"], []]])}
+    assert B._differences({"outcome": "returned", **one},
+                          {"outcome": "returned", **twice}) == ["calls"]
