@@ -29,6 +29,8 @@ refactorings and mutations labelled by construction; see
 mutation): the verdicts on changing and on preserving edits, precision and
 recall of "changed", the share of "same" verdicts that are on changing
 edits (wrong-same), the unreached share, the share of "changed" verdicts,
+the precision of the "changed" verdicts shown on concrete values (or by
+the signature) -- not only through injected values -- with their number,
 and the median and mean seconds per function.  ``--limit N`` runs at most
 N items per source (a seeded sample, so a short run still mixes projects
 and labels).  Results are kept per item in ``--out`` (resumable).
@@ -361,12 +363,18 @@ def score(rows: list) -> list:
         n_ch, n_pr = sum(ch.values()), sum(pr.values())
         labelled = n_ch + n_pr
         tp, fp = ch["changed"], pr["changed"]
+        # "changed" shown on concrete values (or by the signature), not only
+        # through injected ones: the confident answers
+        firm = [r for r in rs if r["verdict"] == "changed" and r.get("strength") != "injected"]
+        tp_f = sum(1 for r in firm if r.get("label") == "changing")
+        fp_f = sum(1 for r in firm if r.get("label") == "preserving")
         same = ch["same"] + pr["same"]
         secs = [r.get("seconds", 0.0) for r in rs]
         out.append({
             "source": name, "items": len(rs), "changing": n_ch, "preserving": n_pr,
             "unclear": sum(counts["unclear"].values()), "counts": counts,
             "precision": _ratio(tp, tp + fp), "recall": _ratio(tp, n_ch),
+            "precision_firm": _ratio(tp_f, tp_f + fp_f), "firm": tp_f + fp_f,
             "wrong_same": _ratio(ch["same"], same), "same": same,
             "unreached": _ratio(ch["unreached"] + pr["unreached"], labelled),
             "changed_share": _ratio(tp + fp, labelled),
@@ -410,11 +418,12 @@ def print_scores(scores: list, markdown: bool = False, out=None) -> None:
                 lines.append([sc["source"], lab, sum(c.values())] + [c[v] for v in VERDICTS])
     emit(cols, lines)
     cols = ["source", "items", "precision", "recall", "wrong-same (of same)", "unreached",
-            "changed", "changed on preserving", "median s", "mean s"]
+            "changed", "changed on preserving", "precision (concrete)", "median s", "mean s"]
     lines = [[sc["source"], sc["items"], _pct(sc["precision"]), _pct(sc["recall"]),
               f"{_pct(sc['wrong_same'])} ({sc['counts']['changing']['same']}/{sc['same']})",
               _pct(sc["unreached"]), _pct(sc["changed_share"]),
-              _pct(sc["changed_on_preserving"]), f"{sc['median_s']:.1f}",
+              _pct(sc["changed_on_preserving"]),
+              f"{_pct(sc['precision_firm'])} ({sc['firm']})", f"{sc['median_s']:.1f}",
               f"{sc['mean_s']:.1f}"] for sc in scores]
     emit(cols, lines)
 

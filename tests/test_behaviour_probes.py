@@ -313,3 +313,28 @@ def test_a_helper_called_again_with_the_same_arguments_is_no_interaction():
                             ["os.remove", ["'a'"], []]])}
     assert B._differences({"outcome": "returned", **one},
                           {"outcome": "returned", **twice}) == ["calls"]
+
+
+def test_a_made_up_self_does_not_shadow_what_the_class_defines():
+    src = d('''
+        class P:
+            SEP = b':'
+            mode = None
+
+            def has_sep(self, s):
+                return (s[2:3] == self.SEP, self.mode)
+        ''')
+    v = function_versions(src, "m.py")["P.has_sep"]
+    inp = B.Input("class C_self:\n    pass\n_self = C_self()\n_self.SEP = 1\n"
+                  "_self.mode = 'fast'\n_self.other = 5\nself = _self\ns = b'21:21'")
+    r = B._Side(v, ["s"], [], None).run(inp, OPTS)
+    # the class's own separator; a class default of None may be given
+    assert r["outcome"] == "returned" and r["ret"] == "['tuple', 'True', \"'fast'\"]", r
+    assert "'other'" in r["self"] and "'SEP'" not in r["self"], r["self"]
+    # what the other version's class defines is not copied either
+    r2 = B._Side(v, ["s"], [], None, class_attrs=("other",)).run(inp, OPTS)
+    assert "'other'" not in r2["self"], r2["self"]
+    old, new = function_versions(src, "m.py")["P.has_sep"], function_versions(
+        src.replace("    mode = None\n", "    mode = None\n    other = 2\n"), "m.py")["P.has_sep"]
+    assert B._class_values(old) == {"SEP", "has_sep"}
+    assert B._class_values(new) == {"SEP", "other", "has_sep"}

@@ -1,5 +1,6 @@
 """benchmarks/commits.py on a small repository the test builds: the table's
 counts, resuming from stored results, --stored, and the review sample."""
+import io
 import json
 import pathlib
 import shutil
@@ -100,11 +101,26 @@ def test_score_counts_precision_recall_wrong_same():
     assert real["wrong_same"] == 1 / 4 and real["same"] == 4       # 1 of 4 'same' wrong
     assert real["unreached"] == 1 / 10                              # unclear left out
     assert real["changed_on_preserving"] == 1 / 4
+    # no strength recorded: every "changed" counts as concrete
+    assert real["precision_firm"] == 3 / 4 and real["firm"] == 4
     assert real["median_s"] == 1.0 and abs(real["mean_s"] - 20 / 11) < 1e-9
     assert sc["mutation"]["recall"] == 0.5 and sc["mutation"]["changed_share"] == 0.5
     ref = sc["refactoring"]
     assert ref["changed_share"] == 0.0 and ref["precision"] is None and ref["recall"] is None
     assert list(sc) == ["real", "refactoring", "mutation"]
+
+
+def test_precision_of_the_changed_verdicts_on_concrete_values():
+    rows = [{"source": "real", "label": "changing", "verdict": "changed", "strength": s,
+             "seconds": 1.0} for s in ("concrete", "signature", "injected")] + \
+        [{"source": "real", "label": "preserving", "verdict": "changed", "strength": s,
+          "seconds": 1.0} for s in ("injected", "injected", "concrete")]
+    real = bcm.score(rows)[0]
+    assert real["precision"] == 3 / 6
+    assert real["precision_firm"] == 2 / 3 and real["firm"] == 3
+    out = io.StringIO()
+    bcm.print_scores([real], out=out)
+    assert "precision (concrete)" in out.getvalue() and "66.7% (3)" in out.getvalue()
 
 
 def test_labelled_mode_runs_caches_and_resumes(tmp_path, capsys, monkeypatch):

@@ -31,6 +31,7 @@ nondeterministic function (time, random, ids, hash order) never yields
 """
 from __future__ import annotations
 
+import ast
 import re
 import time
 from dataclasses import dataclass, field
@@ -183,7 +184,7 @@ class _Side:
     """One version ready to run."""
 
     def __init__(self, v: Version, args: list, kwargs: list, tree: Optional[Tree],
-                 varargs: tuple = (), changed: set = frozenset()):
+                 varargs: tuple = (), changed: set = frozenset(), class_attrs: tuple = ()):
         self.v = v
         if tree is not None:
             rel, name, pkg = module_name_of(v.path, tree.has_init, relative_levels(v.module))
@@ -202,7 +203,8 @@ class _Side:
                      "root": d.root, "module_name": d.module_name,
                      "is_package": d.is_package, "module_file": d.module_file,
                      "args": args, "kwargs": kwargs, "optional": _optional(v),
-                     "varargs": varargs, "changed": sorted(changed)}
+                     "varargs": varargs, "changed": sorted(changed),
+                     "class_attrs": list(class_attrs)}
 
     def run(self, inp: Input, opts: Options) -> dict:
         out = sandbox.call_isolated(run_case, self.spec, {"prefix": inp.prefix,
@@ -220,6 +222,23 @@ class _Side:
             return r
         return {"outcome": {"timeout": "timeout", "memory": "memory"}.get(out.status, "crash"),
                 "message": out.describe()[:300]}
+
+
+def _class_values(v: Version) -> set:
+    """The names the class of a method binds in its body to something other
+    than None (constants, methods, nested classes)."""
+    if v.cls is None:
+        return set()
+    out = set()
+    for s in v.cls.body:
+        if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            out.add(s.name)
+        elif isinstance(s, (ast.Assign, ast.AnnAssign)) and s.value is not None and \
+                not (isinstance(s.value, ast.Constant) and s.value.value is None):
+            for t in (s.targets if isinstance(s, ast.Assign) else [s.target]):
+                if isinstance(t, ast.Name):
+                    out.add(t.id)
+    return out
 
 
 def _varargs_names(old: Version, new: Version) -> tuple:
@@ -769,9 +788,13 @@ def check_function(old: Version, new: Version, *, opts: Optional[Options] = None
     va = _varargs_names(old, new)
     ch_old, ch_new = changed_lines(old, new)
 
+    # the class-level values either version's class defines: a made-up
+    # ``self`` does not shadow them in either run (funcrun)
+    cattrs = tuple(sorted(_class_values(old) | _class_values(new)))
+
     def make(trees):
-        return (_Side(old, o_args, o_kw, trees[0], va[0], ch_old),
-                _Side(new, n_args, n_kw, trees[1], va[1], ch_new))
+        return (_Side(old, o_args, o_kw, trees[0], va[0], ch_old, cattrs),
+                _Side(new, n_args, n_kw, trees[1], va[1], ch_new, cattrs))
     module_mode = old_tree is not None and new_tree is not None
     try:
         sides = make((old_tree, new_tree) if module_mode else (None, None))

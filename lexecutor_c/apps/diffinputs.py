@@ -627,11 +627,13 @@ def _parameter_alternatives(v, changed: list) -> list:
 #: name, words it must not have, the values); the first rule that matches
 _NAMED_TEXT = (
     (("iso", "datetime", "dtstr", "dt_str", "timestamp"), (),
-     ("2024-06-15T21:21:09.371254", "2024-06-15T21:21:09+05:30")),
+     ("2024-06-15T21:21:09.371254", "2024-06-15T24:00:00+05:30")),
     (("date",), ("update", "validate", "candidate"), ("2024-06-15", "20240615")),
     (("tzstr", "tz_str"), (), ("+05:30", "-0800")),
     (("time",), ("timeout", "timer", "timing", "timezone"),
-     ("21:21:09.371254", "212109.371254", "21:21")),
+     # ISO 8601's forms: extended, basic with a comma and more than six
+     # fraction digits, hours and minutes, the end of the day
+     ("21:21:09.371254", "212109,371254789", "21:21", "24:00:00")),
     (("url", "uri", "href"), (), ("https://example.com/a/b.txt?x=1&y=2#top",)),
     (("email",), (), ("someone@example.com",)),
 )

@@ -827,6 +827,15 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
                     src = dict(vars(s_obj))
                 except TypeError:
                     src = {}
+                # what the class defines (``_TIME_SEP = b':'``, its methods),
+                # in this version or the other (``class_attrs``), is the
+                # code's own: a made-up value of the same name does not
+                # shadow it in either run (a class default of None may be)
+                skip = set(drv.get("class_attrs") or ())
+                for k in cls.__mro__:
+                    if k is not object and k is not env.get("__lx_base__"):
+                        skip.update(a for a, x in vars(k).items() if x is not None)
+                src = {a: x for a, x in src.items() if a not in skip}
                 for a, x in src.items():
                     try:
                         obj.__dict__[a] = x
