@@ -338,3 +338,77 @@ def test_a_made_up_self_does_not_shadow_what_the_class_defines():
         src.replace("    mode = None\n", "    mode = None\n    other = 2\n"), "m.py")["P.has_sep"]
     assert B._class_values(old) == {"SEP", "has_sep"}
     assert B._class_values(new) == {"SEP", "other", "has_sep"}
+    # a declaration whose value instances get later (attrs' ``x = attrib()``) is
+    # no value of the class's own: a made-up one may stand in for it
+    decl = function_versions(src.replace("    mode = None\n", "    mode = attrib()\n"),
+                             "m.py")["P.has_sep"]
+    assert "mode" not in B._class_values(decl)
+    r3 = B._Side(decl, ["s"], [], None).run(inp, OPTS)
+    assert r3["outcome"] == "returned" and "'fast'" in r3["ret"], r3
+
+
+def test_super_and_locals_read_the_frame_of_the_code_not_of_the_trace():
+    src = d('''
+        class Base:
+            def size(self):
+                return 1
+
+        class Box(Base):
+            def size(self):
+                # (extract mode gives the class a stand-in base: object's
+                # methods are what super() finds)
+                n = 2 if super().__eq__(self) is True else 0
+                return (n, sorted(locals()), "Box" in globals(), dir())
+        ''')
+    v = function_versions(src, "m.py")["Box.size"]
+    r = B._Side(v, [], [], None).run(B.Input(""), OPTS)
+    assert r["outcome"] == "returned", r
+    names = ["list", "'__class__'", "'n'", "'self'"]      # as Python's own locals()
+    assert ast.literal_eval(r["ret"]) == ["tuple", "2", names, "True", names], r["ret"]
+    new = src.replace("n = 2 if", "n = 3 if")
+    c = compare_sources(src, new, "Box.size")
+    assert c.verdict == "changed", c.detail
+
+
+def test_a_class_keeps_its_builtin_bases_in_extract_mode():
+    from lexecutor_c.apps.funcsource import build_driver
+    src = d('''
+        class Multi(dict):
+            def first(self, k, default=None):
+                return super().get(k, [default])[0]
+
+        class Plain(object):
+            def f(self):
+                return 1
+
+        class Other(Base):
+            def f(self):
+                return 1
+        ''')
+    vs = function_versions(src, "m.py")
+    assert "class Multi(dict, __lx_base__):" in build_driver(vs["Multi.first"]).text
+    assert "class Plain(__lx_base__):" in build_driver(vs["Plain.f"]).text
+    assert "class Other(__lx_base__):" in build_driver(vs["Other.f"]).text
+    r = B._Side(vs["Multi.first"], ["k"], [], None).run(B.Input("k = 'a'"), OPTS)
+    assert r["outcome"] == "returned" and r["ret"] == "'None'", r
+
+
+def test_same_needs_every_changed_line_run():
+    old = d('''
+        def f(x):
+            return x
+        ''')
+    new = d('''
+        def f(x):
+            if hash(repr(x)) == 12345:
+                return None
+            return x
+        ''')
+    c = compare_sources(old, new, "f")
+    assert c.verdict == "undecided", c.detail
+    assert "no input ran the changed new line" in c.detail
+    # without the rule, the mutation gate is what stands between these
+    # inputs and "same"; with it off too, they say "same"
+    fa, fb, _ = _versions(old, new, "f")
+    fc = B.check_function(fa, fb, opts=B.Options(cover_all=False, min_killed=0))
+    assert fc.verdict == "same", fc.detail

@@ -115,7 +115,10 @@ class Options:
     both versions have where they leave the changed lines (ChangeGuard's
     program points) -- "gate": a difference there on an input of concrete
     values keeps "same" back ("undecided"), "change": it makes "changed"
-    like a difference in what the function does, "off": not compared."""
+    like a difference in what the function does, "off": not compared;
+    ``cover_all``: "same" needs every changed statement of both versions to
+    have run (else "undecided": a branch the edit added that no input took
+    says nothing)."""
 
     predictor: object = "constraints"
     seeds: tuple = (0,)
@@ -130,6 +133,7 @@ class Options:
     mutants: int = 6
     variants: int = 3
     points: str = "gate"
+    cover_all: bool = True
 
     def __post_init__(self):
         if self.points not in POINTS_MODES:
@@ -225,19 +229,27 @@ class _Side:
 
 
 def _class_values(v: Version) -> set:
-    """The names the class of a method binds in its body to something other
-    than None (constants, methods, nested classes)."""
+    """The names the class of a method binds in its body to its own values:
+    methods, nested classes, literals other than None (``_SEP = b':'``,
+    ``_KINDS = ('a', 'b')``) and compiled patterns -- not declarations
+    whose value an instance gets later (attrs' ``x = attrib()``)."""
     if v.cls is None:
         return set()
     out = set()
     for s in v.cls.body:
         if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             out.add(s.name)
-        elif isinstance(s, (ast.Assign, ast.AnnAssign)) and s.value is not None and \
-                not (isinstance(s.value, ast.Constant) and s.value.value is None):
-            for t in (s.targets if isinstance(s, ast.Assign) else [s.target]):
-                if isinstance(t, ast.Name):
-                    out.add(t.id)
+        elif isinstance(s, (ast.Assign, ast.AnnAssign)) and s.value is not None:
+            e = s.value
+            try:
+                lit = ast.literal_eval(e) is not None
+            except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+                lit = isinstance(e, ast.Call) and ast.unparse(e.func) in ("re.compile",
+                                                                          "compile")
+            if lit:
+                for t in (s.targets if isinstance(s, ast.Assign) else [s.target]):
+                    if isinstance(t, ast.Name):
+                        out.add(t.id)
     return out
 
 
@@ -989,7 +1001,9 @@ def check_function(old: Version, new: Version, *, opts: Optional[Options] = None
     if reached:
         n = fc.agreeing
         gate = None
-        if n >= opts.min_same and opts.min_killed > 0 and point_note is None:
+        uncovered = opts.cover_all and bool(ch_old - ran_old or ch_new - ran_new)
+        if n >= opts.min_same and opts.min_killed > 0 and point_note is None and \
+                not uncovered:
             trees = (old_tree, new_tree) if fc.mode == "module" else (None, None)
             fc.mutants = gate = _mutation_gate(old, new, ch_old, ch_new, agree,
                                                (o_args, o_kw, n_args, n_kw), trees, opts)
@@ -999,6 +1013,13 @@ def check_function(old: Version, new: Version, *, opts: Optional[Options] = None
             fc.detail = f"{n} input{'s' if n != 1 else ''} ran the changed lines in both " \
                 f"versions, alike, but they differ in {point_note} (what the " \
                 "function returns, raises, prints, calls and writes agrees)" + sig_note
+        elif n >= opts.min_same and uncovered:
+            fc.verdict = UNDECIDED
+            miss = [f"{w} line{'s' if len(m) > 1 else ''} {', '.join(map(str, sorted(m)))}"
+                    for w, m in (("old", ch_old - ran_old), ("new", ch_new - ran_new)) if m]
+            fc.detail = f"{n} input{'s' if n != 1 else ''} ran changed lines in both " \
+                f"versions, alike, but no input ran the changed {' and '.join(miss)} " \
+                "(\"same\" needs every changed line run)" + sig_note
         elif n >= opts.min_same and (gate is None or gate["passed"]):
             fc.verdict = SAME
             fc.detail = f"{n} input{'s' if n != 1 else ''} ran the changed lines in both " \

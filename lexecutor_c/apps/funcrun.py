@@ -59,6 +59,47 @@ _PURE_MODULES = frozenset((
     "random", "_random"))
 
 
+#: builtins that, called without arguments, read the frame that calls them
+_FRAME_BUILTINS = (super, locals, vars, dir, globals)
+
+
+def _class_constant(x) -> bool:
+    """A class-level value that is the code's own: data of a builtin type
+    (not None), a compiled pattern, a function or a descriptor wrapping
+    one -- not a declaration object whose value the instance gets later
+    (attrs' ``x = attrib()``) nor a made-up value."""
+    import types
+    if x is None or type(x) in _dummy_types():
+        return False
+    if isinstance(x, (str, bytes, int, float, complex, tuple, frozenset, re.Pattern,
+                      types.FunctionType, staticmethod, classmethod, property, type)):
+        return True
+    return False
+
+
+def _super_args(frame) -> tuple:
+    """The explicit arguments of ``super()`` called in ``frame``:
+    ``(__class__, <first argument>)``, or () when the frame is no method's
+    (``super()`` raises its own error then)."""
+    co = frame.f_code
+    loc = frame.f_locals
+    if "__class__" in co.co_freevars and co.co_argcount >= 1:
+        first = co.co_varnames[0]
+        if first in loc and loc.get("__class__") is not None:
+            return (loc["__class__"], loc[first])
+    return ()
+
+
+def _frame_builtin(fn, frame):
+    """What ``locals()``, ``vars()``, ``dir()`` or ``globals()`` called
+    without arguments in ``frame`` return."""
+    if fn is globals:
+        return frame.f_globals
+    if fn is dir:
+        return sorted(frame.f_locals)
+    return frame.f_locals
+
+
 def _dummy_types():
     from .._core import Dummy, DummyResource
     return (Dummy, DummyResource)
@@ -722,6 +763,14 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
     real_call = loaders["_c_"]
 
     def traced_call(iid, fn, *a, **k):
+        if not a and not k and any(fn is b for b in _FRAME_BUILTINS):
+            # ``super()``, ``locals()`` ... read the frame that calls them:
+            # this wrapper's own frame is in between, so they get what
+            # they would have read from the caller's
+            caller = sys._getframe(1)
+            if fn is not super:
+                return _frame_builtin(fn, caller)
+            a = _super_args(caller)
         if tracing[0] and len(calls) < _CALLS_MAX:
             try:
                 who = callee_name(fn, filename, dummies, inside)
@@ -834,7 +883,7 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
                 skip = set(drv.get("class_attrs") or ())
                 for k in cls.__mro__:
                     if k is not object and k is not env.get("__lx_base__"):
-                        skip.update(a for a, x in vars(k).items() if x is not None)
+                        skip.update(a for a, x in vars(k).items() if _class_constant(x))
                 src = {a: x for a, x in src.items() if a not in skip}
                 for a, x in src.items():
                     try:

@@ -365,7 +365,12 @@ def build_driver(v: Version) -> Driver:
     seg = _cut(lines, cls.lineno, cls.end_lineno or cls.lineno, cls.col_offset)
     # the class header -> one line with our base, blank lines for the rest
     header_len = first_member - cls.lineno
-    seg[0:header_len] = [f"class {cls.name}(__lx_base__):"] + [""] * (header_len - 1)
+    # builtin bases (``dict``, ``ValueError``) are kept before it: they are
+    # there in every run, and what the class inherits from them is what
+    # its methods' ``super()`` finds
+    builtin = _builtin_bases(cls)
+    seg[0:header_len] = [f"class {cls.name}({''.join(b + ', ' for b in builtin)}__lx_base__):"] + \
+        [""] * (header_len - 1)
     # decorators that are not kept become blank lines
     for m in cls.body:
         if not isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -384,6 +389,20 @@ def build_driver(v: Version) -> Driver:
     return Driver("extract", "\n".join(out) + "\n", fname, _first_line(v.node) + off,
                   v.node.lineno + off, v.last_line + off, off, [cls.name], v.kind,
                   v.self_name())
+
+
+def _builtin_bases(cls: ast.ClassDef) -> list:
+    """The bases of a class statement that are builtin classes other than
+    ``object`` (by name), when all its bases are builtins and it passes no
+    keywords (a metaclass); else []."""
+    import builtins
+    names = []
+    for b in cls.bases:
+        if not (isinstance(b, ast.Name) and isinstance(getattr(builtins, b.id, None), type)):
+            return []
+        if b.id != "object":
+            names.append(b.id)
+    return [] if cls.keywords else names
 
 
 def facts_source(v: Version) -> str:
