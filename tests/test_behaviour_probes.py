@@ -313,6 +313,15 @@ def test_a_helper_called_again_with_the_same_arguments_is_no_interaction():
                             ["os.remove", ["'a'"], []]])}
     assert B._differences({"outcome": "returned", **one},
                           {"outcome": "returned", **twice}) == ["calls"]
+    # two helpers called in the other order: no difference; two outside calls: one
+    ab = {"outcome": "returned", "calls": repr([["internal:a", [], []], ["internal:b", [], []]])}
+    ba = {"outcome": "returned", "calls": repr([["internal:b", [], []], ["internal:a", [], []]])}
+    assert B._differences(ab, ba) == []
+    xy = {"outcome": "returned", "calls": repr([["os.remove", ["'x'"], []],
+                                                ["os.remove", ["'y'"], []]])}
+    yx = {"outcome": "returned", "calls": repr([["os.remove", ["'y'"], []],
+                                                ["os.remove", ["'x'"], []]])}
+    assert B._differences(xy, yx) == ["calls"]
 
 
 def test_a_made_up_self_does_not_shadow_what_the_class_defines():

@@ -615,8 +615,9 @@ def _matched_calls(a, b) -> tuple:
     """Two interaction traces without the calls of functions of the module
     (``internal:``) whose name only one trace has: a helper one version
     calls and the other does not (extracted or inlined by a refactoring)
-    is compared through what it does, not as a call; nor the repeats of a
-    helper's call with the same arguments."""
+    is compared through what it does, not as a call; the helpers' calls
+    are compared as a set, after the outside calls (in order): neither a
+    repeat with the same arguments nor their order is an interaction."""
     x, y = _parse_calls(a), _parse_calls(b)
     if x is None or y is None:
         return a, b
@@ -627,7 +628,7 @@ def _matched_calls(a, b) -> tuple:
     nx, ny = names(x), names(y)
 
     def keep(t, other):
-        out, seen = [], set()
+        out, helpers, seen = [], [], set()
         for c in t:
             internal = isinstance(c, list) and c and str(c[0]).startswith("internal:")
             if internal and str(c[0]) not in other:
@@ -636,13 +637,17 @@ def _matched_calls(a, b) -> tuple:
                 # a helper of the module called again with the same
                 # arguments: what it does shows in its own calls and writes
                 # (recorded in order); the repeated call itself is no
-                # interaction (``self._parse(s)`` computed twice)
+                # interaction (``self._parse(s)`` computed twice), nor is
+                # the order of two helpers' calls (``_now()`` before or
+                # after ``_convert(when)``)
                 key = repr(c)
                 if key in seen:
                     continue
                 seen.add(key)
+                helpers.append((key, c))
+                continue
             out.append(c)
-        return repr(out)
+        return repr(out + [c for _, c in sorted(helpers, key=lambda h: h[0])])
     return keep(x, ny), keep(y, nx)
 
 
