@@ -29,7 +29,14 @@ top plan), so the value overrides what the plan chose and the rest stays.
 from __future__ import annotations
 
 import ast
+import datetime as _dt
 from typing import Optional
+
+from .funcrun import FROZEN_CLOCK
+
+#: the sample datetime of an ``isinstance`` test: naive, an hour before the clock
+_AN_HOUR_BEFORE = _dt.datetime.fromtimestamp(FROZEN_CLOCK - 3600, _dt.timezone.utc) \
+    .replace(tzinfo=None)
 
 __all__ = ["aimed_inputs", "STAND_IN", "WHOLE_CALLS", "called_name"]
 
@@ -58,8 +65,8 @@ _SAMPLES = {"str": "'a'", "int": "1", "float": "1.5", "bool": "True", "list": "[
             # ``datetime.datetime`` and ``datetime`` after ``from datetime import ...``)
             # an hour before the commit check's frozen clock (funcrun.FROZEN_CLOCK):
             # code about "now", "today" and "ago" has something to do
-            "datetime": "__import__('datetime').datetime(2024, 6, 15, 20, 21, 9, 371254)",
-            "date": "__import__('datetime').date(2024, 6, 15)",
+            "datetime": "__import__('datetime')." + repr(_AN_HOUR_BEFORE).partition(".")[2],
+            "date": "__import__('datetime')." + repr(_AN_HOUR_BEFORE.date()).partition(".")[2],
             "time": "__import__('datetime').time(5, 6, 7, 890)",
             "timedelta": "__import__('datetime').timedelta(seconds=3723, microseconds=5)",
             "tzinfo": "__import__('datetime').timezone.utc",
@@ -193,19 +200,19 @@ class _Scope:
                     got.append(p if p is not None and p[0] in self.params else None)
                 if got and None not in got and all(g == got[0] for g in got):
                     self.derived[name] = got[0]
+        # names the function binds exactly once, to a number computed from
+        # literals: ``limit = 211 ** 2``
+        self.constants: dict = {}
+        for s in ast.walk(fn):
+            if isinstance(s, ast.Assign) and len(s.targets) == 1 and \
+                    isinstance(s.targets[0], ast.Name):
+                name = s.targets[0].id
+                if stores.get(name) == 1 and name not in self.params:
+                    c = _number_of(s.value)
+                    if c is not _NO:
+                        self.constants[name] = c
         # loop variables over literal containers: ``for t in ('a', 'b')``,
         # ``any(t in x for t in ('a', 'b'))``: t takes those values
-        # names bound exactly once (in the function or the module) to a
-        # number computed from literals: ``limit = 211 ** 2``
-        self.constants: dict = {}
-        for name, n in stores.items():
-            if n == 1 and name not in self.params:
-                for s in ast.walk(fn):
-                    if isinstance(s, ast.Assign) and len(s.targets) == 1 and \
-                            isinstance(s.targets[0], ast.Name) and s.targets[0].id == name:
-                        c = _number_of(s.value)
-                        if c is not _NO:
-                            self.constants[name] = c
         self.loopvals: dict = {}
         for n in ast.walk(fn):
             if isinstance(n, (ast.For, ast.comprehension)) and isinstance(n.target, ast.Name):
@@ -541,13 +548,7 @@ def _default_hints(old, new) -> list:
     """A default value the edit changed (``size=10`` -> ``size=20``): values
     for the other parameters that make the default matter -- sequences
     longer than each number involved, and the numbers themselves."""
-    def defaults(v):
-        a = v.node.args
-        pos = a.posonlyargs + a.args
-        out = {p.arg: d for p, d in zip(pos[len(pos) - len(a.defaults):], a.defaults)}
-        out.update({p.arg: d for p, d in zip(a.kwonlyargs, a.kw_defaults) if d is not None})
-        return out
-    do, dn = defaults(old), defaults(new)
+    do, dn = _param_defaults(old.node), _param_defaults(new.node)
     nums = set()
     changed = []
     for k in set(do) | set(dn):
@@ -598,13 +599,19 @@ def _iterable_hints(v, changed: list) -> list:
              "value") for p in used]
 
 
-def _parameter_alternatives(v, changed: list) -> list:
-    """Parameters with a default that the changed lines read (``sep`` in
-    ``result.append(sep)``): a value other than the default."""
-    a = v.node.args
+def _param_defaults(fn) -> dict:
+    """A function node's parameters that have a default -> its expression."""
+    a = fn.args
     pos = a.posonlyargs + a.args
     defaults = {p.arg: d for p, d in zip(pos[len(pos) - len(a.defaults):], a.defaults)}
     defaults.update({p.arg: d for p, d in zip(a.kwonlyargs, a.kw_defaults) if d is not None})
+    return defaults
+
+
+def _parameter_alternatives(v, changed: list) -> list:
+    """Parameters with a default that the changed lines read (``sep`` in
+    ``result.append(sep)``): a value other than the default."""
+    defaults = _param_defaults(v.node)
     read = {n.id for s in changed for n in ast.walk(s) if isinstance(n, ast.Name)}
     out = []
     for name in sorted(read & set(defaults)):
@@ -646,14 +653,12 @@ def _name_hints(v) -> list:
     text does not get past a parser's first checks.  Not for a parameter
     whose default is other than a string or None."""
     a = v.node.args
-    pos = a.posonlyargs + a.args
-    defaults = {p.arg: d for p, d in zip(pos[len(pos) - len(a.defaults):], a.defaults)}
-    defaults.update({p.arg: d for p, d in zip(a.kwonlyargs, a.kw_defaults) if d is not None})
+    defaults = _param_defaults(v.node)
     # a function that compares with bytes literals parses bytes
     as_bytes = any(isinstance(n, ast.Constant) and isinstance(n.value, bytes)
                    for n in ast.walk(v.node))
     out = []
-    for p in pos + a.kwonlyargs:
+    for p in a.posonlyargs + a.args + a.kwonlyargs:
         name = p.arg.lower()
         if name in ("self", "cls") or name.endswith("s") and not name.endswith("ss"):
             continue            # a plural (``times``, ``dates``) holds several
