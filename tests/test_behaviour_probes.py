@@ -421,3 +421,446 @@ def test_same_needs_every_changed_line_run():
     fa, fb, _ = _versions(old, new, "f")
     fc = B.check_function(fa, fb, opts=B.Options(cover_all=False, min_killed=0))
     assert fc.verdict == "same", fc.detail
+
+
+def test_a_reworded_format_template_is_found_in_the_formatted_message():
+    assert B._holds_text("expected a float, not -2.0_x", "expected a float, not %r_x")
+    assert B._holds_text("bad 3 for key 'k'", "bad {} for key {!r}")
+    assert not B._holds_text("something else entirely", "expected a float, not %r_x")
+    assert not B._holds_text("x", "%s")        # nothing literal to look for
+    old = d('''
+        def seek(rel):
+            if not -1.0 < rel < 1.0:
+                raise ValueError("expected a float between -1.0 and 1.0, not %r" % rel)
+            return rel
+        ''')
+    new = old.replace("not %r\"", "not %r!\"")
+    c = compare_sources(old, new, "seek")
+    assert c.verdict == "changed" and "exception message" in c.detail, c.detail
+    assert compare_sources(old, new, "seek", ignore_messages=True).verdict != "changed"
+
+
+def test_an_attribute_error_about_the_edits_own_name_is_no_artefact():
+    old = d('''
+        class Frozen(Exception):
+            pass
+
+        def frozen_delattr(self, name):
+            raise Frozen
+        ''')
+    new = d('''
+        class Frozen(Exception):
+            pass
+
+        def frozen_delattr(self, name):
+            if isinstance(self, BaseException) and name in ("__notes__",):
+                BaseException.__delattr__(self, name)
+                return
+            raise Frozen
+        ''')
+    c = compare_sources(old, new, "frozen_delattr")
+    assert c.verdict == "changed", c.detail
+    # the rule itself: only an AttributeError naming one of the edit's tokens
+    inp = B.Input("", note="aimed: self = ValueError('a')")
+    ro = {"outcome": "raised:Frozen", "message": ""}
+    rn = {"outcome": "raised:AttributeError",
+          "message": "'ValueError' object has no attribute '__notes__'"}
+    assert not B._artefact(ro, rn, inp, ("__notes__",))
+    assert B._artefact(ro, rn, inp, ("other",))
+
+
+def test_membership_and_sentinel_tests_get_a_value_of_the_other_answer():
+    src = d('''
+        no_default = object()
+
+        def f(name, left=no_default):
+            if name in ("a", "b") and left is no_default:
+                return 1
+            return 2
+        ''')
+    v = function_versions(src, "m.py")["f"]
+    hints = D._hints(v.node, D._Scope(v))
+    by = {tuple(p): vals for p, vals, _ in hints if p != "RAW"}
+    assert by[("name",)] == ["'a'", "'b'", "'other'"], by
+    assert D._outside([1, 3]) == [4] and D._outside([1.5]) == []
+
+
+def test_a_sentinel_compared_by_identity_gets_none_as_the_other_value():
+    old = d('''
+        from toolz.utils import no_default
+
+        def join(how, left_default=no_default, right_default=no_default):
+            if (left_default is no_default) and (right_default is no_default):
+                return "inner"
+            return "outer"
+        ''')
+    new = old.replace(") and (right_default", ") or (right_default")
+    fa, fb, (ch_o, ch_n) = _versions(old, new, "join")
+    notes = [n for _, n, _ in D.aimed_inputs(fa, fb, ch_o, ch_n)]
+    assert "aimed: left_default = None" in notes, notes
+    assert compare_sources(old, new, "join").verdict == "changed"
+
+
+def test_a_boundary_the_changed_comparison_met_at_run_time_is_tried():
+    # the bounds come from a module table the function loops over: no
+    # constant on the changed line says 1024; the run shows it
+    old = d('''
+        _BOUNDS = [(1, "B"), (1 << 10, "K"), (1 << 20, "M"), (1 << 30, "G")]
+        _RANGES = list(zip(_BOUNDS, _BOUNDS[1:]))
+
+        def human(nbytes):
+            size, symbol = _BOUNDS[0]
+            for (size, symbol), (next_size, next_symbol) in _RANGES:
+                if nbytes <= next_size:
+                    break
+            return "%d%s" % (nbytes // size, symbol)
+        ''')
+    new = old.replace("nbytes <= next_size", "nbytes < next_size")
+    fa, fb, (ch_o, ch_n) = _versions(old, new, "human")
+    assert B._edit_comparisons(fa, fb, ch_o, ch_n) == [("nbytes", "next_size")]
+    run = {"points": [{"nbytes": repr("5"), "next_size": repr("1024")},
+                      {"nbytes": repr("5"), "next_size": repr("1048576")}]}
+    assert B._boundaries(5, (run,), [("nbytes", "next_size")]) == [1024, 1048576]
+    assert B._boundaries(-5, (run,), [("nbytes", "next_size")]) == [-1024, -1048576]
+    assert B._boundaries(7, (run,), [("nbytes", "next_size")]) == []
+    c = compare_sources(old, new, "human")
+    assert c.verdict == "changed", c.detail
+
+
+def test_the_subject_of_simple_arithmetic_gets_the_values_that_make_it():
+    e = ast.parse("value % 100", mode="eval").body
+    sub, vals = D._invert(e, [11, 12])
+    assert ast.unparse(sub) == "value" and vals == [11, 111, 12, 112]
+    sub, vals = D._invert(ast.parse("n // 10 + 1", mode="eval").body, [3])
+    assert ast.unparse(sub) == "n" and vals == [20, 29]
+    old = d('''
+        def ordinal(value):
+            if value % 100 in (11, 12, 13):
+                return "%dth" % value
+            return "%d%s" % (value, ["th", "st", "nd", "rd"][min(value % 10, 3)])
+        ''')
+    new = old.replace("value % 100 in", "value // 100 in")
+    fa, fb, (ch_o, ch_n) = _versions(old, new, "ordinal")
+    notes = [n for _, n, _ in D.aimed_inputs(fa, fb, ch_o, ch_n)]
+    assert "aimed: value = 11" in notes and "aimed: value = 1100" in notes, notes
+
+
+def test_getattr_type_tests_and_a_helpers_tests_give_the_subject_values():
+    src = d('''
+        def _norm(other):
+            if type(other) in (set, frozenset):
+                return other, None
+            return NotImplemented, None
+
+        class S:
+            def __get__(self, obj, obj_type):
+                self.name = getattr(self, "__name__", None)
+                return self
+
+            def __le__(self, other):
+                inc, exc = _norm(other)
+                if inc is NotImplemented:
+                    return NotImplemented
+                return inc <= self.items
+        ''')
+    vs = function_versions(src, "m.py")
+    got = D._hints(vs["S.__get__"].node, D._Scope(vs["S.__get__"]))
+    assert (["self", "__name__"], ["'a'"], False) in got, got
+    le = vs["S.__le__"]
+    called = D._callee_hints(le, D._Scope(le))
+    assert (["other"], ["{1}", "frozenset({1})"], False) in called, called
+
+
+def test_an_enumeration_of_the_module_is_defined_in_extract_mode():
+    from lexecutor_c.apps.funcsource import build_driver
+    src = d('''
+        from enum import Enum
+        from functools import total_ordering
+
+        @total_ordering
+        class Unit(Enum):
+            SECONDS = 2
+            MINUTES = 3
+
+            def __lt__(self, other):
+                return self.value < other.value
+
+        class Helper:
+            pass
+
+        def unit_of(name):
+            u = Unit[name.upper()]
+            if u not in (Unit.SECONDS,):
+                raise ValueError(name)
+            return u >= Unit.SECONDS, Helper
+        ''')
+    v = function_versions(src, "m.py")["unit_of"]
+    text = build_driver(v).text
+    assert "@total_ordering\nclass Unit(Enum):" in text and "class Helper" not in text
+    r = B._Side(v, ["name"], [], None).run(B.Input("name = 'seconds'"), OPTS)
+    assert r["outcome"] == "returned" and r["ret"].startswith("['tuple', 'True'"), r
+
+
+def test_a_docstring_is_no_line_that_has_to_run():
+    old = d('''
+        def f(x, y=1):
+            """Add."""
+            return x + y
+        ''')
+    new = d('''
+        def f(x, y=2):
+            """Add y (2 by default)."""
+            return x + y
+        ''')
+    fa, fb, (ch_o, ch_n) = _versions(old, new, "f")
+    assert ch_o == {3} and ch_n == {3}, (ch_o, ch_n)
+    only_doc = function_versions('def g():\n    """Doc."""\n', "m.py")["g"]
+    assert changed_lines(only_doc, only_doc) == (set(), set())
+    from lexecutor_c.apps.funcsource import _to_markers
+    assert _to_markers(only_doc, {1, 2}) == set()
+
+
+def test_the_names_an_edit_swapped_and_the_stand_ins_made_for_them():
+    old = d('''
+        from .compat import iteritems
+
+        def pairs(d):
+            return sorted(iteritems(d))
+        ''')
+    new = d('''
+        def pairs(d):
+            return sorted(d.items())
+        ''')
+    fa, fb, _ = _versions(old, new, "pairs")
+    assert {"iteritems", "items"} <= B._swapped_names(fa, fb)
+    ro = {"ret": "\"<Dummy 'iteritems'>\""}
+    rn = {"ret": "['list', ['tuple', \"'a'\", '1']]"}
+    assert B._through_swapped(["ret"], ro, rn, {"iteritems"})
+    assert not B._through_swapped(["ret"], ro, rn, {"other"})
+    # a difference through the stand-in stays weak evidence, never "same"
+    assert compare_sources(old, new, "pairs").verdict != "same"
+
+
+def test_two_arguments_in_another_shape_at_once():
+    from lexecutor_c.apps.funcrun import PAIR, reshape
+    it = reshape("ab", "iter")
+    assert list(it) == ["a", "b"]                # a string's characters (pairs only)
+    assert "iter" not in B._shapes_of("'ab'")    # never alone
+    old = d('''
+        def lengths(*iterables, repeat=1):
+            """
+            >>> lengths('ab', 'cde')
+            [2, 3]
+            """
+            pools = tuple(map(tuple, iterables * repeat))
+            return [len(p) for p in pools]
+        ''')
+    new = d('''
+        def lengths(*iterables, repeat=1):
+            """
+            >>> lengths('ab', 'cde')
+            [2, 3]
+            """
+            pools = tuple(map(tuple, iterables)) * repeat
+            return [len(p) for p in pools]
+        ''')
+    fa, fb, _ = _versions(old, new, "lengths")
+    side_o = B._Side(fa, [], [], None, ("iterables", "iterables"))
+    side_n = B._Side(fb, [], [], None, ("iterables", "iterables"))
+    given = ("iterables",)
+    inp = B.Input("iterables = ['ab', 'cd']", given=given,
+                  reshape=f"big@repeat{PAIR}iter@0")
+    ro, rn = side_o.run(inp, OPTS), side_n.run(inp, OPTS)
+    assert ro["outcome"] == rn["outcome"] == "returned", (ro, rn)
+    assert ro["ret"] != rn["ret"]                # the iterator ran dry in the old one
+    # one at a time, neither shows it
+    for one in ("big@repeat", "iter@0"):
+        one_in = B.Input("iterables = [['a', 'b'], 'cd']", given=given, reshape=one)
+        r1, r2 = side_o.run(one_in, OPTS), side_n.run(one_in, OPTS)
+        assert r1["outcome"] == "returned" and r1["ret"] == r2["ret"], (one, r1, r2)
+    c = compare_sources(old, new, "lengths")
+    assert c.verdict == "changed", c.detail
+
+
+def test_a_quoted_text_for_a_subject_tested_at_both_ends():
+    src = d('''
+        def unquote(annot):
+            if annot.startswith(("'", '"')) and annot.endswith(("'", '"')):
+                annot = annot[1:-1]
+            return annot.startswith(_PREFIXES)
+        _PREFIXES = ("ClassVar", "typing.ClassVar")
+        ''')
+    v = function_versions(src, "m.py")["unquote"]
+    vals = [x for p, vs, _ in D._hints(v.node, D._Scope(v)) if p == ["annot"] for x in vs]
+    assert "\"'ClassVar'\"" in vals and "'typing.ClassVar'" in vals, vals
+
+
+def test_one_input_falls_through_every_early_return():
+    old = d('''
+        class Table:
+            def _set_width(self, reset=False):
+                if reset:
+                    self._width = 0
+                if self._width:
+                    return
+                if self.headers:
+                    self._width = len(self.headers)
+                    return
+                self._width = max([len(r) for r in self._data])
+        ''')
+    new = old.replace("for r in self._data])", "for r in self._data], default=0)")
+    fa, fb, (ch_o, ch_n) = _versions(old, new, "Table._set_width")
+    notes = [n for _, n, _ in D.aimed_inputs(fa, fb, ch_o, ch_n)]
+    assert "aimed (edge): reset = None, self._width = None, self.headers = None, " \
+        "self._data = []" in notes, notes
+    c = compare_sources(old, new, "Table._set_width")
+    assert c.verdict == "changed" and "ValueError" in c.detail, c.detail
+
+
+def test_an_attribute_that_stands_in_for_its_subject_gets_the_subjects_values():
+    src = d('''
+        def is_class_var(annot):
+            annot = getattr(annot, "__forward_arg__", annot)
+            annot = str(annot)
+            return annot.startswith("ClassVar")
+        ''')
+    v = function_versions(src, "m.py")["is_class_var"]
+    got = D._hints(v.node, D._Scope(v))
+    assert (["annot", "__forward_arg__"], ["'ClassVar'", "'other'"], False) in got, got
+
+
+def test_agreement_through_made_up_values_of_a_swapped_name_is_no_same():
+    old = d('''
+        def covers(excluded, other):
+            return excluded.issupserset(other)
+        ''')
+    new = old.replace("issupserset", "issuperset")
+    fa, fb, _ = _versions(old, new, "covers")
+    # a made-up ``excluded`` answers both names alike: no "same" from that
+    side_o, side_n = B._Side(fa, ["excluded", "other"], [], None), \
+        B._Side(fb, ["excluded", "other"], [], None)
+    inp = B.Input("other = {1}")
+    ro, rn = side_o.run(inp, OPTS), side_n.run(inp, OPTS)
+    assert B._differences(ro, rn) == [], (ro, rn)
+    assert B._through_swapped(B._OBSERVED, ro, rn, B._swapped_names(fa, fb))
+    c = compare_sources(old, new, "covers")
+    assert c.verdict != "same", c.detail
+
+
+def test_a_file_object_for_what_is_read_and_a_loop_the_edit_ends():
+    old = d('''
+        class Lines:
+            def align(self):
+                fo, bsize = self._file_obj, self._blocksize
+                cur = ''
+                while '\\n' not in cur:
+                    cur = fo.read(bsize)
+                return fo.tell()
+        ''')
+    new = old.replace("cur = fo.read(bsize)\n",
+                      "cur = fo.read(bsize)\n            if not cur:\n                return None\n")
+    fa, fb, _ = _versions(old, new, "Lines.align")
+    got = D._file_hints(fb, D._Scope(fb))
+    assert got and all(h[0] == "RAW" for h in got)
+    assert "self._file_obj = __import__('io').StringIO('ab')" in got[0][1]
+    assert "self._blocksize = 4" in got[0][1]
+    # a loop without end in one version, an answer in the other: a change
+    assert B._hang({"outcome": "timeout"}, {"outcome": "returned", "input": {}})
+    assert not B._hang({"outcome": "timeout"}, {"outcome": "timeout"})
+    assert not B._hang({"outcome": "timeout"},
+                       {"outcome": "returned", "input": {"x": "<Dummy 'x'>"}})
+    c = compare_sources(old, new, "Lines.align", timeout=1.0)
+    assert c.verdict == "changed" and "time limit" in c.detail, c.detail
+
+
+def test_a_parameter_named_for_a_traceback_gets_traceback_text():
+    v = function_versions("def parse(cls, tb_str):\n    return tb_str\n", "m.py")["parse"]
+    (path, vals, _), = D._name_hints(v)
+    assert path == ["tb_str"] and len(vals) == 2
+    full = ast.literal_eval(vals[0])
+    assert full.startswith("Traceback (most recent call last):\n  File ")
+    assert "^^^^^^" in full and full.rstrip().endswith("ZeroDivisionError: division by zero")
+    assert not ast.literal_eval(vals[1]).rstrip().endswith("zero")     # cut off
+
+
+def test_a_method_runs_on_an_instance_its_constructor_built():
+    from lexecutor_c.apps.funcsource import build_driver
+    src = d('''
+        class Info:
+            def __init__(self):
+                self.units = {"k": 1000}
+
+        class Reader:
+            def __init__(self, info=None):
+                self.info = info or Info()
+
+            def scale(self, unit):
+                return self.info.units[unit]
+
+        class Needy:
+            def __init__(self, size):
+                self.size = size
+
+            def twice(self):
+                return 2
+        ''')
+    vs = function_versions(src, "m.py")
+    text = build_driver(vs["Reader.scale"]).text
+    assert "class Info" in text             # what the constructor builds is defined
+    r = B._Side(vs["Reader.scale"], ["unit"], [], None).run(B.Input("unit = 'k'"), OPTS)
+    assert r["outcome"] == "returned" and r["ret"] == "'1000'", r
+    # a constructor that needs arguments is not called: a bare instance
+    r = B._Side(vs["Needy.twice"], [], [], None).run(B.Input(""), OPTS)
+    assert r["outcome"] == "returned" and r["ret"] == "'2'", r
+
+
+def test_a_handler_is_reached_through_a_method_of_the_object_raising():
+    src = d('''
+        class P:
+            def parse(self, text):
+                try:
+                    return self._build(text)
+                except ValueError as e:
+                    raise LookupError(str(e))
+        ''')
+    v = function_versions(src, "m.py")["P.parse"]
+    got = D._handler_hints(v.node, D._Scope(v))
+    notes = [n for _, n in got]
+    assert "self._build raises ValueError" in notes, notes
+    assert "self._build raises ValueError('lx', 2)" in notes, notes
+    assert "self._build = _lx_raise" in got[0][0]
+
+
+def test_a_parameter_unpacked_into_a_call_gets_rows_of_unequal_lengths():
+    old = d('''
+        def transpose(it):
+            return zip(*it, strict=True)
+        ''')
+    new = old.replace("strict=True", "strict=False")
+    fa, fb, _ = _versions(old, new, "transpose")
+    (path, vals, _), = D._iterable_hints(fb, [])
+    assert path == ["it"] and "[[1, 2], [3]]" in vals
+    assert compare_sources(old, new, "transpose").verdict == "changed"
+
+
+def test_no_constructed_instance_when_the_versions_constructors_differ():
+    old = d('''
+        class Factory:
+            def __init__(self):
+                self.cache = {}
+
+            def get(self, k):
+                return self.cache.get(k, k)
+        ''')
+    new = old.replace("self.cache = {}", "self.cache = {}\n        self.lock = None").replace(
+        "return self.cache.get(k, k)", "return self.cache.get(k, k * 1)")
+    fa, fb, _ = _versions(old, new, "Factory.get")
+    assert B._init_code(fa) != B._init_code(fb) and B._init_code(fa) is not None
+    assert B._init_code(function_versions("def f():\n    pass\n", "m.py")["f"]) is None
+    c = compare_sources(old, new, "Factory.get")
+    # the state another constructor starts with is no difference of the method
+    assert c.verdict != "changed", c.detail
+    # parameters and locals renamed are no swapped dependency
+    ga = function_versions("def g(obj_type):\n    return helper(obj_type)\n", "m.py")["g"]
+    gb = function_versions("def g(objtype):\n    return other(objtype)\n", "m.py")["g"]
+    assert B._swapped_names(ga, gb) == {"helper", "other"}

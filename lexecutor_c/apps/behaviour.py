@@ -24,6 +24,10 @@ reached the changed lines; ``unreached`` when none reached them;
 same exception type on the same input is "same" (a different message is
 noted, or counted with ``compare_messages``).
 
+Swapped dependencies: runs that agree only through made-up stand-ins for
+names one version alone reads (``x.issupserset`` -> ``x.issuperset`` on a
+made-up ``x``) are no evidence for "same": "undecided".
+
 Flakiness: when the two versions disagree on an input, both run a second
 time; only what both runs of each version agree on counts, so a
 nondeterministic function (time, random, ids, hash order) never yields
@@ -188,7 +192,8 @@ class _Side:
     """One version ready to run."""
 
     def __init__(self, v: Version, args: list, kwargs: list, tree: Optional[Tree],
-                 varargs: tuple = (), changed: set = frozenset(), class_attrs: tuple = ()):
+                 varargs: tuple = (), changed: set = frozenset(), class_attrs: tuple = (),
+                 construct: bool = True):
         self.v = v
         if tree is not None:
             rel, name, pkg = module_name_of(v.path, tree.has_init, relative_levels(v.module))
@@ -208,7 +213,7 @@ class _Side:
                      "is_package": d.is_package, "module_file": d.module_file,
                      "args": args, "kwargs": kwargs, "optional": _optional(v),
                      "varargs": varargs, "changed": sorted(changed),
-                     "class_attrs": list(class_attrs)}
+                     "class_attrs": list(class_attrs), "construct": construct}
 
     def run(self, inp: Input, opts: Options) -> dict:
         out = sandbox.call_isolated(run_case, self.spec, {"prefix": inp.prefix,
@@ -226,6 +231,18 @@ class _Side:
             return r
         return {"outcome": {"timeout": "timeout", "memory": "memory"}.get(out.status, "crash"),
                 "message": out.describe()[:300]}
+
+
+def _init_code(v: Version) -> Optional[str]:
+    """The code of the ``__init__`` of a method's class, as compared (None:
+    a function, or a class without one)."""
+    import ast
+    if v.cls is None:
+        return None
+    for st in v.cls.body:
+        if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef)) and st.name == "__init__":
+            return code_dump(st)
+    return None
 
 
 def _class_values(v: Version) -> set:
@@ -337,7 +354,42 @@ def _edited_message(ro: dict, rn: dict, strings: set) -> bool:
     """Whether either exception message holds a string the edit's lines
     write (a reworded message)."""
     msgs = [str(ro.get("message", "")), str(rn.get("message", ""))]
-    return any(s in m for s in strings for m in msgs)
+    return any(_holds_text(m, s) for s in strings for m in msgs)
+
+
+#: a placeholder of a %-format or a str.format template
+_PLACEHOLDER = re.compile(r"%(?:\([^)]*\))?[-#0 +]*(?:\d+|\*)?(?:\.(?:\d+|\*))?[a-zA-Z%]"
+                          r"|\{[^{}]*\}")
+
+
+def _holds_text(message: str, template: str) -> bool:
+    """Whether ``message`` holds ``template``, a string constant that may be
+    a format template (``"not %r_x"`` shows as ``not -2.0_x``): its literal
+    pieces of 3 characters or more, in order."""
+    if template in message:
+        return True
+    pieces = [p for p in _PLACEHOLDER.split(template) if len(p.strip()) >= 3]
+    if not pieces or len(pieces) == 1 and pieces[0] == template:
+        return False
+    at = 0
+    for p in pieces:
+        i = message.find(p, at)
+        if i < 0:
+            return False
+        at = i + len(p)
+    return True
+
+
+def _hang(ro: dict, rn: dict) -> bool:
+    """Whether one version ran past the time limit where the other finished
+    (returned or raised) on an input of concrete values: a loop the edit
+    ended, or one it made endless -- a change (confirmed by the second run
+    every difference gets)."""
+    a, b = str(ro.get("outcome")), str(rn.get("outcome"))
+    if (a == "timeout") == (b == "timeout"):
+        return False
+    done = rn if a == "timeout" else ro
+    return not _inconclusive(done) and _concrete(done)
 
 
 def _inconclusive(r: dict) -> bool:
@@ -502,17 +554,26 @@ def _stand_in_failure(r: dict, prefix: str) -> bool:
                for n in _QUOTED.findall(msg))
 
 
-def _artefact(ro: dict, rn: dict, inp: "Input") -> bool:
+def _artefact(ro: dict, rn: dict, inp: "Input", own: tuple = ()) -> bool:
     """Whether two outcomes that differ tell nothing about the function:
     one version failed on a made-up value (:func:`_stand_in_failure`), or
     both raised on an input the generator made up (not a test's call) --
-    the values were invalid for both, and only where they blew up differs."""
+    the values were invalid for both, and only where they blew up differs.
+    ``own``: strings only one version's changed lines have (the edit's
+    tokens); an AttributeError about an attribute so named is the edit's
+    doing (``BaseException.__delattr__(self, "__notes__")`` added), not a
+    value of the wrong type."""
     if _stand_in_failure(ro, inp.prefix) or _stand_in_failure(rn, inp.prefix):
         return True
     if inp.call:
         return False
     a, b = str(ro.get("outcome")), str(rn.get("outcome"))
     wrong_type = {"raised:TypeError", "raised:AttributeError"}
+    if own and inp.note.startswith(("aimed: ", "variant (")) and any(
+            str(r.get("outcome")) == "raised:AttributeError" and
+            any(q in own for q in _QUOTED.findall(str(r.get("message", "")))[1:])
+            for r in (ro, rn)):
+        return False
     if a.startswith("raised:") and b.startswith("raised:"):
         # on a value the code itself compares against (an aimed input), two
         # different exceptions other than wrong-type ones are two behaviours
@@ -599,6 +660,47 @@ def _through_injection(fields: list, a: dict, b: dict) -> bool:
             vals = [a.get("ret"), b.get("ret"), a.get("message"), b.get("message")]
         if any("Dummy" in str(v) for v in vals if v is not None):
             return True
+    return False
+
+
+def _swapped_names(old: Version, new: Version) -> set:
+    """The names (and attribute names) one version's function reads that
+    the other's does not: the dependencies an edit swapped (``iteritems(d)``
+    -> ``d.items()``, ``tzutc()`` -> ``tz.UTC``)."""
+    import ast
+
+    def read(v):
+        a = v.node.args
+        bound = {p.arg for p in a.posonlyargs + a.args + a.kwonlyargs} | \
+            {p.arg for p in (a.vararg, a.kwarg) if p is not None} | \
+            {n.id for n in ast.walk(v.node) if isinstance(n, ast.Name)
+             and isinstance(n.ctx, ast.Store)}
+        # (a parameter or local renamed is no dependency)
+        return {n.id for n in ast.walk(v.node) if isinstance(n, ast.Name)
+                and n.id not in bound} | \
+            {n.attr for n in ast.walk(v.node) if isinstance(n, ast.Attribute)}
+    return read(old) ^ read(new)
+
+
+_DUMMY_OF = re.compile(r"<Dummy(?:Resource)? '([^'\\]+)'>|'<input>\.([A-Za-z_]\w*)'")
+
+
+#: what a run shows of the function's behaviour (besides its outcome)
+_OBSERVED = ("ret", "message", "calls", "args", "self", "globals", "out")
+
+
+def _through_swapped(fields: list, a: dict, b: dict, swapped: set) -> bool:
+    """Whether the ``fields`` of two runs hold a made-up value (or a call of
+    a stand-in) for one of the ``swapped`` names."""
+    if not swapped:
+        return False
+    for k in fields:
+        vals = [a.get("ret"), b.get("ret"), a.get("message"), b.get("message")] \
+            if k == "outcome" else [a.get(k), b.get(k)]
+        for v in vals:
+            for m in _DUMMY_OF.finditer(str(v or "")):
+                if (m.group(1) or m.group(2)) in swapped:
+                    return True
     return False
 
 
@@ -740,6 +842,8 @@ def _summary_of(field_: str, a: dict, b: dict) -> str:
 
 def _oc(r: dict) -> str:
     o = r.get("outcome", "")
+    if o == "timeout":
+        return "runs past the time limit"
     if o == "returned":
         return f"returns {r.get('ret')}"
     if o.startswith("raised:"):
@@ -809,9 +913,14 @@ def check_function(old: Version, new: Version, *, opts: Optional[Options] = None
     # ``self`` does not shadow them in either run (funcrun)
     cattrs = tuple(sorted(_class_values(old) | _class_values(new)))
 
+    # an instance built by the class's own constructor only where both
+    # versions' constructors are the same code (else the state it starts in
+    # differs, whatever the method does)
+    construct = _init_code(old) == _init_code(new)
+
     def make(trees):
-        return (_Side(old, o_args, o_kw, trees[0], va[0], ch_old, cattrs),
-                _Side(new, n_args, n_kw, trees[1], va[1], ch_new, cattrs))
+        return (_Side(old, o_args, o_kw, trees[0], va[0], ch_old, cattrs, construct),
+                _Side(new, n_args, n_kw, trees[1], va[1], ch_new, cattrs, construct))
     module_mode = old_tree is not None and new_tree is not None
     try:
         sides = make((old_tree, new_tree) if module_mode else (None, None))
@@ -822,6 +931,9 @@ def check_function(old: Version, new: Version, *, opts: Optional[Options] = None
     fc.changed_old, fc.changed_new = sorted(ch_old), sorted(ch_new)
     edited_strings = _strings_on(old, ch_old) | _strings_on(new, ch_new)
     raise_forms = _raise_forms(old, new, ch_old, ch_new)
+    own_tokens = tuple(_edit_tokens(old, new, ch_old, ch_new))
+    swapped = _swapped_names(old, new)
+    swap_note = None    # runs alike only through stand-ins of a swapped dependency
     ran_old: set = set()
     ran_new: set = set()
     concrete_agreeing = 0       # ... on inputs without injected values
@@ -851,7 +963,8 @@ def check_function(old: Version, new: Version, *, opts: Optional[Options] = None
                 variants = _variants(agree, opts.variants, defaults=_defaults(new),
                                      tokens=_edit_tokens(old, new, ch_old, ch_new),
                                      none=_edit_none(old, new, ch_old, ch_new),
-                                     rounds=_edit_rounds(old, new, ch_old, ch_new))
+                                     rounds=_edit_rounds(old, new, ch_old, ch_new),
+                                     compared=_edit_comparisons(old, new, ch_old, ch_new))
                 continue
             break
         n_inputs += 1
@@ -873,7 +986,7 @@ def check_function(old: Version, new: Version, *, opts: Optional[Options] = None
                     rn = sides[1].run(inp, opts)
                     fc.runs += 2
         source.feedback(inp, ro, rn)
-        if _inconclusive(ro) or _inconclusive(rn):
+        if (_inconclusive(ro) or _inconclusive(rn)) and not _hang(ro, rn):
             last_err = ro if _inconclusive(ro) else rn
             results.append((inp, ro, rn, None))
             continue
@@ -890,7 +1003,7 @@ def check_function(old: Version, new: Version, *, opts: Optional[Options] = None
         ran_old |= h_old
         ran_new |= h_new
         diff = _differences(ro, rn, raise_forms, opts.points == "change")
-        if diff == ["outcome"] and _artefact(ro, rn, inp):
+        if diff == ["outcome"] and _artefact(ro, rn, inp, own_tokens):
             # one version fails on a made-up value lacking an operation the
             # other version does not use, or both fail on made-up values (in
             # different places): no evidence either way
@@ -950,6 +1063,16 @@ def check_function(old: Version, new: Version, *, opts: Optional[Options] = None
                     break
                 continue
             # what differs differs between identical runs too: no evidence
+        if both and swap_note is None and swapped and \
+                _through_swapped(_OBSERVED, ro, rn, swapped):
+            # alike only because made-up values stand for both names of a
+            # swapped dependency (``x.issupserset`` -> ``x.issuperset`` on a
+            # made-up ``x``): what the real ones do may differ -- no "same"
+            swap_note = "they agree through made-up values for names one version " \
+                "alone uses (" + ", ".join(sorted(
+                m.group(1) or m.group(2) for f in _OBSERVED for r in (ro, rn)
+                for m in _DUMMY_OF.finditer(str(r.get(f) or ""))
+                if (m.group(1) or m.group(2)) in swapped)) + ")"
         results.append((inp, ro, rn, True))
         if hit:
             reached = True
@@ -1018,6 +1141,10 @@ def check_function(old: Version, new: Version, *, opts: Optional[Options] = None
             fc.detail = f"{n} input{'s' if n != 1 else ''} ran the changed lines in both " \
                 f"versions, alike, but they differ in {point_note} (what the " \
                 "function returns, raises, prints, calls and writes agrees)" + sig_note
+        elif swap_note is not None:
+            fc.verdict = UNDECIDED
+            fc.detail = f"{n} input{'s' if n != 1 else ''} ran the changed lines in both " \
+                f"versions, alike, but {swap_note}" + sig_note
         elif n >= opts.min_same and uncovered:
             fc.verdict = UNDECIDED
             miss = [f"{w} line{'s' if len(m) > 1 else ''} {', '.join(map(str, sorted(m)))}"
@@ -1182,6 +1309,64 @@ def _edit_rounds(old: Version, new: Version, ch_old: set, ch_new: set) -> bool:
     return calls(old, ch_old) != calls(new, ch_new)
 
 
+def _edit_comparisons(old: Version, new: Version, ch_old: set, ch_new: set) -> list:
+    """The pairs of names the changed lines of either version compare by
+    order or equality (``abs_bytes <= next_size``): inputs where one equals
+    what the other held are the boundaries such an edit moves."""
+    import ast
+    pairs: list = []
+    for v, lines in ((new, ch_new), (old, ch_old)):
+        for n in _on_lines(v, lines):
+            if not isinstance(n, ast.Compare):
+                continue
+            left = n.left
+            for op, right in zip(n.ops, n.comparators):
+                if isinstance(op, (ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Eq, ast.NotEq)) and \
+                        isinstance(left, ast.Name) and isinstance(right, ast.Name) and \
+                        (left.id, right.id) not in pairs:
+                    pairs.append((left.id, right.id))
+                left = right
+    return pairs
+
+
+def _number(text):
+    """The int or float a snapshot shows, else None."""
+    import ast
+    x = text
+    for _ in range(2):      # a point's value is the repr of a snapshot's text
+        if not isinstance(x, str):
+            break
+        try:
+            x = ast.literal_eval(x)
+        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+            return None
+    return x if type(x) in (int, float) and x == x and abs(x) < 1e18 else None
+
+
+def _boundaries(value, runs: tuple, compared: list, limit: int = 3) -> list:
+    """Numbers to try for an argument whose value was ``value``: where a
+    compared name held that value (or its magnitude) at a changed line's
+    exit, what the name it was compared with held then (input-to-state
+    correspondence), with the argument's sign; at most ``limit``."""
+    out: list = []
+    for r in runs:
+        for point in (r.get("points") or [])[:64]:
+            if not isinstance(point, dict):
+                continue
+            for a, b in compared:
+                for x, y in ((a, b), (b, a)):
+                    vx, vy = _number(point.get(x)), _number(point.get(y))
+                    if vx is None or vy is None or vx == vy:
+                        continue
+                    if vx == value or vx == abs(value):
+                        cand = -vy if value < 0 < vy else vy
+                        if cand != value and cand not in out:
+                            out.append(cand)
+                            if len(out) >= limit:
+                                return out
+    return out
+
+
 def _concrete_first(agree: list) -> list:
     """Agreeing runs ``(input, old run, new run)``, those whose inputs hold
     no injected value first."""
@@ -1189,18 +1374,20 @@ def _concrete_first(agree: list) -> list:
 
 
 def _variants(agree: list, per: int, limit: int = 24, defaults: Optional[dict] = None,
-              tokens: tuple = (), none: bool = False, rounds: bool = False) -> list:
+              tokens: tuple = (), none: bool = False, rounds: bool = False,
+              compared: list = ()) -> list:
     """Inputs to try once no input told the versions apart: up to ``per``
     agreeing inputs (concrete ones first), one argument at a time in another
     shape.  First the shapes aimed at the edit -- the edit's own tokens
     (``tokens``) after or instead of a string argument, None for an argument
     when the edit tests for None (``none``), a fraction added to a whole
     number and the number as a float when the edit makes numbers whole
-    differently (``rounds``) --,
-    then each argument of each
+    differently (``rounds``), the values a name the changed lines compare
+    (``compared``) was compared with, for a number argument that name held
+    --, then each argument of each
     in every shape it allows; at most ``limit`` in all."""
-    from .funcrun import RESHAPES
-    aimed, other = [], []
+    from .funcrun import PAIR, RESHAPES
+    aimed, other, pairs = [], [], []
     seen = set()
     for inp, ro, rn in _concrete_first(agree):
         if len(seen) >= per:
@@ -1208,6 +1395,7 @@ def _variants(agree: list, per: int, limit: int = 24, defaults: Optional[dict] =
         if inp.reshape or inp.key() in seen:
             continue
         seen.add(inp.key())
+        o_start = len(other)
 
         def add(to, what, how):
             to.append(Input(inp.prefix, inp.call, inp.seed,
@@ -1224,6 +1412,10 @@ def _variants(agree: list, per: int, limit: int = 24, defaults: Optional[dict] =
             if rounds and _INT.fullmatch(str(snap)):
                 add(aimed, f"a fraction added to argument {i + 1}", f"frac@{i}")
                 add(aimed, f"argument {i + 1} as a float", f"float@{i}")
+            num = _number(snap) if compared else None
+            if num is not None:
+                for b in _boundaries(num, (ro, rn), compared):
+                    add(aimed, f"{b!r} for argument {i + 1}", f"num:{b!r}@{i}")
             if "text" in shapes:           # a string: the edit's own tokens
                 for t in tokens:
                     add(aimed, f"{t!r} after argument {i + 1}", f"suffix:{t}@{i}")
@@ -1241,9 +1433,25 @@ def _variants(agree: list, per: int, limit: int = 24, defaults: Optional[dict] =
             for how in RESHAPES:
                 if how in _shapes_of(snap):
                     add(other, f"{how} of {name}={snap}", f"{how}@{name}")
-    # the aimed ones of every input first, at most two thirds of the whole
+        if len(seen) == 1:
+            # two arguments in another shape at once, for the first input:
+            # an iterator that a repeat count exhausts, a negative start on
+            # an iterator -- what one reshape at a time never shows
+            mine = [v.reshape for v in other[o_start:]] + \
+                [f"iter@{i}" for i, snap in enumerate(snaps) if "text" in _shapes_of(snap)
+                 and not str(snap).startswith("b")]
+            for a_i, a in enumerate(mine):
+                for b in mine[a_i + 1:]:
+                    if a.rpartition("@")[2] != b.rpartition("@")[2] and \
+                            ("iter@" in a) != ("iter@" in b):
+                        add(pairs, f"{a} and {b}", a + PAIR + b)
+    # the aimed ones of every input first, at most two thirds of the whole;
+    # up to four pairs after the single ones
     aimed = aimed[:max(1, 2 * limit // 3)]
-    return (aimed + other)[:limit]
+    # an iterator with a count first (a repeat, a start, a size)
+    counted = re.compile(rf"(^|{re.escape(PAIR)})(big|neg)@")
+    pairs = sorted(pairs, key=lambda v: not counted.search(v.reshape))[:4]
+    return (aimed + other)[:limit - len(pairs)] + pairs
 
 
 def _mutation_gate(old: Version, new: Version, ch_old: set, ch_new: set, agree: list,

@@ -17,13 +17,19 @@ one *subject* one value each:
   ``isinstance`` targets (a value of that builtin class), ``len(x) op c``
   (a list of that length), ``startswith``/``endswith`` arguments, and the
   edge values (None, '', 0, [], {}) where the subject is tested for truth;
+  each test's other answer too (a value outside the container, text that
+  does not start so, None for a sentinel); through simple arithmetic
+  (``value % 100 in (11, 12)`` gives ``value`` 11 and 111); ``type(x) in
+  (...)`` and ``getattr(x, "name", ...)``; the tests of the module's own
+  functions a parameter is passed to (one call deep);
 * an ``except`` handler that the edit touches is reached by making a call of
   the ``try`` body (a function of an imported module) raise the handled
   class, with the ``errno`` values the handler compares against.
 
 Subjects on the changed lines come first, then those of the statements that
 guard them (``if``/``while`` tests, ``try`` handlers), then the rest of the
-function.  Each prefix is appended to a base prefix (the Treefix generator's
+function; one input falls through every truth test (each subject None,
+what the changed lines iterate over empty).  Each prefix is appended to a base prefix (the Treefix generator's
 top plan), so the value overrides what the plan chose and the rest stays.
 """
 from __future__ import annotations
@@ -290,6 +296,73 @@ def _number_of(e):
     return _NO
 
 
+def _callee_hints(v, scope: _Scope) -> list:
+    """Hints from the module's own functions that the function passes a
+    parameter to (``inc, exc = _norm_args(other)``, where ``_norm_args``
+    tests ``type(other) in (set, frozenset)``), given to that parameter:
+    one call deep, positional arguments."""
+    import types
+    defs = {s.name: s for s in v.module.body
+            if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    out: list = []
+    for n in ast.walk(v.node):
+        if not (isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and
+                n.func.id in defs and defs[n.func.id] is not v.node):
+            continue
+        callee = defs[n.func.id]
+        names = [p.arg for p in callee.args.posonlyargs + callee.args.args]
+        given = {}
+        for name, arg in zip(names, n.args):
+            p = _dotted(arg)
+            if p is not None and p[0] in scope.params:
+                given[name] = p
+        if not given:
+            continue
+        inner = _Scope(types.SimpleNamespace(node=callee, module=v.module))
+        for h in _hints(callee, inner):
+            if h[0] != "RAW" and h[0][0] in given:
+                out.append((given[h[0][0]] + list(h[0][1:]), h[1], h[2]))
+    return out
+
+
+def _invert(e, vals: list) -> tuple:
+    """``value % 100 in (11, 12, 13)``: the subject of a simple arithmetic
+    expression with a whole-number constant (``%``, ``//``, ``+``, ``-``,
+    ``*``) and the values that give the expression ``vals``."""
+    while isinstance(e, ast.BinOp) and isinstance(e.right, ast.Constant) and \
+            type(e.right.value) is int and vals:
+        c = e.right.value
+        nums = [v for v in vals if type(v) in (int, float)]
+        if isinstance(e.op, ast.Mod) and c > 0:
+            got = [x for v in nums if type(v) is int and 0 <= v < c for x in (v, v + c)]
+        elif isinstance(e.op, ast.FloorDiv) and c > 0:
+            got = [x for v in nums if type(v) is int for x in (v * c, v * c + c - 1)]
+        elif isinstance(e.op, ast.Add):
+            got = [v - c for v in nums]
+        elif isinstance(e.op, ast.Sub):
+            got = [v + c for v in nums]
+        elif isinstance(e.op, ast.Mult) and c:
+            got = [v // c for v in nums if type(v) is int and v % c == 0]
+        else:
+            break
+        out: list = []
+        for x in got:
+            if x not in out:
+                out.append(x)
+        e, vals = e.left, out
+    return e, vals
+
+
+def _outside(els: list) -> list:
+    """A value of the elements' kind that is none of them (strings, whole
+    numbers), or nothing."""
+    if els and all(isinstance(x, str) for x in els):
+        return [next(t for t in ("other", "other_", "other__") if t not in els)]
+    if els and all(type(x) is int for x in els):
+        return [max(els) + 1]
+    return []
+
+
 def _near(c) -> list:
     if isinstance(c, bool) or not isinstance(c, (int, float)):
         return [c]
@@ -302,6 +375,8 @@ def _hints(node, scope: _Scope) -> list:
     out: list = []
 
     def add(e, vals, *, raw=False):
+        if not raw:
+            e, vals = _invert(e, vals)
         p = _dotted(e)
         if p is None and isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and \
                 e.func.id == "len" and e.args:
@@ -327,16 +402,34 @@ def _hints(node, scope: _Scope) -> list:
             return list(scope.loopvals.get(e.id, []))
         return []
 
+    ends: dict = {}     # subject -> its startswith / endswith tokens
+    got_attrs: list = []    # (subject, subject.attr) of getattr(subject, "attr", ...)
+
     for n in ast.walk(node):
         if isinstance(n, ast.Compare):
             left = n.left
             for op, right in zip(n.ops, n.comparators):
                 cl, cr = _const(left), _const(right)
                 vl = values_of(left)
+                if isinstance(left, ast.Call) and isinstance(left.func, ast.Name) and \
+                        left.func.id == "type" and len(left.args) == 1 and \
+                        isinstance(op, (ast.In, ast.NotIn, ast.Is, ast.IsNot, ast.Eq,
+                                        ast.NotEq)):
+                    # ``type(other) in (set, frozenset)``: a value of each class
+                    kinds = right.elts if isinstance(right, (ast.Tuple, ast.List, ast.Set)) \
+                        else [right]
+                    vals = [v for v in map(_sample_of, (ast.unparse(k) for k in kinds))
+                            if v is not None]
+                    if vals:
+                        add(left.args[0], vals, raw=True)
+                    left = right
+                    continue
                 if isinstance(op, (ast.In, ast.NotIn)):
                     els = _elements(right, scope)
                     if els:
-                        add(left, els)
+                        # and one value outside the container: the other
+                        # answer of the test (``name in (...)`` flipped)
+                        add(left, els + _outside(els))
                     elif vl and all(isinstance(x, str) for x in vl):
                         add(right, [x for t in vl for x in (t, f"x{t}x", [t])])
                 elif isinstance(op, (ast.Eq, ast.NotEq, ast.Is, ast.IsNot)):
@@ -351,7 +444,9 @@ def _hints(node, scope: _Scope) -> list:
                             if pb and pb[0] in scope.imports and _dotted(a):
                                 pa = _dotted(a)
                                 if scope.settable(pa):
-                                    out.append((pa, [ast.unparse(b)], False))
+                                    # ``x is no_default``: the sentinel, and a
+                                    # value that is not it (``default == no_default``)
+                                    out.append((pa, [ast.unparse(b), "None"], False))
                 else:
                     # a literal, or a name bound once to a constant
                     # expression (``limit = 211 ** 2``)
@@ -378,10 +473,27 @@ def _hints(node, scope: _Scope) -> list:
                 add(n.args[0], _elements(f.value, scope))
             elif f.attr in ("startswith", "endswith") and n.args:
                 c = _const(n.args[0])
+                if c is _NO and isinstance(n.args[0], ast.Name):
+                    # a tuple of prefixes bound to a name (``_PREFIXES``)
+                    c = tuple(scope.containers.get(n.args[0].id, ())) or _NO
                 vals = list(c) if isinstance(c, tuple) else [c]
                 vals = [x for x in vals if isinstance(x, str)]
                 if vals:
-                    add(f.value, vals)
+                    # (and a text that does not start or end so)
+                    add(f.value, vals + [t for t in _outside(vals)
+                                         if not (t.startswith(tuple(vals)) or
+                                                 t.endswith(tuple(vals)))])
+                    key = ast.dump(f.value)
+                    ends.setdefault(key, (f.value, {"startswith": [], "endswith": []}))[1][
+                        f.attr].extend(vals)
+        elif isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and \
+                n.func.id in ("getattr", "hasattr") and len(n.args) >= 2 and \
+                isinstance(n.args[1], ast.Constant) and isinstance(n.args[1].value, str) and \
+                n.args[1].value.isidentifier():
+            # ``getattr(self, "__name__", None)``: the subject with that attribute
+            attr = ast.Attribute(value=n.args[0], attr=n.args[1].value, ctx=ast.Load())
+            add(attr, ["a"])
+            got_attrs.append((n.args[0], attr))
         elif isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and \
                 n.func.id == "isinstance" and len(n.args) == 2:
             t = n.args[1]
@@ -396,6 +508,27 @@ def _hints(node, scope: _Scope) -> list:
         elif isinstance(n, ast.BoolOp):
             for x in n.values:
                 _truth(x, scope, out)
+    for e, attr in got_attrs:
+        # ``annot = getattr(annot, "__forward_arg__", annot)``: the attribute
+        # may stand in for the subject -- the values the subject is tested for
+        p = _dotted(e)
+        if p is not None and p[0] in scope.derived:
+            p = scope.derived[p[0]] + p[1:]
+        vals = [v for q, vs, edge in list(out) if q == p and edge is False for v in vs]
+        pa = _dotted(attr)
+        if pa is not None and pa[0] in scope.derived:
+            pa = scope.derived[pa[0]] + pa[1:]
+        if vals and pa is not None and scope.settable(pa):
+            out.append((pa, vals[:6], False))
+    for e, toks in ends.values():
+        # ``s.startswith(("'", '"')) and s.endswith(("'", '"'))``: a quoted
+        # text, the quotes around each other prefix the subject is tested for
+        heads = [t for t in toks["startswith"] if len(t) == 1][:2]
+        tails = [t for t in toks["endswith"] if len(t) == 1][:2]
+        mids = [t for t in toks["startswith"] if len(t) > 1][:2] or ["a"]
+        wrapped = [h + m + t for h, t in zip(heads, tails) for m in mids]
+        if wrapped:
+            add(e, wrapped)
     return out
 
 
@@ -447,6 +580,9 @@ def _handler_hints(node, scope: _Scope) -> list:
                     if p and len(p) >= 2 and p[0] in scope.imports and \
                             all(isinstance(x, str) for x in p):
                         calls.append(p)
+                    elif p and len(p) == 2 and p[0] == "self" and isinstance(p[1], str) \
+                            and "self" in scope.params:
+                        calls.append(p)     # a method of the object: patched on it
         if not calls:
             continue
         for h in t.handlers:
@@ -467,16 +603,19 @@ def _handler_hints(node, scope: _Scope) -> list:
                         if isinstance(v, int) and not isinstance(v, bool) and 0 < v < 200:
                             errnos.append(str(v))
             for k in kinds[:3]:
-                args = [f"({e}, 'lx')" for e in errnos[:4]] or ["('lx',)"]
+                # (two arguments too: ``e.args[0]`` and ``str(e)`` part there)
+                args = [f"({e}, 'lx')" for e in errnos[:4]] or ["('lx',)", "('lx', 2)"]
                 for a in args:
-                    for p in calls[:2]:
-                        imp = scope.imports.get(p[0], "")
+                    for p in calls[:2 if a != "('lx', 2)" else 1]:
+                        imp = scope.imports.get(p[0], "") if p[0] != "self" else \
+                            "if 'self' not in globals(): self = _LxObj()"
                         target = ".".join(p)
                         stmts = [imp, "import errno",
                                  f"def _lx_raise(*a, **k):\n    raise {k}(*{a})",
                                  f"{target} = _lx_raise"]
+                        shown = a if errnos or a == "('lx', 2)" else ""
                         out.append(("\n".join(x for x in stmts if x),
-                                    f"{target} raises {k}{a if errnos else ''}"))
+                                    f"{target} raises {k}{shown}"))
     return out
 
 
@@ -577,10 +716,107 @@ _ITERATING = {"iter", "map", "filter", "zip", "tuple", "list", "sorted", "enumer
               "sum", "any", "all", "next", "reversed", "min", "max", "frozenset", "dict"}
 
 
+def _fall_through(near: list, versions: list, scopes: dict, head: str, params: set) -> list:
+    """One input on which every truth test near the edit fails (its subjects
+    None) and what the changed lines iterate over is empty: the path past
+    every early return, where edits like ``max(xs, default=0)`` live."""
+    falls: list = []
+    for (path, vals, edge, *_), v in near:
+        if path != "RAW" and edge is True and vals and \
+                all(path != f[0] for f in falls):
+            falls.append((path, vals[0], v))
+    empties: list = []
+    for v, lines in versions:
+        try:
+            changed, _ = _changed_nodes(v, lines)
+        except Exception:
+            continue
+        for st in changed:
+            for n in ast.walk(st):
+                its = [n.iter] if isinstance(n, (ast.For, ast.comprehension)) else \
+                    n.args if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and \
+                    n.func.id in _ITERATING else []
+                for e in its:
+                    p = _dotted(e)
+                    if p and scopes[id(v)].settable(p) and all(p != q for q, _ in empties):
+                        empties.append((p, v))
+    if len(falls) + len(empties) < 2 or not falls:
+        return []
+    stmts: list = []
+    shown: list = []
+    def name(path):
+        return ".".join(p if isinstance(p, str) else f"[{p[1]!r}]" for p in path)
+    for path, val, v in falls:
+        stmts += _assign(path, val, scopes[id(v)])
+        shown.append(f"{name(path)} = {val}")
+    for path, v in empties:
+        stmts += _assign(path, "[]", scopes[id(v)])
+        shown.append(f"{name(path)} = []")
+    names = sorted({p[0] for p, *_ in falls + empties if p[0] in params})
+    return [(head + "\n" + "\n".join(stmts), "aimed (edge): " + ", ".join(shown), names)]
+
+
+#: what a file object is asked (``fo.read(n)``, ``fo.seek(0, 2)``)
+_FILE_METHODS = {"read", "readline", "readlines", "seek", "tell", "write", "flush"}
+#: file objects to try: no newline at all, lines, empty
+_FILE_SAMPLES = ("__import__('io').StringIO('ab')", "__import__('io').StringIO('a\\nbc\\nd')",
+                 "__import__('io').StringIO('')")
+
+
+def _file_hints(v, scope: _Scope) -> list:
+    """Subjects the function uses as a file object (reads, seeks, tells --
+    directly or through a local bound to them, ``fo, n = self._file_obj,
+    self._blocksize``): an in-memory text file of a few shapes, with any
+    subject given as the size of a read a small number (4).  Whole
+    statements (every such subject at once)."""
+    alias: dict = {}
+    for n in ast.walk(v.node):
+        if isinstance(n, ast.Assign) and len(n.targets) == 1:
+            t, e = n.targets[0], n.value
+            pairs = zip(t.elts, e.elts) if isinstance(t, ast.Tuple) and \
+                isinstance(e, ast.Tuple) and len(t.elts) == len(e.elts) else [(t, e)]
+            for a, b in pairs:
+                if isinstance(a, ast.Name) and _dotted(b) is not None:
+                    alias.setdefault(a.id, _dotted(b))
+
+    def subject(e):
+        p = _dotted(e)
+        if p is not None and p[0] in alias and p[0] not in scope.params:
+            p = alias[p[0]] + p[1:]
+        return p if p is not None and scope.settable(p) else None
+    files: list = []
+    sizes: list = []
+    for n in ast.walk(v.node):
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and \
+                n.func.attr in _FILE_METHODS:
+            p = subject(n.func.value)
+            if p is None:
+                continue
+            if p not in files:
+                files.append(p)
+            if n.func.attr in ("read", "readline") and n.args:
+                q = subject(n.args[0])
+                if q is not None and q not in sizes:
+                    sizes.append(q)
+    if not files:
+        return []
+    out = []
+    for sample in _FILE_SAMPLES:
+        stmts: list = []
+        for p in files:
+            stmts += _assign(p, sample, scope)
+        for q in sizes:
+            stmts += _assign(q, "4", scope)
+        out.append(("RAW", stmts, False, sorted({p[0] for p in files + sizes
+                                                  if p[0] in scope.params})))
+    return out
+
+
 def _iterable_hints(v, changed: list) -> list:
     """Parameters the function iterates over (``for x in p``, ``iter(p)``,
     ``map(f, p)``...): an empty list, a list, and an iterator (code that
-    iterates twice, or calls ``next`` on an empty one, behaves differently)."""
+    iterates twice, or calls ``next`` on an empty one, behaves differently);
+    one unpacked into a call (``zip(*rows)``): rows of unequal lengths."""
     a = v.node.args
     params = {p.arg for p in a.posonlyargs + a.args + a.kwonlyargs} - {"self", "cls"}
     used = []
@@ -594,9 +830,18 @@ def _iterable_hints(v, changed: list) -> list:
         for e in its:
             if isinstance(e, ast.Name) and e.id in params and e.id not in used:
                 used.append(e.id)
+    # a parameter unpacked into a call (``zip(*rows)``): rows of other lengths
+    starred = []
+    for n in ast.walk(v.node):
+        if isinstance(n, ast.Call):
+            for e in n.args:
+                if isinstance(e, ast.Starred) and isinstance(e.value, ast.Name) and \
+                        e.value.id in params and e.value.id not in starred:
+                    starred.append(e.value.id)
     # NaN: ``not a <= b`` and ``b < a`` differ only for unordered values
     return [([p], ["[]", "[3, 1, 2]", "iter([3, 1, 2])", "[2.0, float('nan'), 1.0, 3.0]"],
-             "value") for p in used]
+             "value") for p in used if p not in starred] + \
+        [([p], ["[[1, 2], [3]]", "[[1, 2], [3, 4]]", "[]"], "value") for p in starred]
 
 
 def _param_defaults(fn) -> dict:
@@ -643,6 +888,14 @@ _NAMED_TEXT = (
      ("21:21:09.371254", "212109,371254789", "21:21", "24:00:00")),
     (("url", "uri", "href"), (), ("https://example.com/a/b.txt?x=1&y=2#top",)),
     (("email",), (), ("someone@example.com",)),
+    # a traceback as Python 3.11 prints it (anchors under the source lines),
+    # and one cut off after a frame's source line
+    (("tb_str", "tbstr", "tb_text", "traceback"), (),
+     ('Traceback (most recent call last):\n  File "example.py", line 2, in <module>\n'
+      '    main()\n    ^^^^^^\n  File "example.py", line 1, in main\n'
+      '    return 1 / 0\n           ~~^~~\nZeroDivisionError: division by zero\n',
+      'Traceback (most recent call last):\n  File "example.py", line 2, in <module>\n'
+      '    main()')),
 )
 
 
@@ -801,6 +1054,8 @@ def aimed_inputs(old, new, ch_old: set, ch_new: set, base: str = "") -> list:
             near.extend((h, v) for h in _rounding_hints(changed, scope))
             near.extend((h, v) for h in _carry_hints(changed, scope, v.node))
             near.extend((h, v) for h in _name_hints(v))
+            near.extend((h, v) for h in _file_hints(v, scope))
+            rest.extend((h, v) for h in _callee_hints(v, scope))
             rest.extend((h, v) for h in _iterable_hints(v, changed))
             rest.extend((h, v) for h in _hints(v.node, scope))
         except Exception:        # an odd AST costs only these inputs
@@ -848,6 +1103,17 @@ def aimed_inputs(old, new, ch_old: set, ch_new: set, base: str = "") -> list:
             # sample and a fraction for ``int(value)`` alike)
             got = subjects.setdefault(path[0], ([], v))[0]
             got.extend(x for x in vals if x not in got)
+    if subjects:
+        # the patches that make an ``except`` run, with every subject at its
+        # first value (a parser's handler is reached by well-formed text)
+        stmts, shown = [], []
+        for name, (vals, v) in subjects.items():
+            stmts += _assign([name], vals[0], scopes[id(v)])
+            shown.append(f"{name} = {vals[0]}")
+        for patch, note in handlers[:4]:
+            out.append((head + "\n" + patch + "\n" + "\n".join(stmts),
+                        f"aimed: {note}, " + ", ".join(shown),
+                        [n for n in subjects if n in params]))
     if len(subjects) >= 2:
         for k in range(min(4, max(len(vals) for vals, _ in subjects.values()))):
             stmts, shown = [], []
@@ -857,6 +1123,8 @@ def aimed_inputs(old, new, ch_old: set, ch_new: set, base: str = "") -> list:
                 shown.append(f"{name} = {val}")
             out.append((head + "\n" + "\n".join(stmts), "aimed: " + ", ".join(shown),
                         [n for n in subjects if n in params]))
+    out.extend(_fall_through(near + rest, [(new, ch_new), (old, ch_old)], scopes, head,
+                             params))
     out.extend(single([x for x in near if x[0][2] and x[0][0] != "RAW"]))
     out.extend(single(rest))
     return out[:_MAX]

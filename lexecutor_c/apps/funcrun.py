@@ -548,6 +548,9 @@ _SAME = object()
 #: program points recorded per run (the changed lines' exits)
 _POINTS_MAX = 40
 
+#: what joins two reshapes of one input variant ("iter@0 + big@repeat")
+PAIR = " + "
+
 #: the reshapes of an argument (:func:`reshape`), in the order they are tried
 RESHAPES = ("iter", "neg", "big", "nan", "tz", "empty", "upper", "lower", "bytes",
             "getitem", "mapping")
@@ -565,6 +568,43 @@ class _OnlyGetitem:
 
     def __len__(self):
         return len(self._items)
+
+
+def _bare(cls):
+    return object.__new__(cls) if cls.__new__ is object.__new__ else cls.__new__(cls)
+
+
+def _constructed(cls, fn, env: dict):
+    """An instance for a method to run on: built by the class's own
+    ``__init__`` when that needs no arguments (``parser()``: its tables
+    set up as the code expects), else -- or when it fails -- a bare one
+    (``__new__`` alone), whose attributes the input and injection give."""
+    import inspect
+    obj = _bare(cls)
+    init = None
+    for k in cls.__mro__:
+        if k is object or k is env.get("__lx_base__"):
+            break
+        if "__init__" in vars(k):
+            init = vars(k)["__init__"]
+            break
+    if init is None or not callable(init) or \
+            getattr(init, "__code__", 0) is getattr(fn, "__code__", 1):
+        return obj          # (the method under test is the constructor itself)
+    try:
+        ps = list(inspect.signature(init).parameters.values())[1:]
+    except (TypeError, ValueError):
+        return obj
+    if any(p.default is p.empty and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD,
+                                               p.KEYWORD_ONLY) for p in ps):
+        return obj
+    try:
+        init(obj)
+    except sandbox.Timeout:
+        raise
+    except BaseException:
+        return _bare(cls)           # half built: nothing of it
+    return obj
 
 
 def _with_varargs(fn, args: list, kwargs: dict, names, given, env: dict) -> list:
@@ -596,12 +636,14 @@ def reshape(x, how: str):
     """``x`` in another shape that callers pass as often (``how``, one of
     RESHAPES; ``suffix:TEXT``: TEXT appended to a string or bytes;
     ``const:TEXT``: the string or bytes TEXT instead; ``none``: None;
-    ``frac``: 0.7 added to an int; ``float``: an int as a float), or
+    ``frac``: 0.7 added to an int; ``float``: an int as a float;
+    ``num:N``: the number N instead of a number), or
     ``_SAME`` when ``x`` is not of a kind that reshape applies to.  Exact
     types only: a subclass keeps its shape."""
     import datetime
     t = type(x)
-    if how == "iter" and t in (list, tuple) and x:
+    if how == "iter" and t in (list, tuple, str) and x:
+        # (a string's characters only in a pair: behaviour._variants)
         return (v for v in x)
     if how == "getitem" and t in (list, tuple) and x:
         return _OnlyGetitem(x)
@@ -631,6 +673,15 @@ def reshape(x, how: str):
         tok = how.partition(":")[2]
         tok = tok if t is str else tok.encode("latin-1", "replace")
         y = x + tok if how.startswith("suffix:") else tok
+        return y if y != x else _SAME
+    if how.startswith("num:") and t in (int, float):
+        # a number another operand of a changed comparison had (behaviour:
+        # the operands' values at the changed lines' exits)
+        try:
+            n = float(how[4:])
+            y = int(n) if t is int and n.is_integer() else n
+        except (ValueError, OverflowError):
+            return _SAME
         return y if y != x else _SAME
     if how == "mapping" and t is dict:
         import types as _t
@@ -870,7 +921,7 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
             args = _with_varargs(fn, args, kwargs, drv.get("varargs") or (),
                                  inp.get("given") or (), env)
         if needs_self and obj is None:
-            obj = object.__new__(cls) if cls.__new__ is object.__new__ else cls.__new__(cls)
+            obj = _constructed(cls, fn, env) if drv.get("construct", True) else _bare(cls)
             if s_obj is not None and not isinstance(s_obj, dummies):
                 try:
                     src = dict(vars(s_obj))
@@ -900,33 +951,39 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
             # "how@i" the i-th argument (positional ones, then keyword ones,
             # in order), "how@name" the keyword argument ``name`` or, when
             # the input does not pass that optional parameter, its default
-            how, _, at = str(inp["reshape"]).rpartition("@")
+            # (two of them at once, joined by PAIR: an iterator *and* a
+            # repeat count of two)
+            spec = str(inp["reshape"])
+            parts = [spec] if spec.startswith(("suffix:", "const:")) else spec.split(PAIR)
             args = list(args)
             # shown as they were given (a snapshot would consume an iterator)
             shown = (list(args), dict(kwargs))
-            y = _SAME
-            if at.isdigit() and int(at) < len(args):
-                y = reshape(args[int(at)], how)
-                if y is not _SAME:
-                    args[int(at)] = y
-            else:
-                name = list(kwargs)[int(at) - len(args)] \
-                    if at.isdigit() and int(at) - len(args) < len(kwargs) else at
-                if name in kwargs:
-                    y = reshape(kwargs[name], how)
-                elif name in drv.get("optional", ()):
-                    import inspect
-                    try:
-                        dv = inspect.signature(fn).parameters[name].default
-                    except (ValueError, TypeError, KeyError):
-                        dv = inspect.Parameter.empty
-                    if dv is not inspect.Parameter.empty:
-                        y = reshape(dv, how)
-                        shown[1][name] = dv
-                if y is not _SAME:
-                    kwargs[name] = y
-            if y is _SAME:
-                return stop("input:unchanged")
+            n_pos = len(args)
+            for part in parts:
+                how, _, at = part.rpartition("@")
+                y = _SAME
+                if at.isdigit() and int(at) < n_pos:
+                    y = reshape(args[int(at)], how)
+                    if y is not _SAME:
+                        args[int(at)] = y
+                else:
+                    name = list(shown[1])[int(at) - n_pos] \
+                        if at.isdigit() and int(at) - n_pos < len(shown[1]) else at
+                    if name in kwargs:
+                        y = reshape(kwargs[name], how)
+                    elif name in drv.get("optional", ()):
+                        import inspect
+                        try:
+                            dv = inspect.signature(fn).parameters[name].default
+                        except (ValueError, TypeError, KeyError):
+                            dv = inspect.Parameter.empty
+                        if dv is not inspect.Parameter.empty:
+                            y = reshape(dv, how)
+                            shown[1][name] = dv
+                    if y is not _SAME:
+                        kwargs[name] = y
+                if y is _SAME:
+                    return stop("input:unchanged")
     except sandbox.Timeout:
         return stop("timeout")
     except BaseException as e:

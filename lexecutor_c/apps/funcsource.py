@@ -190,6 +190,52 @@ def _lines(text: str) -> list:
     return text.splitlines()
 
 
+#: the enumeration base classes of the standard library's ``enum``
+_ENUM_BASES = {"Enum", "IntEnum", "StrEnum", "Flag", "IntFlag", "ReprEnum"}
+
+
+def _enum_class(s: ast.ClassDef) -> bool:
+    """Whether a module's class is an enumeration of at most 120 lines (a
+    base named like one of ``enum``'s): the extract mode defines it as it is,
+    since a made-up stand-in has none of its members' identities (``Unit[
+    name] in (Unit.SECONDS, ...)``)."""
+    last = {(_dotted(b) or "").rpartition(".")[2] for b in s.bases}
+    return bool(last & _ENUM_BASES) and (s.end_lineno or s.lineno) - s.lineno <= 120
+
+
+def _built_by_init(v: Version, by_name: dict) -> set:
+    """The module's classes a method's class constructor calls without
+    arguments (``self.info = info or parserinfo()``), at most 400 lines
+    each, whose bases are builtins or imports from other packages: the
+    extract mode defines them, so that an instance built by the class's own
+    ``__init__`` (funcrun) holds real parts, not made-up ones."""
+    import builtins
+    if v.cls is None:
+        return set()
+    init = next((st for st in v.cls.body if isinstance(st, ast.FunctionDef)
+                 and st.name == "__init__"), None)
+    if init is None:
+        return set()
+    imported = set()
+    for st in v.module.body:
+        if isinstance(st, ast.Import):
+            imported |= {(a.asname or a.name).split(".")[0] for a in st.names}
+        elif isinstance(st, ast.ImportFrom) and not st.level:
+            imported |= {a.asname or a.name for a in st.names}
+    out = set()
+    for n in ast.walk(init):
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and not n.args \
+                and not n.keywords and n.func.id != v.cls.name:
+            for st in by_name.get(n.func.id, []):
+                if not isinstance(st, ast.ClassDef) or \
+                        (st.end_lineno or st.lineno) - st.lineno > 400:
+                    continue
+                roots = [(_dotted(b) or "?").split(".")[0] for b in st.bases]
+                if all(r in imported or hasattr(builtins, r) for r in roots):
+                    out.add(st.name)
+    return out
+
+
 def _cut(lines: list, first: int, last: int, col: int) -> list:
     """Lines first..last (1-based, inclusive) with ``col`` leading columns
     removed where they are blank (continuation lines of strings keep theirs)."""
@@ -328,6 +374,7 @@ def build_driver(v: Version) -> Driver:
     todo = sorted(reads - own, reverse=True)
     seen = set(own)
     helpers = 0
+    built = _built_by_init(v, by_name)
     while todo:
         nm = todo.pop()
         if nm in seen:
@@ -338,7 +385,7 @@ def build_driver(v: Version) -> Driver:
                 continue
             if isinstance(s, ast.ImportFrom) and s.level:
                 continue                        # the project's own modules: injected
-            if isinstance(s, ast.ClassDef):
+            if isinstance(s, ast.ClassDef) and not _enum_class(s) and s.name not in built:
                 continue                        # other classes: injected
             if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 if helpers >= _MAX_HELPERS or s is v.node:
@@ -350,7 +397,10 @@ def build_driver(v: Version) -> Driver:
     chosen.sort(key=lambda s: s.lineno)
     out: list = []
     for s in chosen:
-        out.extend(_cut(lines, s.lineno, s.end_lineno or s.lineno, s.col_offset))
+        # a class keeps its decorators (``@total_ordering``, ``@unique``)
+        top = min([s.lineno] + [d.lineno for d in s.decorator_list]) \
+            if isinstance(s, ast.ClassDef) else s.lineno
+        out.extend(_cut(lines, top, s.end_lineno or s.lineno, s.col_offset))
     fname = f"<lx-extract>/{v.path}"
     if v.cls is None:
         node = v.node
@@ -457,9 +507,17 @@ def changed_lines(old: Optional[Version], new: Optional[Version]) -> tuple:
 def _to_markers(v: Version, lines: set) -> set:
     """Each line -> the first line of the innermost statement that holds it
     (a statement's line marker sits there).  Signature lines -> the first
-    body statement: entering the function reaches them."""
-    stmts = [s for s in ast.walk(v.node) if isinstance(s, ast.stmt) and s is not v.node]
-    body_first = v.node.body[0].lineno
+    body statement: entering the function reaches them.  The docstring is
+    no statement that runs (no line event, no marker): its lines count as
+    the signature's."""
+    body = v.node.body
+    doc = body[0] if isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
+        and isinstance(body[0].value.value, str) else None
+    stmts = [s for s in ast.walk(v.node) if isinstance(s, ast.stmt) and s is not v.node
+             and s is not doc]
+    if doc is not None and len(body) == 1:
+        return set()            # nothing but a docstring: nothing runs
+    body_first = body[1 if doc is not None else 0].lineno
     out = set()
     for ln in lines:
         if ln < body_first:
