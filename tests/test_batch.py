@@ -325,11 +325,20 @@ def _die_once(arg):
 
 # ---------------------------------------------------------------- interrupted CLI runs
 
+def _interruptible():
+    # Ctrl-C at a terminal: the command starts with SIGINT at its default.  A suite
+    # started in the background of a non-interactive shell (``make test &``, nohup)
+    # hands SIGINT on ignored; the batch driver then saw the interrupt only when a
+    # sandbox child happened to be running an item (it resets SIGINT), and exited 0
+    # otherwise -- a race that failed this test in such runs.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _sub(argv, **kw):
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     return subprocess.Popen([sys.executable, "-m", "lexecutor_c", "batch", *map(str, argv)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            cwd=str(ROOT), env=env, **kw)
+                            cwd=str(ROOT), env=env, preexec_fn=_interruptible, **kw)
 
 
 def _wait_rows(out, at_least, timeout=60):
