@@ -635,8 +635,8 @@ def test_the_names_an_edit_swapped_and_the_stand_ins_made_for_them():
     assert {"iteritems", "items"} <= B._swapped_names(fa, fb)
     ro = {"ret": "\"<Dummy 'iteritems'>\""}
     rn = {"ret": "['list', ['tuple', \"'a'\", '1']]"}
-    assert B._through_swapped(["ret"], ro, rn, {"iteritems"})
-    assert not B._through_swapped(["ret"], ro, rn, {"other"})
+    assert B._swapped_stand_ins(ro, rn, {"iteritems"}) == ["iteritems"]
+    assert not B._swapped_stand_ins(ro, rn, {"other"})
     # a difference through the stand-in stays weak evidence, never "same"
     assert compare_sources(old, new, "pairs").verdict != "same"
 
@@ -742,7 +742,7 @@ def test_agreement_through_made_up_values_of_a_swapped_name_is_no_same():
     inp = B.Input("other = {1}")
     ro, rn = side_o.run(inp, OPTS), side_n.run(inp, OPTS)
     assert B._differences(ro, rn) == [], (ro, rn)
-    assert B._through_swapped(B._OBSERVED, ro, rn, B._swapped_names(fa, fb))
+    assert B._swapped_stand_ins(ro, rn, B._swapped_names(fa, fb))
     c = compare_sources(old, new, "covers")
     assert c.verdict != "same", c.detail
 

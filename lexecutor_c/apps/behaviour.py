@@ -689,19 +689,12 @@ _DUMMY_OF = re.compile(r"<Dummy(?:Resource)? '([^'\\]+)'>|'<input>\.([A-Za-z_]\w
 _OBSERVED = ("ret", "message", "calls", "args", "self", "globals", "out")
 
 
-def _through_swapped(fields: list, a: dict, b: dict, swapped: set) -> bool:
-    """Whether the ``fields`` of two runs hold a made-up value (or a call of
-    a stand-in) for one of the ``swapped`` names."""
-    if not swapped:
-        return False
-    for k in fields:
-        vals = [a.get("ret"), b.get("ret"), a.get("message"), b.get("message")] \
-            if k == "outcome" else [a.get(k), b.get(k)]
-        for v in vals:
-            for m in _DUMMY_OF.finditer(str(v or "")):
-                if (m.group(1) or m.group(2)) in swapped:
-                    return True
-    return False
+def _swapped_stand_ins(a: dict, b: dict, swapped: set) -> list:
+    """The ``swapped`` names for which two runs show a made-up value (or a
+    call of a stand-in) in what they observed, once per place."""
+    return [m.group(1) or m.group(2) for f in _OBSERVED for r in (a, b)
+            for m in _DUMMY_OF.finditer(str(r.get(f) or ""))
+            if (m.group(1) or m.group(2)) in swapped]
 
 
 def _parse_calls(calls) -> Optional[list]:
@@ -1063,16 +1056,14 @@ def check_function(old: Version, new: Version, *, opts: Optional[Options] = None
                     break
                 continue
             # what differs differs between identical runs too: no evidence
-        if both and swap_note is None and swapped and \
-                _through_swapped(_OBSERVED, ro, rn, swapped):
+        stand_ins = _swapped_stand_ins(ro, rn, swapped) if both and swap_note is None \
+            and swapped else []
+        if stand_ins:
             # alike only because made-up values stand for both names of a
             # swapped dependency (``x.issupserset`` -> ``x.issuperset`` on a
             # made-up ``x``): what the real ones do may differ -- no "same"
             swap_note = "they agree through made-up values for names one version " \
-                "alone uses (" + ", ".join(sorted(
-                m.group(1) or m.group(2) for f in _OBSERVED for r in (ro, rn)
-                for m in _DUMMY_OF.finditer(str(r.get(f) or ""))
-                if (m.group(1) or m.group(2)) in swapped)) + ")"
+                "alone uses (" + ", ".join(sorted(stand_ins)) + ")"
         results.append((inp, ro, rn, True))
         if hit:
             reached = True
