@@ -264,7 +264,7 @@ def review(per_project: dict, repos: dict, n: int, seed: int, out=None) -> list:
 
 # ------------------------------------------------------------------ labelled mode
 
-SOURCES = ("real", "heldout", "refactoring", "mutation")
+SOURCES = ("real", "dev2", "heldout", "refactoring", "mutation")
 VERDICTS = ("changed", "same", "unreached", "undecided", "error")
 
 

@@ -128,7 +128,11 @@ def function_diff(old_source: str, new_source: str, qualname: str, context: int 
             v = function_versions(src).get(qualname)
         except SyntaxError:
             v = None
-        return src.splitlines()[v.first_line - 1:v.last_line] if v else []
+        if not v:
+            return []
+        # from the first decorator: an edited ``@deprecated(...)`` is part of it
+        top = min([v.first_line] + [d.lineno for d in v.node.decorator_list])
+        return src.splitlines()[top - 1:v.last_line]
     return "\n".join(difflib.unified_diff(lines(old_source), lines(new_source), "old", "new",
                                           lineterm="", n=context))
 

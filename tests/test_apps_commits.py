@@ -534,8 +534,16 @@ def test_a_renamed_attribute_is_no_change():
 
 
 def test_an_added_parameter_is_no_change_of_the_other_arguments():
+    # (a call with the new argument raised TypeError with the old version: a
+    # change of the signature, found without running)
     old = bh.function_versions("def put(items, x):\n    items.append(x)\n")["put"]
     new = bh.function_versions("def put(items, x, log=print):\n"
+                               "    items.append(x)\n")["put"]
+    f = bh.check_function(old, new, **OPTS)
+    assert f.verdict == CHANGED and f.evidence == "signature", f.detail
+    # where ``**kw`` took it before, the runs compare the other arguments alike
+    old = bh.function_versions("def put(items, x, *rest, **kw):\n    items.append(x)\n")["put"]
+    new = bh.function_versions("def put(items, x, *rest, log=print, **kw):\n"
                                "    items.append(x)\n")["put"]
     f = bh.check_function(old, new, **OPTS)
     assert f.verdict == SAME, f.detail

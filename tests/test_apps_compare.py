@@ -223,12 +223,25 @@ def test_a_signature_break_is_a_change_without_running():
     assert c.evidence["strength"] == "signature" and c.evidence["runs"] == 0
     c = compare_sources("def f(a):\n    return a\n", "def f(a, b):\n    return a\n", "f")
     assert c.verdict == "changed" and "positional" in c.detail
-    # a parameter with a default added, or **kwargs taking the old keyword: no break
+    # either way: a parameter with a default added takes a call the old
+    # version refused, a keyword-only one refuses a positional call it took
     c = compare_sources("def f(a):\n    return a\n", "def f(a, b=2):\n    return a\n", "f")
-    assert c.verdict != "changed"
+    assert c.verdict == "changed" and c.evidence["strength"] == "signature", c.detail
+    assert "2 positional arguments works with the new version" in c.detail, c.detail
+    c = compare_sources("def f(a, key=None):\n    return a\n",
+                        "def f(a, *, key=None):\n    return a\n", "f")
+    assert c.verdict == "changed" and "works with the old version" in c.detail, c.detail
+    c = compare_sources("def f(a, /):\n    return a\n", "def f(a):\n    return a\n", "f")
+    assert c.verdict == "changed" and "a=..." in c.detail, c.detail
+    # **kwargs taking the old keyword: that call still binds (the positional
+    # one it no longer takes is the break)
     c = compare_sources("def f(a, k=1):\n    return a\n", "def f(a, **kw):\n    return a\n",
                         "f")
-    assert "signature" not in c.detail
+    assert "k=" not in c.detail and "2 positional" in c.detail, c.detail
+    # the same parameters under other names of locals: no break
+    c = compare_sources("def f(a, *args, k=1, **kw):\n    x = a\n    return x\n",
+                        "def f(a, *args, k=1, **kw):\n    y = a\n    return y\n", "f")
+    assert "signature" not in c.detail, c.detail
 
 
 def test_doctest_calls_become_inputs():

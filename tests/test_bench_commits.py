@@ -191,6 +191,9 @@ def test_label_merge_and_build_from_a_history(small_repo, tmp_path):
     inc = next(it for it in items if it["function"] == "inc")
     assert "x + 1" in inc["old_source"] and "x + 2" in inc["new_source"]
     assert "+    return x + 2" in lc.function_diff(inc["old_source"], inc["new_source"], "inc")
+    # an edited decorator is part of the function's diff
+    deco = "@deprecated(replace=%r)\ndef f(x):\n    return x\n"
+    assert "+@deprecated(replace='b')" in lc.function_diff(deco % "a", deco % "b", "f")
     tsv = [f"{inc['id']}\tchanging\tincrement changed\n"]
     assert lc.merge_labels(items, tsv) == 1 and inc["label"] == "changing"
     with pytest.raises(ValueError):

@@ -103,7 +103,7 @@ def test_reshape_each_kind_and_exact_types_only():
                    (type("L", (list,), {})([1]), "iter"), (None, "empty")):
         assert reshape(x, how) is SAME_SHAPE, (x, how)
     assert set(RESHAPES) == {"iter", "neg", "big", "nan", "tz", "empty", "upper",
-                             "lower", "bytes", "getitem", "mapping"}
+                             "lower", "bytes", "getitem", "mapping", "flip"}
     # bytes take the case reshapes and the edit's tokens (as latin-1)
     assert reshape(b"12Z", "lower") == b"12z" and reshape("Ab", "lower") == "ab"
     assert reshape(b"12", "suffix:z") == b"12z" and reshape(b"12", "const:z") == b"z"

@@ -193,7 +193,7 @@ class _Side:
 
     def __init__(self, v: Version, args: list, kwargs: list, tree: Optional[Tree],
                  varargs: tuple = (), changed: set = frozenset(), class_attrs: tuple = (),
-                 construct: bool = True):
+                 construct: bool = True, other: Optional[Version] = None):
         self.v = v
         if tree is not None:
             rel, name, pkg = module_name_of(v.path, tree.has_init, relative_levels(v.module))
@@ -211,7 +211,7 @@ class _Side:
                      "class_path": d.class_path, "kind": d.kind, "self": d.self_name,
                      "root": d.root, "module_name": d.module_name,
                      "is_package": d.is_package, "module_file": d.module_file,
-                     "args": args, "kwargs": kwargs, "optional": _optional(v),
+                     "args": args, "kwargs": kwargs, "optional": _optional(v, other),
                      "varargs": varargs, "changed": sorted(changed),
                      "class_attrs": list(class_attrs), "construct": construct}
 
@@ -280,14 +280,19 @@ def _varargs_names(old: Version, new: Version) -> tuple:
             tuple(n for n in (va_new, va_old) if n))
 
 
-def _optional(v: Version) -> list:
+def _optional(v: Version, other: Optional[Version] = None) -> list:
     """The parameters with a default value (passed by keyword when an
-    aimed input gives them a value)."""
+    aimed input gives them a value); with ``**kwargs``, the other version's
+    too that this one does not name (``kwargs.pop('only_one', False)`` in
+    one, ``only_one=False`` in the other: the same call passes it to both)."""
     a = v.node.args
     pos = a.posonlyargs + a.args
     out = [p.arg for p in pos[len(pos) - len(a.defaults):]] if a.defaults else []
     out = [n for n in out if n not in {p.arg for p in a.posonlyargs}]
     out += [p.arg for p, d in zip(a.kwonlyargs, a.kw_defaults) if d is not None]
+    if other is not None and a.kwarg is not None:
+        mine = {p.arg for p in pos + a.kwonlyargs}
+        out += [n for n in _optional(other) if n not in mine]
     return out
 
 
@@ -323,7 +328,79 @@ def _signature_break(old: Version, new: Version) -> str:
     if o_var and not n_var and not n_varkw:
         return "signature: the old version accepts any number of positional arguments, " \
             f"the new one at most {n_npos}"
+    # any other call shape one version binds and the other does not, either
+    # way (a parameter made keyword-only, a keyword the new version added:
+    # ``lzip(a, b, strict=True)`` raised TypeError before)
+    so, sn = _signature(old), _signature(new)
+    for a, b, wa, wb in ((so, sn, "old", "new"), (sn, so, "new", "old")):
+        for n, kws in _call_shapes(a):
+            if _binds(a, n, kws) and not _binds(b, n, kws):
+                shown = ", ".join([f"{n} positional argument{'s' if n != 1 else ''}"] +
+                                  [f"{k}=..." for k in kws if k != _ANY_KEYWORD] +
+                                  (["another keyword"] if _ANY_KEYWORD in kws else []))
+                return f"signature: a call with {shown} works with the {wa} version " \
+                    f"and raises TypeError with the {wb} one"
     return ""
+
+
+def _decorators(v: Version) -> list:
+    """The version's decorator expressions, without positions."""
+    return [code_dump(d, normalize=False) for d in v.node.decorator_list]
+
+
+#: a keyword no parameter is named (taken by ``**kwargs`` alone)
+_ANY_KEYWORD = "_lx_any_keyword"
+
+
+def _signature(v: Version):
+    """The version's parameters as an :class:`inspect.Signature` (defaults
+    stand for themselves; ``self``/``cls`` of a method left out)."""
+    import inspect
+    P = inspect.Parameter
+    a = v.node.args
+    pos = a.posonlyargs + a.args
+    first_default = len(pos) - len(a.defaults)
+    params = [P(p.arg, P.POSITIONAL_ONLY if p in a.posonlyargs else P.POSITIONAL_OR_KEYWORD,
+                default=0 if i >= first_default else P.empty) for i, p in enumerate(pos)]
+    if a.vararg is not None:
+        params.append(P(a.vararg.arg, P.VAR_POSITIONAL))
+    params += [P(p.arg, P.KEYWORD_ONLY, default=P.empty if d is None else 0)
+               for p, d in zip(a.kwonlyargs, a.kw_defaults)]
+    if a.kwarg is not None:
+        params.append(P(a.kwarg.arg, P.VAR_KEYWORD))
+    if v.kind in ("method", "classmethod", "getter", "setter", "deleter") and pos:
+        params = params[1:]
+    return inspect.Signature(params)
+
+
+def _call_shapes(sig) -> list:
+    """Call shapes ``(positional count, keyword names)`` a signature takes:
+    every count of positional arguments it allows (one beyond with
+    ``*args``), each optional parameter by keyword, the required ones all
+    by keyword, and a keyword no parameter is named when it has ``**kwargs``."""
+    import inspect
+    P = inspect.Parameter
+    ps = list(sig.parameters.values())
+    positional = [p for p in ps if p.kind in (P.POSITIONAL_ONLY, P.POSITIONAL_OR_KEYWORD)]
+    req = [p for p in positional if p.default is P.empty]
+    kw_req = tuple(p.name for p in ps if p.kind == P.KEYWORD_ONLY and p.default is P.empty)
+    var = any(p.kind == P.VAR_POSITIONAL for p in ps)
+    out = [(n, kw_req) for n in range(len(req), len(positional) + 1 + var)]
+    out += [(len(req), kw_req + (p.name,)) for p in ps
+            if p.kind in (P.POSITIONAL_OR_KEYWORD, P.KEYWORD_ONLY) and p.default is not P.empty]
+    if req and all(p.kind == P.POSITIONAL_OR_KEYWORD for p in req):
+        out.append((0, tuple(p.name for p in req) + kw_req))
+    if any(p.kind == P.VAR_KEYWORD for p in ps):
+        out.append((len(req), kw_req + (_ANY_KEYWORD,)))
+    return out
+
+
+def _binds(sig, n: int, kws: tuple) -> bool:
+    try:
+        sig.bind(*range(n), **{k: 0 for k in kws})
+    except TypeError:
+        return False
+    return True
 
 
 def _string_constants(v: Version, lines: Optional[set] = None,
@@ -912,8 +989,8 @@ def check_function(old: Version, new: Version, *, opts: Optional[Options] = None
     construct = _init_code(old) == _init_code(new)
 
     def make(trees):
-        return (_Side(old, o_args, o_kw, trees[0], va[0], ch_old, cattrs, construct),
-                _Side(new, n_args, n_kw, trees[1], va[1], ch_new, cattrs, construct))
+        return (_Side(old, o_args, o_kw, trees[0], va[0], ch_old, cattrs, construct, new),
+                _Side(new, n_args, n_kw, trees[1], va[1], ch_new, cattrs, construct, old))
     module_mode = old_tree is not None and new_tree is not None
     try:
         sides = make((old_tree, new_tree) if module_mode else (None, None))
@@ -943,21 +1020,27 @@ def check_function(old: Version, new: Version, *, opts: Optional[Options] = None
     weak_left = 4
     agree: list = []            # (input, old run, new run) that ran changed lines in both, alike
     variants = None             # the variants of agreeing inputs, once asked for
+    sourced = False             # no more inputs from the source: on to the variants
     while time.monotonic() - t0 < opts.budget:
         if variants is None:
-            inp = source.next() if n_inputs < opts.max_inputs else None
+            inp = source.next() if n_inputs < opts.max_inputs and not sourced else None
         else:
             inp = variants.pop(0) if variants else None
         if inp is None:
-            if variants is None and best is None and agree and opts.variants:
-                # no input told the versions apart: the agreeing inputs in
-                # other shapes (an iterator for a list, a negative number,
-                # an aware datetime ...), the shapes edits often treat anew
+            if variants is None and (best is None or best_score == 0) and agree and \
+                    opts.variants:
+                # no input told the versions apart (or only through injected
+                # values): the agreeing inputs in other shapes (an iterator
+                # for a list, a negative number, an aware datetime ...), the
+                # shapes edits often treat anew
                 variants = _variants(agree, opts.variants, defaults=_defaults(new),
                                      tokens=_edit_tokens(old, new, ch_old, ch_new),
                                      none=_edit_none(old, new, ch_old, ch_new),
                                      rounds=_edit_rounds(old, new, ch_old, ch_new),
-                                     compared=_edit_comparisons(old, new, ch_old, ch_new))
+                                     compared=_edit_comparisons(old, new, ch_old, ch_new),
+                                     aimed_values=_aimed_values(results),
+                                     own_class=_edit_own_class(old, new, ch_old, ch_new),
+                                     bytes_too=_handles_bytes(old) or _handles_bytes(new))
                 continue
             break
         n_inputs += 1
@@ -1053,7 +1136,12 @@ def check_function(old: Version, new: Version, *, opts: Optional[Options] = None
                 # look a little further for one that shows outside
                 weak_left -= 1
                 if weak_left <= 0:
-                    break
+                    if variants is not None or not any(
+                            _concrete(a[1]) and _concrete(a[2]) for a in agree):
+                        break
+                    # enough differences in made-up values: the concrete
+                    # agreeing inputs in other shapes may show one that is not
+                    sourced = True
                 continue
             # what differs differs between identical runs too: no evidence
         stand_ins = _swapped_stand_ins(ro, rn, swapped) if both and swap_note is None \
@@ -1136,6 +1224,14 @@ def check_function(old: Version, new: Version, *, opts: Optional[Options] = None
             fc.verdict = UNDECIDED
             fc.detail = f"{n} input{'s' if n != 1 else ''} ran the changed lines in both " \
                 f"versions, alike, but {swap_note}" + sig_note
+        elif _decorators(old) != _decorators(new):
+            # the runs call the function itself (funcrun unwraps it): what
+            # an edited decorator does (``@deprecated(replace=...)``'s
+            # warning) no run shows
+            fc.verdict = UNDECIDED
+            fc.detail = f"{n} input{'s' if n != 1 else ''} ran the changed lines in both " \
+                "versions, alike, but the decorators differ and the runs call the " \
+                "function without them" + sig_note
         elif n >= opts.min_same and uncovered:
             fc.verdict = UNDECIDED
             miss = [f"{w} line{'s' if len(m) > 1 else ''} {', '.join(map(str, sorted(m)))}"
@@ -1198,6 +1294,8 @@ def _shapes_of(snap: str) -> set:
         out |= {"iter", "getitem"}
         if s not in ("['list']", "['tuple']"):
             out.add("empty")
+    elif s in ("True", "False"):
+        out.add("flip")
     elif _INT.fullmatch(s):
         out |= {"neg", "big"}
     elif _FLOAT.fullmatch(s):
@@ -1224,7 +1322,7 @@ def _shapes_of(snap: str) -> set:
 
 def _defaults(v: Version) -> dict:
     """The optional parameters of a version whose default is a literal
-    number or string, with the default as a snapshot would show it."""
+    number, string or bool, with the default as a snapshot would show it."""
     import ast
     a = v.node.args
     pos = a.posonlyargs + a.args
@@ -1238,7 +1336,7 @@ def _defaults(v: Version) -> dict:
                 isinstance(d.operand, ast.Constant):
             d = ast.Constant(-d.operand.value) if isinstance(d.operand.value, (int, float)) \
                 else d
-        if isinstance(d, ast.Constant) and type(d.value) in (int, float, str):
+        if isinstance(d, ast.Constant) and type(d.value) in (int, float, str, bool):
             out[p.arg] = repr(d.value) if isinstance(d.value, str) else str(d.value)
     return out
 
@@ -1285,6 +1383,37 @@ def _edit_none(old: Version, new: Version, ch_old: set, ch_new: set) -> bool:
             isinstance(c, ast.Constant) and c.value is None for c in [n.left] + n.comparators)
             for n in _on_lines(v, lines))
     return tests(old, ch_old) != tests(new, ch_new)
+
+
+def _handles_bytes(v: Version) -> bool:
+    """Does the function deal with bytes anywhere (a bytes literal, the
+    names ``bytes``/``bytearray``/``memoryview``, ``encode``/``decode``)?
+    Only then is a string argument worth trying as bytes: for code about
+    text, bytes are no input it is meant for (``"Hello, " + name`` and
+    ``f"Hello, {name}"`` differ on bytes alone)."""
+    import ast
+    for n in ast.walk(v.node):
+        if isinstance(n, ast.Constant) and isinstance(n.value, bytes) or \
+                isinstance(n, ast.Name) and n.id in ("bytes", "bytearray", "memoryview") or \
+                isinstance(n, ast.Attribute) and n.attr in ("encode", "decode"):
+            return True
+    return False
+
+
+def _edit_own_class(old: Version, new: Version, ch_old: set, ch_new: set) -> bool:
+    """Do the changed lines of either version ask for the object's own class
+    (``type(self)``, ``self.__class__``)?  Then an instance of a subclass
+    may tell the versions apart (``Version(...)`` -> ``type(self)(...)``)."""
+    import ast
+
+    def asks(v, lines):
+        return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and
+                   n.func.id == "type" and len(n.args) == 1 and
+                   isinstance(n.args[0], ast.Name) and n.args[0].id == "self" or
+                   isinstance(n, ast.Attribute) and n.attr == "__class__" and
+                   isinstance(n.value, ast.Name) and n.value.id == "self"
+                   for n in _on_lines(v, lines))
+    return asks(old, ch_old) or asks(new, ch_new)
 
 
 def _edit_rounds(old: Version, new: Version, ch_old: set, ch_new: set) -> bool:
@@ -1358,6 +1487,62 @@ def _boundaries(value, runs: tuple, compared: list, limit: int = 3) -> list:
     return out
 
 
+def _emptied_constructions(expr: str, limit: int = 2) -> list:
+    """``Cls({'a': 1}, n=[2])``, a test call's object, with one literal
+    container or string argument at a time empty (``Cls({}, n=[2])``)."""
+    import ast
+    try:
+        call = ast.parse(expr, mode="eval").body
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return []
+    if not isinstance(call, ast.Call):
+        return []
+    out = []
+    for a in list(call.args) + [k.value for k in call.keywords]:
+        try:
+            v = ast.literal_eval(a)
+        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+            continue
+        if type(v) not in (list, tuple, dict, set, str, bytes) or not v:
+            continue
+        empty = {set: "set()", str: "''", bytes: "b''"}.get(type(v), repr(type(v)()))
+        lines = expr.splitlines(keepends=True)
+        start = sum(len(x) for x in lines[:a.lineno - 1]) + a.col_offset
+        end = sum(len(x) for x in lines[:a.end_lineno - 1]) + a.end_col_offset
+        out.append(expr[:start] + empty + expr[end:])
+        if len(out) >= limit:
+            break
+    return out
+
+
+#: the types of a value an aimed input gave that another input may take
+_LITERAL_TYPES = (type(None), bool, int, float, str, bytes)
+
+
+def _aimed_values(results: list, per: int = 4) -> dict:
+    """The literal values aimed inputs gave a parameter (``default = None``,
+    from the edit's own conditions), as their runs recorded them: up to
+    ``per`` per parameter, for the agreeing inputs' variants (an aimed value
+    among a doctest's concrete arguments, where the aimed input itself had
+    made-up ones)."""
+    import ast
+    out: dict = {}
+    for inp, ro, rn, _ in results:
+        if not inp.note.startswith("aimed: ") or inp.reshape:
+            continue
+        for name, snap in (rn.get("input") or {}).items():
+            if name == "(reshape)" or "Dummy" in str(snap):
+                continue
+            try:
+                v = ast.literal_eval(str(snap))
+            except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+                continue
+            seen = out.setdefault(name, [])
+            if type(v) in _LITERAL_TYPES and str(snap) not in seen and len(seen) < per:
+                seen.append(str(snap))
+    return out
+
+
 def _concrete_first(agree: list) -> list:
     """Agreeing runs ``(input, old run, new run)``, those whose inputs hold
     no injected value first."""
@@ -1366,7 +1551,8 @@ def _concrete_first(agree: list) -> list:
 
 def _variants(agree: list, per: int, limit: int = 24, defaults: Optional[dict] = None,
               tokens: tuple = (), none: bool = False, rounds: bool = False,
-              compared: list = ()) -> list:
+              compared: list = (), aimed_values: Optional[dict] = None,
+              own_class: bool = False, bytes_too: bool = True) -> list:
     """Inputs to try once no input told the versions apart: up to ``per``
     agreeing inputs (concrete ones first), one argument at a time in another
     shape.  First the shapes aimed at the edit -- the edit's own tokens
@@ -1375,10 +1561,13 @@ def _variants(agree: list, per: int, limit: int = 24, defaults: Optional[dict] =
     number and the number as a float when the edit makes numbers whole
     differently (``rounds``), the values a name the changed lines compare
     (``compared``) was compared with, for a number argument that name held
-    --, then each argument of each
-    in every shape it allows; at most ``limit`` in all."""
-    from .funcrun import PAIR, RESHAPES
-    aimed, other, pairs = [], [], []
+    --, the object as an instance of a subclass when the edit asks for its
+    class (``own_class``), then each argument of each in every shape it
+    allows (a string as bytes only when ``bytes_too``); at most
+    ``limit`` in all; then up to four literal values aimed inputs gave a
+    parameter (``aimed_values``) on inputs whose arguments are concrete."""
+    from .funcrun import PAIR, RESHAPES, SUBCLASS_SELF
+    aimed, other, pairs, crossed, flips = [], [], [], [], []
     seen = set()
     for inp, ro, rn in _concrete_first(agree):
         if len(seen) >= per:
@@ -1396,6 +1585,24 @@ def _variants(agree: list, per: int, limit: int = 24, defaults: Optional[dict] =
         # the input had, not every number negated at once
         given = dict(rn.get("input") or {})
         snaps = [v for k, v in given.items() if k != "(reshape)"]
+        if aimed_values and not inp.note.startswith("aimed: ") and \
+                _concrete(ro) and _concrete(rn):
+            names = [k for k in given if k != "(reshape)"]
+            for name, vals in aimed_values.items():
+                at = str(names.index(name)) if name in names else name
+                for v in vals:
+                    if name not in given or v != str(given[name]):
+                        add(crossed, f"{_short(v, 30)} for {name}", f"lit:{v}@{at}")
+        if own_class and rn.get("self"):
+            add(aimed, "the object of a subclass", SUBCLASS_SELF)
+        if inp.call and isinstance(inp.call.get("self"), str):
+            # the object a test's call runs on, built with an empty argument
+            # (``MultiReplace({})`` for the doctest's ``MultiReplace({...})``):
+            # the state edits to a method often treat anew
+            for expr in _emptied_constructions(inp.call["self"]):
+                aimed.append(Input(inp.prefix, dict(inp.call, self=expr), inp.seed,
+                                   f"variant (built as {_short(expr, 40)}) of {inp.note}"[:200],
+                                   inp.plan, inp.given))
         for i, snap in enumerate(snaps):
             shapes = _shapes_of(snap)
             if none and str(snap) != "None":
@@ -1412,8 +1619,9 @@ def _variants(agree: list, per: int, limit: int = 24, defaults: Optional[dict] =
                     add(aimed, f"{t!r} after argument {i + 1}", f"suffix:{t}@{i}")
                     add(aimed, f"{t!r} for argument {i + 1}", f"const:{t}@{i}")
             for how in RESHAPES:
-                if how in shapes:
-                    add(other, f"{how} of argument {i + 1}", f"{how}@{i}")
+                if how in shapes and (bytes_too or how != "bytes"):
+                    add(flips if how == "flip" else other, f"{how} of argument {i + 1}",
+                        f"{how}@{i}")
         # an optional parameter the input leaves at its default: the default
         # in another shape (a negative ``precision``)
         for name, snap in (defaults or {}).items():
@@ -1422,8 +1630,9 @@ def _variants(agree: list, per: int, limit: int = 24, defaults: Optional[dict] =
             if none:
                 add(aimed, f"None for {name}={snap}", f"none@{name}")
             for how in RESHAPES:
-                if how in _shapes_of(snap):
-                    add(other, f"{how} of {name}={snap}", f"{how}@{name}")
+                if how in _shapes_of(snap) and (bytes_too or how != "bytes"):
+                    add(flips if how == "flip" else other, f"{how} of {name}={snap}",
+                        f"{how}@{name}")
         if len(seen) == 1:
             # two arguments in another shape at once, for the first input:
             # an iterator that a repeat count exhausts, a negative start on
@@ -1442,7 +1651,10 @@ def _variants(agree: list, per: int, limit: int = 24, defaults: Optional[dict] =
     # an iterator with a count first (a repeat, a start, a size)
     counted = re.compile(rf"(^|{re.escape(PAIR)})(big|neg)@")
     pairs = sorted(pairs, key=lambda v: not counted.search(v.reshape))[:4]
-    return (aimed + other)[:limit - len(pairs)] + pairs
+    # and up to four aimed values on concrete inputs, beyond the limit (they
+    # are few, and displace none of the shapes above)
+    # (flags the other way after every other shape: where there is room)
+    return (aimed + other + flips)[:limit - len(pairs)] + pairs + crossed[:4]
 
 
 def _mutation_gate(old: Version, new: Version, ch_old: set, ch_new: set, agree: list,

@@ -35,6 +35,7 @@ top plan), so the value overrides what the plan chose and the rest stays.
 from __future__ import annotations
 
 import ast
+import re
 import datetime as _dt
 from typing import Optional
 
@@ -83,6 +84,10 @@ _SAMPLES = {"str": "'a'", "int": "1", "float": "1.5", "bool": "True", "list": "[
             "Path": "__import__('pathlib').Path('a/b.txt')",
             "Number": "1.5", "Real": "1.5", "Integral": "1", "Rational": "1",
             "Exception": "ValueError('a')", "BaseException": "ValueError('a')"}
+
+
+#: builtin classes whose subclass takes one of their samples
+_SUBCLASSABLE = ("str", "int", "float", "list", "dict", "tuple", "bytes", "set", "frozenset")
 
 
 def _sample_of(name: str) -> Optional[str]:
@@ -149,6 +154,11 @@ class _Scope:
     def __init__(self, v):
         fn = v.node
         a = fn.args
+        # a private name (``self.__match_re``) in a class's code is mangled
+        # (``self._Parser__match_re``): what an input sets must be too
+        cls = getattr(v, "cls", None)
+        self.mangle = "_" + cls.name.lstrip("_") if cls is not None and \
+            cls.name.strip("_") else ""
         self.params = [p.arg for p in a.posonlyargs + a.args + a.kwonlyargs]
         if a.vararg:
             self.params.append(a.vararg.arg)
@@ -369,6 +379,35 @@ def _near(c) -> list:
     return [c - 1, c, c + 1]
 
 
+class _Nodes(ast.AST):
+    """Several nodes walked as one (``ast.walk`` over a list)."""
+
+    _fields = ("nodes",)
+
+    def __init__(self, nodes: list):
+        super().__init__()
+        self.nodes = nodes
+
+
+def _bound(bounds: dict, e, c) -> None:
+    """Note that ``e`` is ordered (``<``, ``>=`` ...) against the number ``c``."""
+    if isinstance(c, (int, float)) and not isinstance(c, bool):
+        bounds.setdefault(ast.dump(e), (e, set()))[1].add(c)
+
+
+def _between(nums: list) -> list:
+    """A number strictly between each two neighbours of sorted ``nums``
+    (whole when both are and there is room, else their mean)."""
+    out = []
+    for a, b in zip(nums, nums[1:]):
+        if type(a) is int and type(b) is int:
+            if b - a >= 2:
+                out.append((a + b) // 2)
+        elif b - a > 0:
+            out.append((a + b) / 2)
+    return out
+
+
 def _hints(node, scope: _Scope) -> list:
     """(subject path, [values as source], edge?) in ``node``; edge: the
     values are the edge values of a truth test, not the code's own."""
@@ -403,6 +442,7 @@ def _hints(node, scope: _Scope) -> list:
         return []
 
     ends: dict = {}     # subject -> its startswith / endswith tokens
+    bounds: dict = {}   # subject -> (expression, the numbers it is ordered against)
     got_attrs: list = []    # (subject, subject.attr) of getattr(subject, "attr", ...)
 
     for n in ast.walk(node):
@@ -418,8 +458,12 @@ def _hints(node, scope: _Scope) -> list:
                     # ``type(other) in (set, frozenset)``: a value of each class
                     kinds = right.elts if isinstance(right, (ast.Tuple, ast.List, ast.Set)) \
                         else [right]
-                    vals = [v for v in map(_sample_of, (ast.unparse(k) for k in kinds))
-                            if v is not None]
+                    names = [ast.unparse(k) for k in kinds]
+                    vals = [v for v in map(_sample_of, names) if v is not None]
+                    # and an instance of a subclass, which an exact type test
+                    # refuses where ``isinstance`` takes it (``OrderedDict``)
+                    vals += [f"type('_LxSub', ({k},), {{}})({_SAMPLES[k]})" for k in names
+                             if k in _SUBCLASSABLE]
                     if vals:
                         add(left.args[0], vals, raw=True)
                     left = right
@@ -456,8 +500,10 @@ def _hints(node, scope: _Scope) -> list:
                         cl = scope.constants.get(left.id, _NO)
                     if cr is not _NO:
                         add(left, _near(cr))
+                        _bound(bounds, left, cr)
                     elif cl is not _NO:
                         add(right, _near(cl))
+                        _bound(bounds, right, cl)
                     else:
                         _relative(left, right, scope, out)
                 left = right
@@ -503,11 +549,21 @@ def _hints(node, scope: _Scope) -> list:
                 add(n.args[0], vals, raw=True)
         elif isinstance(n, ast.Subscript) and isinstance(n.value, ast.Dict):
             add(n.slice, _elements(n.value, scope))
+        elif isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mod) and \
+                isinstance(n.left, ast.Constant) and isinstance(n.left.value, str) and \
+                not isinstance(n.right, (ast.Tuple, ast.Dict)):
+            # ``"not %r" % value``: a tuple is the value's other reading (its
+            # items fill the placeholders, or too many of them fail)
+            add(n.right, [(1, 2), ("a",)])
         elif isinstance(n, (ast.If, ast.While, ast.IfExp, ast.Assert)):
             _truth(n.test, scope, out)
         elif isinstance(n, ast.BoolOp):
             for x in n.values:
                 _truth(x, scope, out)
+    for e, nums in bounds.values():
+        # between each two bounds of one subject (``-1.0 < x < 1.0`` and
+        # ``x < 0``: -0.5 and 0.5), the interval no bound's neighbour is in
+        add(e, _between(sorted(nums)))
     for e, attr in got_attrs:
         # ``annot = getattr(annot, "__forward_arg__", annot)``: the attribute
         # may stand in for the subject -- the values the subject is tested for
@@ -646,6 +702,8 @@ def _assign(path: list, value: str, scope: _Scope) -> list:
                 stmts.append(f"{expr} = {{{k!r}: {inner}}}")
             expr = f"{expr}[{part[1]!r}]"
             continue
+        if scope.mangle and part.startswith("__") and not part.endswith("__"):
+            part = scope.mangle + part
         nxt = f"{expr}.{part}"
         if last:
             stmts.append(f"{nxt} = {value}")
@@ -763,6 +821,35 @@ _FILE_SAMPLES = ("__import__('io').StringIO('ab')", "__import__('io').StringIO('
                  "__import__('io').StringIO('')")
 
 
+def _file_attributes(cls) -> set:
+    """The attributes of ``self`` that a method of the class uses as a file
+    object (``self._file_obj.seek(...)``, ``fo = self._file_obj; fo.read()``)."""
+    out: set = set()
+    for f in cls.body:
+        if not isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        alias: dict = {}
+        for n in ast.walk(f):
+            if isinstance(n, ast.Assign) and len(n.targets) == 1:
+                t, e = n.targets[0], n.value
+                pairs = zip(t.elts, e.elts) if isinstance(t, ast.Tuple) and \
+                    isinstance(e, ast.Tuple) and len(t.elts) == len(e.elts) else [(t, e)]
+                for a, b in pairs:
+                    if isinstance(a, ast.Name) and isinstance(b, ast.Attribute) and \
+                            isinstance(b.value, ast.Name) and b.value.id == "self":
+                        alias.setdefault(a.id, b.attr)
+        for n in ast.walk(f):
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and \
+                    n.func.attr in _FILE_METHODS:
+                o = n.func.value
+                if isinstance(o, ast.Attribute) and isinstance(o.value, ast.Name) and \
+                        o.value.id == "self":
+                    out.add(o.attr)
+                elif isinstance(o, ast.Name) and o.id in alias:
+                    out.add(alias[o.id])
+    return out
+
+
 def _file_hints(v, scope: _Scope) -> list:
     """Subjects the function uses as a file object (reads, seeks, tells --
     directly or through a local bound to them, ``fo, n = self._file_obj,
@@ -786,7 +873,16 @@ def _file_hints(v, scope: _Scope) -> list:
         return p if p is not None and scope.settable(p) else None
     files: list = []
     sizes: list = []
+    kept = _file_attributes(v.cls) if v.cls is not None else set()
     for n in ast.walk(v.node):
+        if kept and isinstance(n, ast.Assign) and len(n.targets) == 1:
+            # ``self._file_obj = file_obj`` where another method reads
+            # ``self._file_obj``: the parameter is that file
+            t, e = n.targets[0], n.value
+            if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and \
+                    t.value.id == "self" and t.attr in kept and \
+                    isinstance(e, ast.Name) and e.id in scope.params and [e.id] not in files:
+                files.append([e.id])
         if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and \
                 n.func.attr in _FILE_METHODS:
             p = subject(n.func.value)
@@ -1048,6 +1144,11 @@ def aimed_inputs(old, new, ch_old: set, ch_new: set, base: str = "") -> list:
             for g in guards:
                 for part in _headers(g):
                     near.extend((h, v) for h in _hints(part, scope))
+            # the bounds of the changed lines and their guards together: a
+            # value between ``-1.0 < x < 1.0`` in one ``elif`` and ``x < 0``
+            # in the next (what each alone already gave is not repeated)
+            near.extend((h, v) for h in _hints(
+                _Nodes([p for g in guards for p in _headers(g)] + list(changed)), scope))
             for g in guards + changed:
                 handlers.extend(_handler_hints(g, scope))
             near.extend((h, v) for h in _parameter_alternatives(v, changed))
@@ -1144,6 +1245,9 @@ def doctest_calls(v, limit: int = 8) -> list:
     cls_name = v.cls.name if v.cls is not None else None
     parser = doctest.DocTestParser()
     out, seen = [], set()
+    # what the module defines at its top: ``semver.Version.parse(...)`` in
+    # a docstring is ``Version.parse(...)`` where the module runs
+    own = _defined_names(v.module)
     docs = []
     for n in ast.walk(v.module):
         if isinstance(n, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -1159,8 +1263,8 @@ def doctest_calls(v, limit: int = 8) -> list:
         imports: list = []
         for ex in examples:
             try:
-                tree = ast.parse(ex.source)
-            except SyntaxError:
+                tree = _unqualified(ast.parse(ex.source), own, bound)
+            except (SyntaxError, ValueError, RecursionError):
                 continue
             for st in tree.body:
                 if isinstance(st, (ast.Import, ast.ImportFrom)) and not getattr(st, "level", 0):
@@ -1181,6 +1285,59 @@ def doctest_calls(v, limit: int = 8) -> list:
                 if len(out) >= limit:
                     return out
     return out
+
+
+def _defined_names(module) -> set:
+    """The names a module binds at its top by ``def``, ``class`` or
+    assignment (imports aside)."""
+    out: set = set()
+    for s in module.body:
+        if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            out.add(s.name)
+        elif isinstance(s, (ast.Assign, ast.AnnAssign)):
+            for t in (s.targets if isinstance(s, ast.Assign) else [s.target]):
+                if isinstance(t, ast.Name):
+                    out.add(t.id)
+    return out
+
+
+def _unqualified(tree, defined: set, bound: dict):
+    """``tree`` with a reference through the package or module itself
+    (``semver.Version``, ``semver.version.Version``: a root name that is no
+    builtin, no standard module and bound by nothing but the examples' own
+    imports) to a name the module defines (``defined``) made bare
+    (``Version``), and the imports of such roots dropped."""
+    import builtins
+    import sys
+    roots: set = set()
+
+    class Strip(ast.NodeTransformer):
+        def visit_Attribute(self, n):
+            chain, e = [n.attr], n.value
+            while isinstance(e, ast.Attribute):
+                chain.append(e.attr)
+                e = e.value
+            if isinstance(e, ast.Name) and e.id not in bound and e.id not in defined and \
+                    not hasattr(builtins, e.id) and e.id not in sys.stdlib_module_names:
+                chain.reverse()             # root.a.b.attr -> a, b, attr
+                for i, part in enumerate(chain):
+                    if part in defined:
+                        roots.add(e.id)
+                        out: ast.expr = ast.Name(part, ast.Load())
+                        for rest in chain[i + 1:]:
+                            out = ast.Attribute(out, rest, ast.Load())
+                        out.ctx = n.ctx
+                        return ast.copy_location(out, n)
+            self.generic_visit(n)
+            return n
+    tree = Strip().visit(tree)
+    if roots:
+        tree.body = [st for st in tree.body if not (
+            isinstance(st, ast.Import) and all(a.name.split(".")[0] in roots
+                                               for a in st.names) or
+            isinstance(st, ast.ImportFrom) and not st.level and st.module and
+            st.module.split(".")[0] in roots)]
+    return ast.fix_missing_locations(tree)
 
 
 def _substitute(e, bound: dict):

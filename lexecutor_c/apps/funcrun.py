@@ -38,6 +38,9 @@ __all__ = ["run_case", "snapshot", "callee_name"]
 _ADDR = re.compile(r"0x[0-9a-fA-F]{4,}")
 _GEN_MAX = 200
 _CALLS_MAX = 200
+# arguments of one call kept in the trace: a keyword far down a long call
+# (``attr.ib(..., kw_only=...)``, the eleventh) is as much the call as the first
+_ARGS_MAX = 32
 #: while set, snapshot() describes an iterator without consuming it (the
 #: arguments of a call are described before the callee sees them)
 _NO_DRAIN = [False]
@@ -144,7 +147,19 @@ def snapshot(v, _depth: int = 0, _dummies=None):
         if isinstance(v, (bytearray, memoryview)):
             return [tname, repr(bytes(v[:2000]))]
         if isinstance(v, (types.FunctionType, types.BuiltinFunctionType, types.MethodType)):
-            return f"<function {getattr(v, '__qualname__', '?')}>"
+            shown = f"<function {getattr(v, '__qualname__', '?')}>"
+            # the attributes a decorator set on its wrapper
+            # (``wrapper.blocked_until = None``), not those ``functools.wraps``
+            # copied over
+            own = {k: x for k, x in (getattr(v, "__dict__", None) or {}).items()
+                   if k != "__wrapped__" and not k.startswith("__lx")}
+            wrapped = getattr(getattr(v, "__dict__", {}), "get", lambda k: None)("__wrapped__")
+            if wrapped is not None:
+                own = {k: x for k, x in own.items()
+                       if k not in (getattr(wrapped, "__dict__", None) or {})}
+            if not own:
+                return shown
+            return [shown, sorted([k, snapshot(x, d, _dummies)] for k, x in own.items())]
         if isinstance(v, type):
             return f"<class {v.__qualname__}>"
         if isinstance(v, types.ModuleType):
@@ -514,6 +529,83 @@ def _entry_call(entry: dict, call: dict, env: dict):
     return getattr(obj, name), obj, args, kwargs
 
 
+#: the types of an argument that may stand for a parameter's default
+_PLAIN = (type(None), bool, int, float, str, bytes)
+
+
+def _without_defaults(fn, a: tuple, k: dict) -> tuple:
+    """A call's arguments without those that pass a parameter's own default
+    (``open(p, 'r')`` is the call ``open(p)``): the trailing positional ones
+    and the keywords, where ``fn``'s signature is known."""
+    if not any(type(x) in _PLAIN for x in list(a) + list(k.values())):
+        return a, k
+    import inspect
+    try:
+        sig = inspect.signature(fn)
+    except Exception:           # no signature (a builtin, an odd callable): as given
+        return a, k
+    ps = sig.parameters
+
+    def default(p, x) -> bool:
+        return p is not None and p.default is not p.empty and type(x) in _PLAIN and \
+            type(x) is type(p.default) and x == p.default
+    k = {n: x for n, x in k.items() if not default(ps.get(n), x)}
+    a = list(a)
+    order = list(ps.values())
+    while a and len(a) <= len(order) and \
+            order[len(a) - 1].kind in (order[0].POSITIONAL_ONLY, order[0].POSITIONAL_OR_KEYWORD) \
+            and default(order[len(a) - 1], a[-1]):
+        a.pop()
+    return a, k
+
+
+#: the exception classes whose handler catches a missing attribute
+_CATCH_ATTRIBUTE = {"AttributeError", "Exception", "BaseException"}
+
+
+def _handled_attribute_sites(text: str, iids) -> set:
+    """The attribute reads (their site ids) that sit in the body of a
+    ``try`` whose handler catches AttributeError (by name, ``Exception``,
+    ``BaseException``, a bare ``except``): code that asks for an attribute
+    and handles its absence (``index.start`` for a slice, else
+    ``operator.index(index)``)."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return set()
+    spans = []
+    for n in ast.walk(tree):
+        if not isinstance(n, ast.Try) or not n.body:
+            continue
+        names = set()
+        for h in n.handlers:
+            kinds = h.type.elts if isinstance(h.type, ast.Tuple) else [h.type]
+            names |= {"BaseException" if k is None else
+                      k.id if isinstance(k, ast.Name) else
+                      k.attr if isinstance(k, ast.Attribute) else "" for k in kinds}
+        if names & _CATCH_ATTRIBUTE:
+            first, last = n.body[0], n.body[-1]
+            spans.append(((first.lineno, first.col_offset),
+                          (last.end_lineno, last.end_col_offset)))
+    if not spans:
+        return set()
+    return {int(i.iid) for i in iids if i.kind == "attribute" and
+            any(a <= (i.line, i.col) and (i.end_line, i.end_col) <= b for a, b in spans)}
+
+
+def _raising_attributes(load, handled: set):
+    """The attribute loader, except at ``handled`` sites for an object of
+    a builtin type (whose attributes are what they are: a missing one is
+    no gap of the extract): there the read raises AttributeError as it
+    would, for the code's own handler.  Objects of the module's classes
+    (perhaps built without ``__init__``) and made-up values keep injection."""
+    def _a_(iid, obj, name):
+        if iid in handled and type(obj).__module__ == "builtins":
+            return getattr(obj, name)
+        return load(iid, obj, name)
+    return _a_
+
+
 def _statement_codes(inst, filename: str) -> list:
     """The instrumented module compiled one top-level statement at a time
     (line numbers those of the original source, ``from __future__`` flags
@@ -551,9 +643,25 @@ _POINTS_MAX = 40
 #: what joins two reshapes of one input variant ("iter@0 + big@repeat")
 PAIR = " + "
 
+#: the reshape that makes ``self`` an instance of a subclass of its class
+SUBCLASS_SELF = "subclass@self"
+
+
+def _as_subclass(obj):
+    """``obj`` with its class replaced by a new subclass of it (same layout:
+    no ``__dict__`` or slots of its own), or _SAME where Python refuses."""
+    cls = type(obj)
+    try:
+        sub = type("_LxSub" + cls.__name__, (cls,), {"__slots__": ()})
+        obj.__class__ = sub
+    except (TypeError, AttributeError):
+        return _SAME
+    return obj
+
+
 #: the reshapes of an argument (:func:`reshape`), in the order they are tried
 RESHAPES = ("iter", "neg", "big", "nan", "tz", "empty", "upper", "lower", "bytes",
-            "getitem", "mapping")
+            "getitem", "mapping", "flip")
 
 
 class _OnlyGetitem:
@@ -577,8 +685,10 @@ def _bare(cls):
 def _constructed(cls, fn, env: dict):
     """An instance for a method to run on: built by the class's own
     ``__init__`` when that needs no arguments (``parser()``: its tables
-    set up as the code expects), else -- or when it fails -- a bare one
-    (``__new__`` alone), whose attributes the input and injection give."""
+    set up as the code expects) or only ones whose names say what they hold
+    (``LRUCache(maxsize=2)``: :func:`_guessed_argument`), else -- or when it
+    fails -- a bare one (``__new__`` alone), whose attributes the input and
+    injection give."""
     import inspect
     obj = _bare(cls)
     init = None
@@ -595,16 +705,47 @@ def _constructed(cls, fn, env: dict):
         ps = list(inspect.signature(init).parameters.values())[1:]
     except (TypeError, ValueError):
         return obj
-    if any(p.default is p.empty and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD,
-                                               p.KEYWORD_ONLY) for p in ps):
-        return obj
+    args, kwargs = [], {}
+    for p in ps:
+        if p.default is not p.empty or p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
+            continue
+        # a required parameter whose name says what it holds: a small count
+        # (``maxsize``, ``ttl``), a short text (``name``); else no instance
+        guess = _guessed_argument(p.name)
+        if guess is _SAME:
+            return obj
+        if p.kind == p.KEYWORD_ONLY:
+            kwargs[p.name] = guess
+        else:
+            args.append(guess)
     try:
-        init(obj)
+        init(obj, *args, **kwargs)
     except sandbox.Timeout:
         raise
     except BaseException:
         return _bare(cls)           # half built: nothing of it
     return obj
+
+
+#: a required constructor parameter's value by what its name says
+_COUNT_NAME = re.compile(r"(^|_)(max|min)?(size|count|num|n|limit|capacity|length|len|ttl|"
+                         r"timeout|depth|width|height|level|maxsize|maxlen|bits|base|"
+                         r"precision|digits|retries|tries|index|idx|start|stop|step)($|_)")
+_TEXT_NAME = re.compile(r"(^|_)(name|key|text|string|prefix|suffix|sep|label|title|tag|"
+                        r"pattern|fmt|format|word|char)($|_)")
+
+
+def _guessed_argument(name: str):
+    """2 for a parameter named for a count or size, 'a' for one named for
+    a text, else _SAME (no guess)."""
+    name = name.lower()
+    if name.endswith(("func", "fn", "callback", "factory", "hook", "cls", "class", "type")):
+        return _SAME
+    if _COUNT_NAME.search(name):
+        return 2
+    if _TEXT_NAME.search(name):
+        return "a"
+    return _SAME
 
 
 def _with_varargs(fn, args: list, kwargs: dict, names, given, env: dict) -> list:
@@ -637,7 +778,8 @@ def reshape(x, how: str):
     RESHAPES; ``suffix:TEXT``: TEXT appended to a string or bytes;
     ``const:TEXT``: the string or bytes TEXT instead; ``none``: None;
     ``frac``: 0.7 added to an int; ``float``: an int as a float;
-    ``num:N``: the number N instead of a number), or
+    ``num:N``: the number N instead of a number; ``flip``: a bool negated;
+    ``lit:REPR``: the literal REPR instead of any value), or
     ``_SAME`` when ``x`` is not of a kind that reshape applies to.  Exact
     types only: a subclass keeps its shape."""
     import datetime
@@ -686,6 +828,19 @@ def reshape(x, how: str):
     if how == "mapping" and t is dict:
         import types as _t
         return _t.MappingProxyType(x)
+    if how.startswith("lit:"):
+        # a literal value another input gave this parameter (behaviour: an
+        # aimed input's ``default = None`` on a doctest's concrete call)
+        import ast
+        try:
+            y = ast.literal_eval(how[4:])
+        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+            return _SAME
+        return y if type(y) is not t or y != x else _SAME
+    if how == "flip" and t is bool:
+        # a flag the other way (``with_headers=False``): the path a default
+        # of True never takes
+        return not x
     return _SAME
 
 
@@ -828,9 +983,12 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
                 if who is not None:
                     _NO_DRAIN[0] = True
                     try:
-                        calls.append([who, [snapshot(x, 2, dummies) for x in a[:8]],
+                        sa, sk = (a, k) if isinstance(fn, dummies) else \
+                            _without_defaults(fn, a, k)
+                        calls.append([who, [snapshot(x, 2, dummies)
+                                            for x in sa[:_ARGS_MAX]],
                                       sorted([kk, snapshot(x, 2, dummies)]
-                                             for kk, x in list(k.items())[:8])])
+                                             for kk, x in list(sk.items())[:_ARGS_MAX])])
                     finally:
                         _NO_DRAIN[0] = False
             except Exception:
@@ -838,6 +996,9 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
         return real_call(iid, fn, *a, **k)
     if drv.get("trace", True):
         loaders["_c_"] = traced_call
+    handled = _handled_attribute_sites(drv["text"], inst.iids)
+    if handled:
+        loaders["_a_"] = _raising_attributes(loaders["_a_"], handled)
     env.update(loaders)
     marks = {int(r.iid): int(r.line) for r in inst.lines}
     try:
@@ -954,7 +1115,8 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
             # (two of them at once, joined by PAIR: an iterator *and* a
             # repeat count of two)
             spec = str(inp["reshape"])
-            parts = [spec] if spec.startswith(("suffix:", "const:")) else spec.split(PAIR)
+            parts = [spec] if spec.startswith(("suffix:", "const:", "lit:")) \
+                else spec.split(PAIR)
             args = list(args)
             # shown as they were given (a snapshot would consume an iterator)
             shown = (list(args), dict(kwargs))
@@ -962,7 +1124,14 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
             for part in parts:
                 how, _, at = part.rpartition("@")
                 y = _SAME
-                if at.isdigit() and int(at) < n_pos:
+                if part == SUBCLASS_SELF:
+                    # the object as an instance of a subclass of its class
+                    # (``Version(...)`` -> ``type(self)(...)``)
+                    if needs_self and obj is not None:
+                        y = _as_subclass(obj)
+                        if y is not _SAME:
+                            obj = y
+                elif at.isdigit() and int(at) < n_pos:
                     y = reshape(args[int(at)], how)
                     if y is not _SAME:
                         args[int(at)] = y

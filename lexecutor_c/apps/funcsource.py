@@ -266,17 +266,25 @@ def _bound_by(stmt) -> set:
         return {stmt.target.id}
     if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
         return {stmt.name}
+    if isinstance(stmt, (ast.Try, ast.If)):
+        return set().union(*(_bound_by(x) for x in _block_parts(stmt)))
     return set()
 
 
 def _top_statements(module: ast.Module) -> list:
     """Module-level statements, including those inside top-level try/if
-    blocks (``try: import x except ImportError: ...``)."""
+    blocks (``try: import x except ImportError: ...``); a block of imports
+    and assignments alone is kept whole (``try: from collections.abc import
+    Sequence`` / ``except ImportError: from collections import Sequence``,
+    ``if PY2: ... else: from reprlib import Repr``): the branch that runs
+    here binds the name, as in the module."""
     out = []
 
     def walk(stmts):
         for s in stmts:
-            if isinstance(s, ast.Try):
+            if isinstance(s, (ast.Try, ast.If)) and _compat_block(s):
+                out.append(s)
+            elif isinstance(s, ast.Try):
                 walk(s.body)
             elif isinstance(s, ast.If):
                 walk(s.body)
@@ -284,6 +292,29 @@ def _top_statements(module: ast.Module) -> list:
                 out.append(s)
     walk(module.body)
     return out
+
+
+def _block_parts(s) -> list:
+    """The statements directly inside a try/if statement, every branch."""
+    parts = list(s.body) + list(s.orelse)
+    if isinstance(s, ast.Try):
+        parts += [x for h in s.handlers for x in h.body] + list(s.finalbody)
+    return parts
+
+
+def _compat_block(s) -> bool:
+    """A try (with handlers) or if statement holding only imports,
+    assignments and ``pass`` (nested such blocks too)."""
+    if isinstance(s, ast.Try) and not s.handlers:
+        return False
+    for x in _block_parts(s):
+        if isinstance(x, (ast.Try, ast.If)):
+            if not _compat_block(x):
+                return False
+        elif not isinstance(x, (ast.Import, ast.ImportFrom, ast.Assign, ast.AnnAssign,
+                                ast.Pass)):
+            return False
+    return True
 
 
 @dataclass
@@ -418,7 +449,7 @@ def build_driver(v: Version) -> Driver:
     # builtin bases (``dict``, ``ValueError``) are kept before it: they are
     # there in every run, and what the class inherits from them is what
     # its methods' ``super()`` finds
-    builtin = _builtin_bases(cls)
+    builtin = _builtin_bases(cls, v.module)
     seg[0:header_len] = [f"class {cls.name}({''.join(b + ', ' for b in builtin)}__lx_base__):"] + \
         [""] * (header_len - 1)
     # decorators that are not kept become blank lines
@@ -441,13 +472,38 @@ def build_driver(v: Version) -> Driver:
                   v.self_name())
 
 
-def _builtin_bases(cls: ast.ClassDef) -> list:
+#: standard modules whose classes are not kept as bases (abstract classes,
+#: typing's special forms: a base the made-up class cannot stand beside)
+_NOT_KEPT_BASES = {"abc", "typing", "collections", "enum", "ctypes", "types"}
+
+
+def _builtin_bases(cls: ast.ClassDef, module: Optional[ast.Module] = None) -> list:
     """The bases of a class statement that are builtin classes other than
-    ``object`` (by name), when all its bases are builtins and it passes no
-    keywords (a metaclass); else []."""
+    ``object`` (by name) or classes the module imports from the standard
+    library (``from reprlib import Repr``: what ``super().__init__()``
+    finds), when all its bases are such and it passes no keywords (a
+    metaclass); else []."""
     import builtins
+    import sys
+    std: set = set()
+    tops = list(module.body) if module is not None else []
+    for st in list(tops):
+        # imports under ``try``/``if`` at the module's top (``try: from repr
+        # import Repr`` / ``except ImportError: from reprlib import Repr``)
+        if isinstance(st, (ast.Try, ast.If)):
+            tops += [x for part in (st.body, st.orelse, getattr(st, "finalbody", []))
+                     for x in part]
+            tops += [x for h in getattr(st, "handlers", []) for x in h.body]
+    for st in tops:
+        if isinstance(st, ast.ImportFrom) and not st.level and st.module:
+            top = st.module.split(".")[0]
+            if top in sys.stdlib_module_names and top not in _NOT_KEPT_BASES:
+                std.update(a.asname or a.name for a in st.names if a.name != "*")
     names = []
     for b in cls.bases:
+        if isinstance(b, ast.Name) and b.id in std and not hasattr(builtins, b.id):
+            names.append(b.id)
+            continue
         if not (isinstance(b, ast.Name) and isinstance(getattr(builtins, b.id, None), type)):
             return []
         if b.id != "object":
