@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from ..engine import sandbox
-from .funcrun import run_case, snapshot
+from .funcrun import handled_spans, run_case, snapshot
 from .funcsource import (Version, build_driver, changed_lines, code_dump, facts_source,
                          function_versions, module_driver, module_name_of,
                          relative_levels)
@@ -213,7 +213,8 @@ class _Side:
                      "is_package": d.is_package, "module_file": d.module_file,
                      "args": args, "kwargs": kwargs, "optional": _optional(v, other),
                      "varargs": varargs, "changed": sorted(changed),
-                     "class_attrs": list(class_attrs), "construct": construct}
+                     "class_attrs": list(class_attrs), "construct": construct,
+                     "handled_spans": handled_spans(d.text)}
 
     def run(self, inp: Input, opts: Options) -> dict:
         out = sandbox.call_isolated(run_case, self.spec, {"prefix": inp.prefix,
@@ -1498,6 +1499,7 @@ def _emptied_constructions(expr: str, limit: int = 2) -> list:
     if not isinstance(call, ast.Call):
         return []
     out = []
+    lines = expr.splitlines(keepends=True)
     for a in list(call.args) + [k.value for k in call.keywords]:
         try:
             v = ast.literal_eval(a)
@@ -1506,7 +1508,6 @@ def _emptied_constructions(expr: str, limit: int = 2) -> list:
         if type(v) not in (list, tuple, dict, set, str, bytes) or not v:
             continue
         empty = {set: "set()", str: "''", bytes: "b''"}.get(type(v), repr(type(v)()))
-        lines = expr.splitlines(keepends=True)
         start = sum(len(x) for x in lines[:a.lineno - 1]) + a.col_offset
         end = sum(len(x) for x in lines[:a.end_lineno - 1]) + a.end_col_offset
         out.append(expr[:start] + empty + expr[end:])
@@ -1581,6 +1582,13 @@ def _variants(agree: list, per: int, limit: int = 24, defaults: Optional[dict] =
             to.append(Input(inp.prefix, inp.call, inp.seed,
                             f"variant ({what}) of {inp.note}"[:200], inp.plan, inp.given,
                             how))
+
+        def reshaped(shapes, what, at):
+            # every reshape the value allows (a flag's flip after all the
+            # others, bytes only where the code deals with them)
+            for how in RESHAPES:
+                if how in shapes and (bytes_too or how != "bytes"):
+                    add(flips if how == "flip" else other, f"{how} of {what}", f"{how}@{at}")
         # one argument at a time: a negative ``precision`` beside the value
         # the input had, not every number negated at once
         given = dict(rn.get("input") or {})
@@ -1618,10 +1626,7 @@ def _variants(agree: list, per: int, limit: int = 24, defaults: Optional[dict] =
                 for t in tokens:
                     add(aimed, f"{t!r} after argument {i + 1}", f"suffix:{t}@{i}")
                     add(aimed, f"{t!r} for argument {i + 1}", f"const:{t}@{i}")
-            for how in RESHAPES:
-                if how in shapes and (bytes_too or how != "bytes"):
-                    add(flips if how == "flip" else other, f"{how} of argument {i + 1}",
-                        f"{how}@{i}")
+            reshaped(shapes, f"argument {i + 1}", i)
         # an optional parameter the input leaves at its default: the default
         # in another shape (a negative ``precision``)
         for name, snap in (defaults or {}).items():
@@ -1629,10 +1634,7 @@ def _variants(agree: list, per: int, limit: int = 24, defaults: Optional[dict] =
                 continue
             if none:
                 add(aimed, f"None for {name}={snap}", f"none@{name}")
-            for how in RESHAPES:
-                if how in _shapes_of(snap) and (bytes_too or how != "bytes"):
-                    add(flips if how == "flip" else other, f"{how} of {name}={snap}",
-                        f"{how}@{name}")
+            reshaped(_shapes_of(snap), f"{name}={snap}", name)
         if len(seen) == 1:
             # two arguments in another shape at once, for the first input:
             # an iterator that a repeat count exhausts, a negative start on

@@ -176,11 +176,7 @@ class _Scope:
             elif isinstance(s, ast.ImportFrom) and not s.level:
                 for al in s.names:
                     self.imports.setdefault(al.asname or al.name, ast.unparse(s))
-        for s in v.module.body:
-            for t in _targets(s):
-                self.defined.add(t)
-            if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                self.defined.add(s.name)
+        self.defined = _defined_names(v.module)
         for s in list(v.module.body) + list(ast.walk(fn)):
             if isinstance(s, ast.Assign) and len(s.targets) == 1 and \
                     isinstance(s.targets[0], ast.Name):
@@ -821,6 +817,24 @@ _FILE_SAMPLES = ("__import__('io').StringIO('ab')", "__import__('io').StringIO('
                  "__import__('io').StringIO('')")
 
 
+def _local_aliases(node, value_of) -> dict:
+    """Names bound in ``node`` (``fo, n = self._file_obj, self._blocksize``
+    pairs too) -> ``value_of(bound expression)``, the first binding for
+    which that is not None."""
+    out: dict = {}
+    for n in ast.walk(node):
+        if isinstance(n, ast.Assign) and len(n.targets) == 1:
+            t, e = n.targets[0], n.value
+            pairs = zip(t.elts, e.elts) if isinstance(t, ast.Tuple) and \
+                isinstance(e, ast.Tuple) and len(t.elts) == len(e.elts) else [(t, e)]
+            for a, b in pairs:
+                if isinstance(a, ast.Name):
+                    got = value_of(b)
+                    if got is not None:
+                        out.setdefault(a.id, got)
+    return out
+
+
 def _file_attributes(cls) -> set:
     """The attributes of ``self`` that a method of the class uses as a file
     object (``self._file_obj.seek(...)``, ``fo = self._file_obj; fo.read()``)."""
@@ -828,16 +842,9 @@ def _file_attributes(cls) -> set:
     for f in cls.body:
         if not isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)):
             continue
-        alias: dict = {}
-        for n in ast.walk(f):
-            if isinstance(n, ast.Assign) and len(n.targets) == 1:
-                t, e = n.targets[0], n.value
-                pairs = zip(t.elts, e.elts) if isinstance(t, ast.Tuple) and \
-                    isinstance(e, ast.Tuple) and len(t.elts) == len(e.elts) else [(t, e)]
-                for a, b in pairs:
-                    if isinstance(a, ast.Name) and isinstance(b, ast.Attribute) and \
-                            isinstance(b.value, ast.Name) and b.value.id == "self":
-                        alias.setdefault(a.id, b.attr)
+        alias = _local_aliases(f, lambda b: b.attr if isinstance(b, ast.Attribute) and
+                               isinstance(b.value, ast.Name) and b.value.id == "self"
+                               else None)
         for n in ast.walk(f):
             if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and \
                     n.func.attr in _FILE_METHODS:
@@ -856,15 +863,7 @@ def _file_hints(v, scope: _Scope) -> list:
     self._blocksize``): an in-memory text file of a few shapes, with any
     subject given as the size of a read a small number (4).  Whole
     statements (every such subject at once)."""
-    alias: dict = {}
-    for n in ast.walk(v.node):
-        if isinstance(n, ast.Assign) and len(n.targets) == 1:
-            t, e = n.targets[0], n.value
-            pairs = zip(t.elts, e.elts) if isinstance(t, ast.Tuple) and \
-                isinstance(e, ast.Tuple) and len(t.elts) == len(e.elts) else [(t, e)]
-            for a, b in pairs:
-                if isinstance(a, ast.Name) and _dotted(b) is not None:
-                    alias.setdefault(a.id, _dotted(b))
+    alias = _local_aliases(v.node, _dotted)
 
     def subject(e):
         p = _dotted(e)
@@ -1292,12 +1291,9 @@ def _defined_names(module) -> set:
     assignment (imports aside)."""
     out: set = set()
     for s in module.body:
+        out.update(_targets(s))
         if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             out.add(s.name)
-        elif isinstance(s, (ast.Assign, ast.AnnAssign)):
-            for t in (s.targets if isinstance(s, ast.Assign) else [s.target]):
-                if isinstance(t, ast.Name):
-                    out.add(t.id)
     return out
 
 

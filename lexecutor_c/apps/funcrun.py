@@ -151,12 +151,10 @@ def snapshot(v, _depth: int = 0, _dummies=None):
             # the attributes a decorator set on its wrapper
             # (``wrapper.blocked_until = None``), not those ``functools.wraps``
             # copied over
-            own = {k: x for k, x in (getattr(v, "__dict__", None) or {}).items()
-                   if k != "__wrapped__" and not k.startswith("__lx")}
-            wrapped = getattr(getattr(v, "__dict__", {}), "get", lambda k: None)("__wrapped__")
-            if wrapped is not None:
-                own = {k: x for k, x in own.items()
-                       if k not in (getattr(wrapped, "__dict__", None) or {})}
+            attrs = getattr(v, "__dict__", None) or {}
+            copied = getattr(attrs.get("__wrapped__"), "__dict__", None) or {}
+            own = {k: x for k, x in attrs.items()
+                   if k != "__wrapped__" and not k.startswith("__lx") and k not in copied}
             if not own:
                 return shown
             return [shown, sorted([k, snapshot(x, d, _dummies)] for k, x in own.items())]
@@ -545,6 +543,7 @@ def _without_defaults(fn, a: tuple, k: dict) -> tuple:
     except Exception:           # no signature (a builtin, an odd callable): as given
         return a, k
     ps = sig.parameters
+    positional = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
 
     def default(p, x) -> bool:
         return p is not None and p.default is not p.empty and type(x) in _PLAIN and \
@@ -552,9 +551,8 @@ def _without_defaults(fn, a: tuple, k: dict) -> tuple:
     k = {n: x for n, x in k.items() if not default(ps.get(n), x)}
     a = list(a)
     order = list(ps.values())
-    while a and len(a) <= len(order) and \
-            order[len(a) - 1].kind in (order[0].POSITIONAL_ONLY, order[0].POSITIONAL_OR_KEYWORD) \
-            and default(order[len(a) - 1], a[-1]):
+    while a and len(a) <= len(order) and order[len(a) - 1].kind in positional and \
+            default(order[len(a) - 1], a[-1]):
         a.pop()
     return a, k
 
@@ -563,16 +561,30 @@ def _without_defaults(fn, a: tuple, k: dict) -> tuple:
 _CATCH_ATTRIBUTE = {"AttributeError", "Exception", "BaseException"}
 
 
-def _handled_attribute_sites(text: str, iids) -> set:
+def _handled_attribute_sites(text: str, iids, spans: Optional[list] = None) -> set:
     """The attribute reads (their site ids) that sit in the body of a
     ``try`` whose handler catches AttributeError (by name, ``Exception``,
     ``BaseException``, a bare ``except``): code that asks for an attribute
     and handles its absence (``index.start`` for a slice, else
-    ``operator.index(index)``)."""
+    ``operator.index(index)``).  ``spans``: :func:`handled_spans` of
+    ``text``, when the caller has them already."""
+    if spans is None:
+        spans = handled_spans(text)
+    if not spans:
+        return set()
+    return {int(i.iid) for i in iids if i.kind == "attribute" and
+            any(tuple(a) <= (i.line, i.col) and (i.end_line, i.end_col) <= tuple(b)
+                for a, b in spans)}
+
+
+def handled_spans(text: str) -> list:
+    """The bodies of the ``try`` statements in ``text`` whose handler
+    catches AttributeError, as ``((line, col), (end line, end col))``
+    (computed once per version by the caller: behaviour._Side)."""
     try:
         tree = ast.parse(text)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return set()
+        return []
     spans = []
     for n in ast.walk(tree):
         if not isinstance(n, ast.Try) or not n.body:
@@ -587,10 +599,7 @@ def _handled_attribute_sites(text: str, iids) -> set:
             first, last = n.body[0], n.body[-1]
             spans.append(((first.lineno, first.col_offset),
                           (last.end_lineno, last.end_col_offset)))
-    if not spans:
-        return set()
-    return {int(i.iid) for i in iids if i.kind == "attribute" and
-            any(a <= (i.line, i.col) and (i.end_line, i.end_col) <= b for a, b in spans)}
+    return spans
 
 
 def _raising_attributes(load, handled: set):
@@ -996,7 +1005,7 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
         return real_call(iid, fn, *a, **k)
     if drv.get("trace", True):
         loaders["_c_"] = traced_call
-    handled = _handled_attribute_sites(drv["text"], inst.iids)
+    handled = _handled_attribute_sites(drv["text"], inst.iids, drv.get("handled_spans"))
     if handled:
         loaders["_a_"] = _raising_attributes(loaders["_a_"], handled)
     env.update(loaders)

@@ -491,9 +491,7 @@ def _builtin_bases(cls: ast.ClassDef, module: Optional[ast.Module] = None) -> li
         # imports under ``try``/``if`` at the module's top (``try: from repr
         # import Repr`` / ``except ImportError: from reprlib import Repr``)
         if isinstance(st, (ast.Try, ast.If)):
-            tops += [x for part in (st.body, st.orelse, getattr(st, "finalbody", []))
-                     for x in part]
-            tops += [x for h in getattr(st, "handlers", []) for x in h.body]
+            tops += _block_parts(st)
     for st in tops:
         if isinstance(st, ast.ImportFrom) and not st.level and st.module:
             top = st.module.split(".")[0]
