@@ -37,6 +37,17 @@ and labels).  Results are kept per item in ``--out`` (resumable).
 
     python -m benchmarks.commits --labelled benchmarks/data/labelled_changes.jsonl \
         --labelled benchmarks/data/synth_pairs.jsonl [--limit N] [--markdown]
+
+With ``--checkouts DIR`` the labelled items whose repository has a git
+checkout ``DIR/NAME`` are checked as ``lexecutor-c commits`` checks them
+in a repository (:func:`lexecutor_c.apps.commits.check_commits` on the
+item's commit: each version inside its module with the rest of its
+package, the project's tests as inputs, the CLI's defaults) instead of
+from the two file texts alone (where a module that imports its package's
+other modules runs its function extracted, those imports made up).
+
+    python -m benchmarks.commits --labelled benchmarks/data/labelled_dev2.jsonl \
+        --checkouts /work/data/commits6
 """
 from __future__ import annotations
 
@@ -264,7 +275,7 @@ def review(per_project: dict, repos: dict, n: int, seed: int, out=None) -> list:
 
 # ------------------------------------------------------------------ labelled mode
 
-SOURCES = ("real", "dev2", "heldout", "refactoring", "mutation")
+SOURCES = ("real", "dev2", "dev3", "heldout", "refactoring", "mutation")
 VERDICTS = ("changed", "same", "unreached", "undecided", "error")
 
 
@@ -293,6 +304,71 @@ def _engine(item: dict, opts: dict) -> dict:
             "input_note": (ev.get("distinguishing_input") or {}).get("note"),
             # a "changed" on concrete values, or only through injected ones
             "strength": ev.get("strength")}
+
+
+def checkout_of(item: dict, root: str) -> Optional[str]:
+    """The checkout of an item's repository under ``root`` (``root/NAME``
+    for ``owner/NAME`` or ``NAME``), if there is one."""
+    name = str(item.get("repo") or "").rpartition("/")[2]
+    path = os.path.join(root, name) if name else ""
+    return path if path and os.path.isdir(os.path.join(path, ".git")) else None
+
+
+def repo_engine(root: str, items: Optional[list] = None):
+    """An engine for :func:`run_labelled` that checks each item the way
+    ``lexecutor-c commits`` does in its repository (a checkout under
+    ``root``, see :func:`checkout_of`): both versions run inside their
+    module, loaded from a checkout of each revision with the rest of the
+    package, and calls in the project's tests are inputs.  One commit is
+    checked once for all its items (``items``: every item to be run, so
+    that only their functions are checked; else all the commit touches).
+    Items without a checkout, or whose function the commit check did not
+    list, are "error"."""
+    from lexecutor_c.apps.commits import GitError, check_commits
+    from lexecutor_c.apps.compare import from_check
+    done: dict = {}
+    wanted: dict = {}
+    for it in items or []:
+        wanted.setdefault(it.get("commit"), set()).add((it.get("file"), it.get("function")))
+
+    def engine(item: dict, opts: dict) -> dict:
+        repo = checkout_of(item, root)
+        t0 = time.monotonic()
+        if repo is None:
+            return {"verdict": "error", "seconds": 0.0,
+                    "detail": f"no checkout of {item.get('repo')} under {root}"}
+        key = (repo, item["commit"])
+        if key not in done:
+            try:
+                kw = {"max_inputs": opts["max_inputs"]} if opts.get("max_inputs") else {}
+                if opts.get("timeout"):
+                    kw["timeout"] = opts["timeout"]
+                # the CLI's defaults (two seeds, 24 inputs per function)
+                done[key] = check_commits(repo, f"{item['commit']}^..{item['commit']}",
+                                          compare_messages=not opts.get("ignore_messages"),
+                                          points=opts.get("points", "gate"),
+                                          only=wanted.get(item["commit"]), **kw)
+            except (GitError, OSError) as e:
+                done[key] = e
+        got = done[key]
+        if isinstance(got, Exception):
+            return {"verdict": "error", "seconds": round(time.monotonic() - t0, 3),
+                    "detail": f"{type(got).__name__}: {got}"[:300]}
+        fcs = [f for c in got for f in c.functions
+               if f.file == item.get("file") and f.function == item["function"]]
+        if not fcs or fcs[0].status != "modified":
+            return {"verdict": "error", "seconds": round(time.monotonic() - t0, 3),
+                    "detail": "the commit check did not check this function"}
+        fc = fcs[0]
+        d = from_check(fc).to_dict()
+        ev = d.get("evidence") or {}
+        return {"verdict": d["verdict"], "seconds": fc.seconds,
+                "detail": str(d.get("detail", ""))[:300], "mode": fc.mode,
+                "inputs": ev.get("inputs"), "agreeing_inputs": ev.get("agreeing_inputs"),
+                "mutants": ev.get("mutants"),
+                "input_note": (ev.get("distinguishing_input") or {}).get("note"),
+                "strength": ev.get("strength")}
+    return engine
 
 
 def pick(items: list, limit: Optional[int], seed: int = 0) -> list:
@@ -441,11 +517,21 @@ def main_labelled(a) -> int:
     items = pick(items, a.limit, a.sample_seed)
     opts = {"engine": "compare_sources", "max_inputs": a.max_inputs, "timeout": a.timeout,
             "seed": 0, "ignore_messages": a.ignore_messages, "points": a.points}
+    engine = None
+    if a.checkouts:
+        # in each item's repository, as ``lexecutor-c commits`` runs
+        items = [it for it in items if checkout_of(it, a.checkouts)]
+        if not items:
+            print(f"benchmarks.commits: no item has a checkout under {a.checkouts}",
+                  file=sys.stderr)
+            return 2
+        opts["engine"] = "check_commits"
+        engine = repo_engine(a.checkouts, items)
     cache = os.path.join(a.out, "labelled.jsonl")
     t0 = time.monotonic()
     rows = run_labelled(items, opts, cache, a.fresh and not a.stored, a.stored,
                         log=(lambda *x: None) if a.quiet else
-                        (lambda m: print(m, file=sys.stderr, flush=True)))
+                        (lambda m: print(m, file=sys.stderr, flush=True)), engine=engine)
     scores = score(rows)
     print(f"labelled commit-check benchmark: {', '.join(a.labelled)}; "
           f"{len(rows)} of {len(items)} items; options {json.dumps(opts)}; "
@@ -485,6 +571,10 @@ def main(argv=None) -> int:
     ap.add_argument("--labelled", action="append", metavar="FILE",
                     help="score a labelled set (JSON lines, see benchmarks.labelled_commits; "
                          "repeat for several) instead of walking histories")
+    ap.add_argument("--checkouts", metavar="DIR", default=None,
+                    help="with --labelled: check each item in its repository, a git "
+                         "checkout DIR/NAME (NAME: the repository's name), as "
+                         "`lexecutor-c commits` does (items without one are left out)")
     ap.add_argument("--limit", type=int, default=0, metavar="N",
                     help="labelled mode: at most N items per source (a seeded sample)")
     ap.add_argument("--sample-seed", type=int, default=0)

@@ -1223,10 +1223,263 @@ def test_a_constructor_whose_parameters_say_what_they_hold_builds_the_instance()
 def test_a_string_is_tried_as_bytes_only_where_the_code_deals_with_bytes():
     text = function_versions('def greet(name):\n    return "Hello, " + name\n', "m.py")["greet"]
     raw = function_versions("def head(data):\n    return data.decode()[:2]\n", "m.py")["head"]
-    assert not B._handles_bytes(text) and B._handles_bytes(raw)
+    assert not D.handles_bytes(text) and D.handles_bytes(raw)
     inp = B.Input("name = 'ab'", note="aimed: name = 'ab'")
     run = {"outcome": "returned", "input": {"name": "'ab'"}}
     shapes = {v.reshape for v in B._variants([(inp, run, run)], 1, bytes_too=False)}
     assert "bytes@0" not in shapes and "upper@0" in shapes, shapes
     shapes = {v.reshape for v in B._variants([(inp, run, run)], 1, bytes_too=True)}
     assert "bytes@0" in shapes, shapes
+
+
+# a parser whose decorator encodes its argument and whose class compares
+# with bytes constants (dateutil's isoparser, in miniature)
+_ISO = d('''
+    def _takes_ascii(f):
+        def func(self, s, *args):
+            if isinstance(s, str):
+                s = s.encode('ascii')
+            return f(self, s, *args)
+        return func
+
+    class isoparser(object):
+        _DATE_SEP = b'-'
+
+        def __init__(self, sep=None):
+            self._sep = sep
+
+        @_takes_ascii
+        def parse_isodate(self, datestr):
+            parts = datestr.split(self._DATE_SEP)
+            if len(parts) != 3 or not parts[0].isdigit():
+                raise ValueError('not a date')
+            if len(parts[2]) > 2:
+                raise ValueError('String contains unknown ISO components: {}'.format(datestr))
+            return tuple(int(p) for p in parts)
+    ''')
+
+
+def test_bytes_around_the_function_its_decorator_and_its_class():
+    v = function_versions(_ISO, "m.py")["isoparser.parse_isodate"]
+    assert not D._deals_with_bytes(v.node.body[-1])
+    assert D._bytes_around(v) and D.handles_bytes(v)
+    hints = D._name_hints(v)
+    assert hints and all(x.startswith("b'") for x in hints[0][1]), hints
+    plain = function_versions("def parse_date(datestr):\n    return datestr[:4]\n",
+                              "m.py")["parse_date"]
+    assert not D._bytes_around(plain) and not D.handles_bytes(plain)
+    assert all(not x.startswith("b") for x in D._name_hints(plain)[0][1])
+
+
+def test_text_appended_to_an_input_that_ran_short_of_the_changed_lines():
+    new = _ISO.replace("components: {}'.format", "components: {}!'.format")
+    c = compare_sources(_ISO, new, "isoparser.parse_isodate")
+    assert c.verdict == "changed", (c.verdict, c.detail)
+    assert "!" in c.detail, c.detail
+    # the same variant, switched off: the inputs that ran to an end are no
+    # source of variants, and nothing reaches the error
+    inp = B.Input("datestr = b'2024-06-15'", note="aimed (value): datestr = b'2024-06-15'")
+    run = {"outcome": "returned", "input": {"datestr": "b'2024-06-15'"}}
+    shapes = {v.reshape for v in B._variants([(inp, run, run)], 1, tail=True)}
+    assert f"suffix:{B._TAIL}@0" in shapes, shapes
+    shapes = {v.reshape for v in B._variants([(inp, run, run)], 1, tail=False)}
+    assert f"suffix:{B._TAIL}@0" not in shapes, shapes
+
+
+def test_an_attribute_of_the_object_is_set_with_the_other_subjects_at_once():
+    old = d('''
+        class P:
+            def parse(self, dt_str):
+                if self._sep is None or dt_str[4:5] == self._sep:
+                    return dt_str[:4]
+                raise ValueError('unknown')
+        ''')
+    new = old.replace("self._sep is None or", "self._sep is None and")
+    fa, fb, (co, cn) = _versions(old, new, "P.parse")
+    notes = [n for _, n, _ in D.aimed_inputs(fa, fb, co, cn)]
+    assert any("self._sep = None" in n and "dt_str = " in n for n in notes), notes
+
+
+def test_the_aimed_inputs_run_before_a_search_ends_on_made_up_differences():
+    src = B._InputSource.__new__(B._InputSource)
+    src.queue = [B.Input("a", note="treefix (new): x"), B.Input("b", note="aimed: v = 1")]
+    src.guided_queue = [B.Input("c", note="coverage guidance (new)")]
+    src.guided = 0
+    assert src.keep_aimed()
+    assert [i.note for i in src.queue] == ["aimed: v = 1"] and not src.guided_queue
+    src.queue = [B.Input("a", note="treefix (new): x")]
+    assert not src.keep_aimed()
+
+
+def test_a_translation_function_the_package_provides_returns_its_message():
+    from lexecutor_c.apps.funcsource import _null_translation, build_driver
+    src = d('''
+        from .i18n import _pgettext as P_, _ngettext, _gettext as _
+        from .i18n import decimal_separator
+
+        def ordinal(value):
+            t = (P_("0", "th"), P_("1", "st"), P_("2", "nd"), P_("3", "rd")) + (P_("4", "th"),) * 6
+            if value % 100 in (11, 12, 13):
+                return f"{value}{t[0]}"
+            return f"{value}{t[value % 10]}"
+        ''')
+    imp = ast.parse(src).body[0]
+    assert _null_translation(imp, "P_").startswith("P_ = lambda")
+    assert _null_translation(imp, "_").startswith("_ = lambda")
+    assert _null_translation(ast.parse(src).body[1], "decimal_separator") == ""
+    env: dict = {}
+    exec(_null_translation(imp, "_ngettext"), env)
+    assert env["_ngettext"]("%d hour", "%d hours", 1) == "%d hour"
+    assert env["_ngettext"]("%d hour", "%d hours", 3) == "%d hours"
+    drv = build_driver(function_versions(src, "m.py")["ordinal"])
+    assert "P_ = lambda" in drv.text and "decimal_separator" not in drv.text
+    new = src.replace("value % 100 in", "value // 100 in")
+    c = compare_sources(src, new, "ordinal")
+    assert c.verdict == "changed" and c.evidence["strength"] == "concrete", (c.verdict, c.detail)
+
+
+def test_the_function_extracted_finds_its_own_module_by_name():
+    # a function that looks its module up by name (pickling by reference,
+    # ``sys.modules[cls.__module__]``) runs on when extracted from its package
+    old = d('''
+        import importlib
+        from .helpers import unused
+
+        def where(x):
+            mod = importlib.import_module(where.__module__)
+            if getattr(mod, "where") is not where:
+                raise LookupError("not found")
+            return x + 1
+        ''')
+    new = old.replace("return x + 1", "return x + 2")
+    c = compare_sources(old, new, "where")
+    assert c.verdict == "changed", (c.verdict, c.detail)
+
+
+def test_an_item_of_a_zipped_parameter_gets_the_keys_of_the_dict_it_looks_up():
+    old = d('''
+        def row(cells, aligns):
+            style = {"left": "", "right": " r"}
+            return "".join(f"<td{style.get(a, '')}>{c}</td>" for c, a in zip(cells, aligns))
+        ''')
+    new = old.replace('"left": ""', '"left": " l"')
+    fa, fb, (co, cn) = _versions(old, new, "row")
+    sc = D._Scope(fb)
+    assert sc.items == {"c": (["cells", "aligns"], 0), "a": (["cells", "aligns"], 1)}
+    notes = [n for _, n, _ in D.aimed_inputs(fa, fb, co, cn)]
+    assert "aimed: cells = ['a']; aligns = ['left']" in notes, notes
+    c = compare_sources(old, new, "row")
+    assert c.verdict == "changed" and c.evidence["strength"] == "concrete", (c.verdict, c.detail)
+    one = D._Scope(function_versions("def f(xs):\n    for i, x in enumerate(xs):\n"
+                                     "        pass\n", "m.py")["f"])
+    assert one.items == {"x": (["xs"], 0)}
+
+
+def test_a_class_kin_to_the_tested_ones_is_tried():
+    old = d('''
+        def text(s):
+            if isinstance(s, (bytes, bytearray)):
+                s = s.decode("ascii")
+            return "<" + s + ">"
+        ''')
+    new = old.replace("isinstance(s, (bytes, bytearray))", "not isinstance(s, str)") \
+        .replace('s.decode("ascii")', 'str(s, "ascii")')
+    fa, fb, (co, cn) = _versions(old, new, "text")
+    notes = [n for _, n, _ in D.aimed_inputs(fa, fb, co, cn)]
+    assert "aimed: s = memoryview(b'a')" in notes and "aimed: s = b'a'" in notes, notes
+    c = compare_sources(old, new, "text")
+    assert c.verdict == "changed" and "memoryview" in str(c.evidence["distinguishing_input"]), \
+        (c.verdict, c.detail)
+
+
+def test_how_an_exception_is_chained_is_part_of_what_a_function_does():
+    old = d('''
+        class BadValue(Exception):
+            pass
+
+        def num(text):
+            try:
+                return int(text)
+            except ValueError:
+                raise BadValue(text)
+        ''')
+    new = old.replace("raise BadValue(text)", "raise BadValue(text) from None")
+    c = compare_sources(old, new, "num")
+    assert c.verdict == "changed" and "cause" in c.detail, (c.verdict, c.detail)
+    c = compare_sources(old, new, "num", ignore_messages=True)
+    assert c.verdict != "changed", (c.verdict, c.detail)
+
+
+def test_a_definition_for_another_python_version_is_not_the_function():
+    src = d('''
+        import sys
+        PY2 = sys.version_info[0] == 2
+        if PY2:
+            def f(x):
+                return x.decode()
+        else:
+            def f(x):
+                return x
+        ''')
+    v = function_versions(src, "m.py")
+    assert "decode" not in ast.unparse(v["f"].node) and "decode" in ast.unparse(v["f#2"].node)
+    from lexecutor_c.apps.funcsource import static_truth
+    for test, want in (("sys.version_info >= (3, 8)", True), ("six.PY2", False),
+                       ("not six.PY3", False), ("sys.version_info < (3,) or other", None),
+                       ("os.name == 'nt'", None), ("sys.version_info[:2] == (2, 7)", False)):
+        assert static_truth(ast.parse(test).body[0].value, ast.parse("")) is want, test
+    new = "def f(x):\n    return x\n"
+    c = compare_sources(src, new, "f")
+    assert c.verdict == "same", (c.verdict, c.detail)
+
+
+def test_a_call_of_its_own_before_any_stand_in_is_no_made_up_difference():
+    run_a = {"calls": repr([["internal:h", ["'a'"], []], ["<input>.check", ["'a'"], []]])}
+    run_b = {"calls": repr([["_warnings.warn", ["'old'"], []], ["internal:h", ["'a'"], []],
+                            ["<input>.check", ["'a'"], []]])}
+    assert not B._stand_in_before_divergence(run_a, run_b)
+    assert B._own_call_difference(run_a, run_b)
+    # a stand-in called where the traces part may be all the difference
+    run_c = {"calls": repr([["<input>.check", ["'a'"], []]])}
+    assert B._stand_in_before_divergence(run_c, {"calls": "[]"})
+    run_d = {"calls": repr([["<input>.check", ["'a'"], []], ["x.y", ["1"], []]])}
+    run_e = {"calls": repr([["<input>.check", ["'a'"], []], ["x.y", ["2"], []]])}
+    assert B._stand_in_before_divergence(run_d, run_e)
+
+
+def test_same_is_kept_back_when_the_definition_for_another_python_changed():
+    old = d('''
+        import sys
+        PY_3_14_PLUS = sys.version_info[:2] >= (3, 14)
+        if PY_3_14_PLUS:
+            import annotationlib
+            _get = annotationlib.get_annotations
+        else:
+            def _get(cls):
+                return cls.__dict__.get("__annotations__", {})
+        ''')
+    new = old.replace("    _get = annotationlib.get_annotations\n",
+                      "    def _get(cls):\n"
+                      "        return annotationlib.get_annotations(cls, format=2)\n")
+    assert new != old
+    c = compare_sources(old, new, "_get")
+    assert c.verdict == "undecided" and "another Python version" in c.detail, \
+        (c.verdict, c.detail)
+    # the same edit where both branches run nowhere else: "same" as before
+    plain = old.replace("if PY_3_14_PLUS:", "if False and PY_3_14_PLUS:")
+    c = compare_sources(plain, plain.replace("{}", "{} ") , "_get")
+    assert c.verdict == "same", (c.verdict, c.detail)
+
+
+def test_a_value_formatted_with_percent_d_gets_a_float_and_a_bool():
+    old = d('''
+        def pad(width, s):
+            fmt = "{0:>%ds}" % width
+            return fmt.format(s)
+        ''')
+    new = old.replace('"{0:>%ds}" % width', 'f"{{0:>{width}s}}"')
+    fa, fb, (co, cn) = _versions(old, new, "pad")
+    notes = [n for _, n, _ in D.aimed_inputs(fa, fb, co, cn)]
+    assert "aimed: width = 5.5" in notes and "aimed: width = True" in notes, notes
+    c = compare_sources(old, new, "pad")
+    assert c.verdict == "changed", (c.verdict, c.detail)

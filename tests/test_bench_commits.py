@@ -202,6 +202,38 @@ def test_label_merge_and_build_from_a_history(small_repo, tmp_path):
         lc.merge_labels(items, ["nosuch\tchanging\tx\n"])
 
 
+def test_labelled_items_checked_in_their_repository(small_repo, tmp_path, capsys):
+    items = lc.build([str(small_repo)], 20, 10, 12, log=lambda m: None)
+    for it in items:
+        it["label"] = "changing" if it["function"] == "inc" else "preserving"
+    other = dict(items[0], id="elsewhere:1", repo="owner/elsewhere")
+    path = tmp_path / "set.jsonl"
+    lc.save(str(path), items + [other])
+    assert bcm.checkout_of(items[0], str(small_repo.parent)) == str(small_repo)
+    assert bcm.checkout_of(other, str(small_repo.parent)) is None
+    out = tmp_path / "out"
+    argv = ["--labelled", str(path), "--checkouts", str(small_repo.parent), "--out", str(out),
+            "--max-inputs", "4", "--quiet"]
+    assert bcm.main(argv) == 0
+    rows = [json.loads(x) for x in (out / "labelled.jsonl").read_text().splitlines()]
+    # the item without a checkout is left out; the others ran in the repository
+    assert sorted(r["id"] for r in rows) == sorted(it["id"] for it in items)
+    got = {r["id"].rpartition(":")[2]: r for r in rows}
+    assert got["inc"]["verdict"] == "changed" and got["inc"]["mode"] == "module"
+    assert got["name"]["verdict"] in ("same", "undecided") and got["name"]["mode"] == "module"
+    assert '"engine": "check_commits"' in capsys.readouterr().out
+    # only the functions asked for are run; the others are listed, not checked
+    from lexecutor_c.apps.commits import check_commits
+    (c,) = check_commits(str(small_repo), "HEAD~4..HEAD~3", only={("core.py", "other")},
+                         max_inputs=2, seeds=(0,))
+    (f,) = c.functions
+    assert f.function == "inc" and f.verdict == "undecided" and "not checked" in f.detail
+    # no checkout for any item: a clear message, non-zero status
+    assert bcm.main(["--labelled", str(path), "--checkouts", str(tmp_path / "none"),
+                     "--out", str(out), "--quiet"]) == 2
+    assert "no item has a checkout" in capsys.readouterr().err
+
+
 _MOD = '''\
 import math
 

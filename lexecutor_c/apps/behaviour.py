@@ -43,6 +43,7 @@ from typing import Optional
 
 from ..engine import sandbox
 from .funcrun import handled_spans, run_case, snapshot
+from .diffinputs import handles_bytes
 from .funcsource import (Version, build_driver, changed_lines, code_dump, facts_source,
                          function_versions, module_driver, module_name_of,
                          relative_levels)
@@ -58,7 +59,7 @@ _FIELDS = ("outcome", "ret", "out", "args", "self", "calls", "globals")
 _FIELD_WORDS = {"outcome": "outcome", "ret": "return value", "out": "printed output",
                 "args": "arguments after the call", "self": "self after the call",
                 "message": "exception message", "calls": "calls to the outside world",
-                "globals": "globals written",
+                "globals": "globals written", "cause": "the exception's cause",
                 "points": "a value after the changed lines"}
 
 
@@ -716,6 +717,9 @@ def _differences(a: dict, b: dict, raise_forms: bool = False, points: bool = Fal
     if str(a.get("outcome")).startswith("raised:") and \
             _unnamed(a.get("message")) != _unnamed(b.get("message")):
         out.append("message")
+    if str(a.get("outcome")).startswith("raised:") and \
+            (a.get("cause") or "") != (b.get("cause") or ""):
+        out.append("cause")     # ``raise ... from err`` added or dropped
     if points and not out and _point_difference(a, b) is not None:
         out.append("points")
     return out
@@ -732,6 +736,8 @@ def _through_injection(fields: list, a: dict, b: dict) -> bool:
             # on a made-up ``x``: what a made-up object is asked) is weak
             x, y = _matched_calls(a.get(k), b.get(k))
             if _same_value(_drop_bare_injected(x), _drop_bare_injected(y)):
+                return True
+            if _first_difference_added_to_made_up(x, y):
                 return True
             continue
         if k == "outcome":
@@ -829,6 +835,61 @@ def _matched_calls(a, b) -> tuple:
 _STAND_IN_CALL = re.compile(r"'<input>\.(?!_lx)")
 
 
+def _first_difference_added_to_made_up(a, b) -> bool:
+    """Is the first difference of two interaction traces an argument one
+    version adds to a made-up callee (:func:`_only_added`)?"""
+    x, y = _parse_calls(a), _parse_calls(b)
+    if x is None or y is None:
+        return False
+    for cx, cy in zip(x, y):
+        if _unnamed(repr(cx)) == _unnamed(repr(cy)):
+            continue
+        return isinstance(cx, list) and isinstance(cy, list) and len(cx) == len(cy) == 3 \
+            and cx[0] == cy[0] and str(cx[0]).startswith(("<injected", "<input>")) \
+            and _only_added(cx, cy)
+    return False
+
+
+def _only_added(cx: list, cy: list) -> bool:
+    """Do two recorded calls differ only by arguments one of them adds at
+    the end, or keywords one of them adds?"""
+    (_, ax, kx), (_, ay, ky) = cx, cy
+    short, long_ = (ax, ay) if len(ax) <= len(ay) else (ay, ax)
+    kshort, klong = (kx, ky) if len(kx) <= len(ky) else (ky, kx)
+    return list(long_[:len(short)]) == list(short) and \
+        all(k in klong for k in kshort) and (len(short) < len(long_) or
+                                             len(kshort) < len(klong))
+
+
+def _stand_in_before_divergence(a: dict, b: dict) -> bool:
+    """Did a version call one of the input's stand-in functions before the
+    two runs' interaction traces part (the first call they do not share, or
+    the end of the shorter trace)?  Only then may what a stand-in returned
+    be the cause of the difference; a stand-in called after the versions
+    already went different ways is not (``encode(memoryview(b'a'))`` raises
+    in one version before anything calls the made-up
+    ``valid_string_length``)."""
+    calls = str(a.get("calls", "")) + str(b.get("calls", ""))
+    if not _STAND_IN_CALL.search(calls):
+        return False
+    x, y = (_parse_calls(c) for c in _matched_calls(a.get("calls"), b.get("calls")))
+    if x is None or y is None:
+        return True
+    n = 0
+    for cx, cy in zip(x, y):
+        if _unnamed(repr(cx)) != _unnamed(repr(cy)):
+            break
+        if _STAND_IN_CALL.search(repr(cx)):
+            return True
+        n += 1
+    # where they part: a stand-in called there by one version alone (what
+    # it returned may be all the difference); one both call, later in the
+    # other, was not where they went different ways
+    return any(len(t) > n and _STAND_IN_CALL.search(repr(t[n])) and
+               _unnamed(repr(t[n])) not in {_unnamed(repr(c)) for c in u}
+               for t, u in ((x, y), (y, x)))
+
+
 def _own_call_difference(a: dict, b: dict) -> bool:
     """Whether the two runs' interaction traces agree up to a call of the
     same callee with other arguments, none of them made up: every call
@@ -838,12 +899,32 @@ def _own_call_difference(a: dict, b: dict) -> bool:
     x, y = (_parse_calls(c) for c in _matched_calls(a.get("calls"), b.get("calls")))
     if x is None or y is None:
         return False
+
+    def real(c) -> bool:
+        # a call of a real callee with none of its arguments made up
+        return isinstance(c, list) and len(c) == 3 and \
+            not str(c[0]).startswith(("<injected", "<input>")) and \
+            "Dummy" not in repr(c) and "<injected" not in repr(c[1:])
     for cx, cy in zip(x, y):
         if _unnamed(repr(cx)) == _unnamed(repr(cy)):
             continue
-        return isinstance(cx, list) and isinstance(cy, list) and len(cx) == len(cy) == 3 \
-            and cx[0] == cy[0] and "Dummy" not in repr(cx) + repr(cy) \
-            and "<injected" not in repr(cx[1:]) + repr(cy[1:])
+        if isinstance(cx, list) and isinstance(cy, list) and len(cx) == len(cy) == 3 \
+                and cx[0] == cy[0]:
+            if str(cx[0]).startswith(("<injected", "<input>")) and _only_added(cx, cy):
+                # an argument one version adds to a made-up callee may be
+                # what it takes by default (``s.split('.')`` and
+                # ``s.split('.', -1)``): its signature is unknown
+                return False
+            return "Dummy" not in repr(cx) + repr(cy) and \
+                "<injected" not in repr(cx[1:]) + repr(cy[1:])
+        # a call one version makes where the other makes another (or none):
+        # the code's own when that call is real (``warnings.warn(...)``
+        # added before everything both do)
+        return any(real(c) and _unnamed(repr(c)) not in {_unnamed(repr(o)) for o in other}
+                   for c, other in ((cx, y), (cy, x)))
+    if len(x) != len(y):
+        longer, shorter = (x, y) if len(x) > len(y) else (y, x)
+        return real(longer[len(shorter)])
     return False
 
 
@@ -907,6 +988,9 @@ def _summary_of(field_: str, a: dict, b: dict) -> str:
     if field_ == "outcome" or field_ == "ret" and str(a.get("outcome")).startswith("raised:"):
         x, y = diff_excerpt(_oc(a), _oc(b))
         return f"{x} -> {y}"
+    if field_ == "cause":
+        return f"{_FIELD_WORDS[field_]} {a.get('cause') or '(none)'} -> " \
+            f"{b.get('cause') or '(none)'}"
     x, y = diff_excerpt(a.get(field_), b.get(field_))
     return f"{_FIELD_WORDS[field_]} {x} -> {y}"
 
@@ -942,12 +1026,38 @@ def check_function(old: Version, new: Version, *, opts: Optional[Options] = None
     ``test_inputs``: :class:`Input` objects from the project's tests;
     ``old_tree``/``new_tree``: checkouts for module mode (else extract mode)."""
     opts = opts or Options(**kw)
-    t0 = time.monotonic()
     import asyncio  # noqa: F401  (the children patch it: imported once, here, not in each)
     try:
         import time_machine  # noqa: F401  (the children freeze the clock with it)
     except ImportError:
         pass
+    fc = _check_function(old, new, opts, test_inputs, file, old_tree, new_tree)
+    if fc.verdict == SAME:
+        elsewhere = _other_python_edit(old, new)
+        if elsewhere:
+            fc.verdict = UNDECIDED
+            fc.detail = f"{fc.detail}; but {elsewhere}"
+    return fc
+
+
+def _other_python_edit(old: Version, new: Version) -> str:
+    """Why "same" holds only for this Python: the definitions of the
+    function for other Python versions (``if PY_3_14_PLUS: def f``) differ
+    between the versions; else ''."""
+    from .funcsource import other_python_definitions
+    a, b = other_python_definitions(old), other_python_definitions(new)
+    if [d for _, d in a] == [d for _, d in b]:
+        return ""
+    line = (b or a)[0][0]
+    return f"the definition for another Python version (the new version's line {line}) " \
+        "changed: this Python runs the other one" if b else \
+        "a definition for another Python version was removed"
+
+
+def _check_function(old: Version, new: Version, opts: Options, test_inputs: Optional[list],
+                    file: str, old_tree: Optional[Tree], new_tree: Optional[Tree]
+                    ) -> FunctionCheck:
+    t0 = time.monotonic()
     fc = FunctionCheck(file or new.path, new.qualname, "modified", EXCEPTION)
     if code_dump(old.node) == code_dump(new.node) and \
             (old.cls is None) == (new.cls is None) and old.kind == new.kind:
@@ -1020,28 +1130,34 @@ def check_function(old: Version, new: Version, *, opts: Optional[Options] = None
     point_note = None   # a value after the changed lines that differs (points="gate")
     weak_left = 4
     agree: list = []            # (input, old run, new run) that ran changed lines in both, alike
+    short: list = []            # ... alike on concrete values, short of the changed lines
     variants = None             # the variants of agreeing inputs, once asked for
     sourced = False             # no more inputs from the source: on to the variants
+    draining = False            # only the aimed inputs left from the source
     while time.monotonic() - t0 < opts.budget:
         if variants is None:
             inp = source.next() if n_inputs < opts.max_inputs and not sourced else None
         else:
             inp = variants.pop(0) if variants else None
         if inp is None:
-            if variants is None and (best is None or best_score == 0) and agree and \
-                    opts.variants:
+            if variants is None and (best is None or best_score == 0) and \
+                    (agree or short and not reached) and opts.variants:
                 # no input told the versions apart (or only through injected
                 # values): the agreeing inputs in other shapes (an iterator
                 # for a list, a negative number, an aware datetime ...), the
-                # shapes edits often treat anew
-                variants = _variants(agree, opts.variants, defaults=_defaults(new),
+                # shapes edits often treat anew; where none reached the
+                # changed lines, those that ran to an end on concrete values
+                # (a well-formed date with text appended reaches a parser's
+                # "unknown components" error)
+                variants = _variants(agree or short, opts.variants, defaults=_defaults(new),
                                      tokens=_edit_tokens(old, new, ch_old, ch_new),
                                      none=_edit_none(old, new, ch_old, ch_new),
                                      rounds=_edit_rounds(old, new, ch_old, ch_new),
                                      compared=_edit_comparisons(old, new, ch_old, ch_new),
                                      aimed_values=_aimed_values(results),
                                      own_class=_edit_own_class(old, new, ch_old, ch_new),
-                                     bytes_too=_handles_bytes(old) or _handles_bytes(new))
+                                     bytes_too=handles_bytes(old) or handles_bytes(new),
+                                     tail=not agree)
                 continue
             break
         n_inputs += 1
@@ -1091,7 +1207,7 @@ def check_function(old: Version, new: Version, *, opts: Optional[Options] = None
             ro2 = sides[0].run(inp, opts)
             rn2 = sides[1].run(inp, opts)
             fc.runs += 2
-            every = set(_FIELDS) | {"message", "points"}
+            every = set(_FIELDS) | {"message", "points", "cause"}
             stable_o = every - set(_differences(ro, ro2, points=True)) \
                 if ro2.get("outcome") == ro.get("outcome") else set()
             stable_n = every - set(_differences(rn, rn2, points=True)) \
@@ -1110,6 +1226,11 @@ def check_function(old: Version, new: Version, *, opts: Optional[Options] = None
                 if message_note is None:
                     message_note = _summary_of("message", ro, rn)
                 real.remove("message")
+            if "cause" in real and not opts.compare_messages:
+                # how the exception is chained is presentation too
+                if message_note is None:
+                    message_note = _summary_of("cause", ro, rn)
+                real.remove("cause")
             if real:
                 # weak: the values that differ, or the input, hold injected
                 # values (what a made-up object answers may be the cause)
@@ -1121,8 +1242,7 @@ def check_function(old: Version, new: Version, *, opts: Optional[Options] = None
                 own = inp.note.startswith(("aimed: ", "doctest: "))
                 weak = _through_injection(real, ro, rn) or \
                     not (own or _concrete(ro) and _concrete(rn)) or \
-                    bool(_STAND_IN_CALL.search(str(ro.get("calls", "")) +
-                                               str(rn.get("calls", "")))) and \
+                    _stand_in_before_divergence(ro, rn) and \
                     not _own_call_difference(ro, rn)
                 # what the function does outside (returns, raises, calls,
                 # writes) over a value at the changed lines' exits, either
@@ -1137,6 +1257,13 @@ def check_function(old: Version, new: Version, *, opts: Optional[Options] = None
                 # look a little further for one that shows outside
                 weak_left -= 1
                 if weak_left <= 0:
+                    if variants is None and not sourced and not draining and \
+                            source.keep_aimed():
+                        # the inputs aimed at the edit not run yet go first:
+                        # their values are the code's own constants, and a
+                        # difference on them is not a made-up value's
+                        draining = True
+                        continue
                     if variants is not None or not any(
                             _concrete(a[1]) and _concrete(a[2]) for a in agree):
                         break
@@ -1156,6 +1283,8 @@ def check_function(old: Version, new: Version, *, opts: Optional[Options] = None
         results.append((inp, ro, rn, True))
         if hit:
             reached = True
+        elif _concrete(ro) and _concrete(rn) and ro.get("outcome") == "returned":
+            short.append((inp, ro, rn))
         if both:
             fc.agreeing += 1
             agree.append((inp, ro, rn))
@@ -1386,21 +1515,6 @@ def _edit_none(old: Version, new: Version, ch_old: set, ch_new: set) -> bool:
     return tests(old, ch_old) != tests(new, ch_new)
 
 
-def _handles_bytes(v: Version) -> bool:
-    """Does the function deal with bytes anywhere (a bytes literal, the
-    names ``bytes``/``bytearray``/``memoryview``, ``encode``/``decode``)?
-    Only then is a string argument worth trying as bytes: for code about
-    text, bytes are no input it is meant for (``"Hello, " + name`` and
-    ``f"Hello, {name}"`` differ on bytes alone)."""
-    import ast
-    for n in ast.walk(v.node):
-        if isinstance(n, ast.Constant) and isinstance(n.value, bytes) or \
-                isinstance(n, ast.Name) and n.id in ("bytes", "bytearray", "memoryview") or \
-                isinstance(n, ast.Attribute) and n.attr in ("encode", "decode"):
-            return True
-    return False
-
-
 def _edit_own_class(old: Version, new: Version, ch_old: set, ch_new: set) -> bool:
     """Do the changed lines of either version ask for the object's own class
     (``type(self)``, ``self.__class__``)?  Then an instance of a subclass
@@ -1550,10 +1664,15 @@ def _concrete_first(agree: list) -> list:
     return sorted(agree, key=lambda t: not (_concrete(t[1]) and _concrete(t[2])))
 
 
+#: what ``tail`` variants append to a string that ran short of the changed
+#: lines: a character few grammars accept
+_TAIL = "!"
+
+
 def _variants(agree: list, per: int, limit: int = 24, defaults: Optional[dict] = None,
               tokens: tuple = (), none: bool = False, rounds: bool = False,
               compared: list = (), aimed_values: Optional[dict] = None,
-              own_class: bool = False, bytes_too: bool = True) -> list:
+              own_class: bool = False, bytes_too: bool = True, tail: bool = False) -> list:
     """Inputs to try once no input told the versions apart: up to ``per``
     agreeing inputs (concrete ones first), one argument at a time in another
     shape.  First the shapes aimed at the edit -- the edit's own tokens
@@ -1566,7 +1685,9 @@ def _variants(agree: list, per: int, limit: int = 24, defaults: Optional[dict] =
     class (``own_class``), then each argument of each in every shape it
     allows (a string as bytes only when ``bytes_too``); at most
     ``limit`` in all; then up to four literal values aimed inputs gave a
-    parameter (``aimed_values``) on inputs whose arguments are concrete."""
+    parameter (``aimed_values``) on inputs whose arguments are concrete.
+    ``tail``: the inputs ran short of the changed lines; a string argument
+    gets a character appended first."""
     from .funcrun import PAIR, RESHAPES, SUBCLASS_SELF
     aimed, other, pairs, crossed, flips = [], [], [], [], []
     seen = set()
@@ -1622,6 +1743,11 @@ def _variants(agree: list, per: int, limit: int = 24, defaults: Optional[dict] =
             if num is not None:
                 for b in _boundaries(num, (ro, rn), compared):
                     add(aimed, f"{b!r} for argument {i + 1}", f"num:{b!r}@{i}")
+            if "text" in shapes and tail:
+                # inputs that ran to an end short of the changed lines: text
+                # left over after what they parsed (a parser's "unknown
+                # components" error is such a line)
+                add(aimed, f"text after argument {i + 1}", f"suffix:{_TAIL}@{i}")
             if "text" in shapes:           # a string: the edit's own tokens
                 for t in tokens:
                     add(aimed, f"{t!r} after argument {i + 1}", f"suffix:{t}@{i}")
@@ -1828,6 +1954,14 @@ class _InputSource:
         for label, r in (("old", ro), ("new", rn)):
             if str(r.get("outcome", "")).startswith("raised:") and r.get("line"):
                 self.errors.append((label, inp.prefix, r))
+
+    def keep_aimed(self) -> bool:
+        """Keep only the aimed inputs not run yet (no guidance after them);
+        whether there are any."""
+        self.queue = [i for i in self.queue if i.note.startswith("aimed")]
+        self.guided_queue = []
+        self.guided = 99
+        return bool(self.queue)
 
     def _reached(self) -> bool:
         return bool(self.cov["old"] & self.ch["old"] or self.cov["new"] & self.ch["new"])

@@ -665,7 +665,7 @@ def check_commits(repo: str = ".", rev_range: Optional[str] = None, *, staged: b
                   seeds=DEFAULT_SEEDS, predictor="constraints", timeout: float = 5.0,
                   max_inputs: int = 24, budget: float = 30.0, max_functions: int = 20,
                   use_tests: bool = True, module: bool = True, compare_messages: bool = True,
-                  points: str = "gate", progress=None) -> list:
+                  points: str = "gate", progress=None, only: Optional[set] = None) -> list:
     """Check each commit of ``rev_range`` (default ``HEAD``: the last commit)
     or, with ``staged``, the staged changes against ``HEAD``.  ``seeds``:
     seeds of the injected values and of the prefix generator; ``predictor``:
@@ -678,7 +678,8 @@ def check_commits(repo: str = ".", rev_range: Optional[str] = None, *, staged: b
     ``compare_messages``: a different exception message is a change too
     (the default; False: it is only noted); ``points``: the values where
     the changed lines are left (behaviour.Options.points: "gate", "change",
-    "off").
+    "off"); ``only``: a set of ``(path, qualname)`` pairs, the functions to
+    check (the others touched are listed as not checked).
     Raises GitError for a path that is no repository, a bad
     range, or git failing."""
     root = repo_root(repo)
@@ -703,14 +704,15 @@ def check_commits(repo: str = ".", rev_range: Optional[str] = None, *, staged: b
             if progress is not None:
                 progress(sha, subject)
             results.append(_check_commit(root, sha, parents, subject, opts, trees,
-                                         max_functions, use_tests))
+                                         max_functions, use_tests, only))
     finally:
         if trees is not None:
             trees.close()
     return results
 
 
-def _check_commit(root, sha, parents, subject, opts, trees, max_functions, use_tests):
+def _check_commit(root, sha, parents, subject, opts, trees, max_functions, use_tests,
+                  only=None):
     t0 = time.monotonic()
     new_rev = None if sha == "staged" else sha
     if len(parents) > 1:
@@ -732,6 +734,10 @@ def _check_commit(root, sha, parents, subject, opts, trees, max_functions, use_t
                                              f"{t.status} in this commit"))
             continue
         static = code_dump(t.old.node) == code_dump(t.new.node)
+        if only is not None and (t.path, t.qualname) not in only:
+            c.functions.append(FunctionCheck(t.path, t.qualname, "modified", UNDECIDED,
+                                             "not checked: not among the functions asked for"))
+            continue
         if n_checked >= max_functions and not static:
             c.functions.append(FunctionCheck(t.path, t.qualname, "modified", UNDECIDED,
                                              f"not checked: more than {max_functions} "

@@ -90,6 +90,15 @@ _SAMPLES = {"str": "'a'", "int": "1", "float": "1.5", "bool": "True", "list": "[
 _SUBCLASSABLE = ("str", "int", "float", "list", "dict", "tuple", "bytes", "set", "frozenset")
 
 
+#: a builtin class's kin that an ``isinstance`` test of it leaves out, and
+#: the class of each such sample
+_KINDRED = {"bytes": "memoryview(b'a')", "bytearray": "memoryview(b'a')", "str": "b'a'",
+            "float": "1", "list": "(1,)", "tuple": "[1]", "set": "frozenset({1})",
+            "frozenset": "{1}"}
+_KINDRED_OF = {"memoryview(b'a')": "memoryview", "b'a'": "bytes", "1": "int",
+               "(1,)": "tuple", "[1]": "list", "frozenset({1})": "frozenset", "{1}": "set"}
+
+
 def _sample_of(name: str) -> Optional[str]:
     """The sample value of an ``isinstance`` target written ``name``:
     builtins by name, the standard library's classes by their last part."""
@@ -223,6 +232,32 @@ class _Scope:
                     c = _number_of(s.value)
                     if c is not _NO:
                         self.constants[name] = c
+        # loop variables over a parameter's items (``for a in aligns``,
+        # ``for c, a in zip(values, aligns)``, ``for i, a in
+        # enumerate(aligns)``): name -> (the parameters zipped, which one)
+        self.items: dict = {}
+        for n in ast.walk(fn):
+            if not isinstance(n, (ast.For, ast.comprehension)):
+                continue
+            it, tg = n.iter, n.target
+            if isinstance(it, ast.Name) and it.id in self.params and isinstance(tg, ast.Name):
+                self.items.setdefault(tg.id, ([it.id], 0))
+            elif isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and \
+                    not it.keywords and isinstance(tg, ast.Tuple) and \
+                    all(isinstance(t, ast.Name) for t in tg.elts):
+                srcs = it.args
+                if it.func.id == "enumerate" and len(srcs) == 1 and len(tg.elts) == 2:
+                    names, targets = [None] + [_dotted(srcs[0])], tg.elts
+                elif it.func.id == "zip" and len(srcs) == len(tg.elts):
+                    names, targets = [_dotted(x) for x in srcs], tg.elts
+                else:
+                    continue
+                if not all(x is None or len(x) == 1 and x[0] in self.params for x in names):
+                    continue
+                zipped = [x[0] for x in names if x is not None]
+                for x, t in zip(names, targets):
+                    if x is not None:
+                        self.items.setdefault(t.id, (zipped, zipped.index(x[0])))
         # loop variables over literal containers: ``for t in ('a', 'b')``,
         # ``any(t in x for t in ('a', 'b'))``: t takes those values
         self.loopvals: dict = {}
@@ -422,6 +457,17 @@ def _hints(node, scope: _Scope) -> list:
             raw = True
         if p is not None and p[0] in scope.derived:
             p = scope.derived[p[0]] + p[1:]
+        if p is not None and len(p) == 1 and p[0] in scope.items and vals:
+            # an item of a parameter (``alignment.get(a)`` for ``a`` of
+            # ``zip(values, aligns)``): the parameter as a list of one such
+            # item, the parameters zipped with it one item each
+            zipped, i = scope.items[p[0]]
+            for v in vals[:4]:
+                src = v if raw else repr(v)
+                if len(src) < 400:
+                    out.append(("RAW", [f"{q} = [{src}]" if j == i else f"{q} = ['a']"
+                                        for j, q in enumerate(zipped)], False, list(zipped)))
+            return
         if p is None or not scope.settable(p) or not vals:
             return
         srcs = [v if raw else repr(v) for v in vals]
@@ -541,6 +587,12 @@ def _hints(node, scope: _Scope) -> list:
             t = n.args[1]
             names = [ast.unparse(x) for x in (t.elts if isinstance(t, ast.Tuple) else [t])]
             vals = [v for v in map(_sample_of, names) if v is not None]
+            # and a value of a kindred class the test leaves out (a
+            # memoryview beside ``(bytes, bytearray)``): where a widened or
+            # narrowed test shows
+            vals += [k for k in dict.fromkeys(_KINDRED.get(x, "") for x in names)
+                     if k and not any(_KINDRED_OF.get(k) == x for x in names)
+                     and k not in vals]
             if vals:
                 add(n.args[0], vals, raw=True)
         elif isinstance(n, ast.Subscript) and isinstance(n.value, ast.Dict):
@@ -549,8 +601,10 @@ def _hints(node, scope: _Scope) -> list:
                 isinstance(n.left, ast.Constant) and isinstance(n.left.value, str) and \
                 not isinstance(n.right, (ast.Tuple, ast.Dict)):
             # ``"not %r" % value``: a tuple is the value's other reading (its
-            # items fill the placeholders, or too many of them fail)
-            add(n.right, [(1, 2), ("a",)])
+            # items fill the placeholders, or too many of them fail); for a
+            # ``%d`` a float and a bool, which it shows as whole numbers
+            add(n.right, [(1, 2), ("a",)] +
+                ([5.5, True] if re.search(r"%[-+ #0]*\d*[di]", n.left.value) else []))
         elif isinstance(n, (ast.If, ast.While, ast.IfExp, ast.Assert)):
             _truth(n.test, scope, out)
         elif isinstance(n, ast.BoolOp):
@@ -994,6 +1048,41 @@ _NAMED_TEXT = (
 )
 
 
+def _deals_with_bytes(node) -> bool:
+    """A bytes literal, the names ``bytes``/``bytearray``/``memoryview`` or
+    ``encode``/``decode`` anywhere in ``node``."""
+    return any(isinstance(n, ast.Constant) and isinstance(n.value, bytes) or
+               isinstance(n, ast.Name) and n.id in ("bytes", "bytearray", "memoryview") or
+               isinstance(n, ast.Attribute) and n.attr in ("encode", "decode")
+               for n in ast.walk(node))
+
+
+def _bytes_around(v) -> bool:
+    """Is the function handed bytes or compared with them from outside its
+    body: a decorator of the module's own that deals with bytes
+    (``@_takes_ascii`` encodes the argument; the runs call the function
+    undecorated, so it gets its text as the decorator would hand it over),
+    bytes constants of its class (``_DATE_SEP = b'-'``)?"""
+    own = {n.name: n for n in v.module.body
+           if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    for d in v.node.decorator_list:
+        f = d.func if isinstance(d, ast.Call) else d
+        if isinstance(f, ast.Name) and f.id in own and _deals_with_bytes(own[f.id]):
+            return True
+    return v.cls is not None and any(
+        isinstance(s, (ast.Assign, ast.AnnAssign)) and s.value is not None and
+        _deals_with_bytes(s.value) for s in v.cls.body)
+
+
+def handles_bytes(v) -> bool:
+    """Does the function deal with bytes (in its body, see
+    :func:`_deals_with_bytes`, or around it, :func:`_bytes_around`)?  Only
+    then is a string argument worth trying as bytes: for code about text,
+    bytes are no input it is meant for (``"Hello, " + name`` and
+    ``f"Hello, {name}"`` differ on bytes alone)."""
+    return _deals_with_bytes(v.node) or _bytes_around(v)
+
+
 def _name_hints(v) -> list:
     """Parameters whose names say what text they hold (``timestr``,
     ``datestr``, ``url``): strings of that format, from which the variants
@@ -1002,9 +1091,10 @@ def _name_hints(v) -> list:
     whose default is other than a string or None."""
     a = v.node.args
     defaults = _param_defaults(v.node)
-    # a function that compares with bytes literals parses bytes
+    # a function that compares with bytes literals parses bytes, and one
+    # its own decorator hands bytes or whose class has bytes constants
     as_bytes = any(isinstance(n, ast.Constant) and isinstance(n.value, bytes)
-                   for n in ast.walk(v.node))
+                   for n in ast.walk(v.node)) or _bytes_around(v)
     out = []
     for p in a.posonlyargs + a.args + a.kwonlyargs:
         name = p.arg.lower()
@@ -1198,31 +1288,34 @@ def aimed_inputs(old, new, ch_old: set, ch_new: set, base: str = "") -> list:
     # every subject near the edit at once
     subjects: dict = {}
     for (path, vals, edge, *_), v in near:
-        if path != "RAW" and edge in (False, "value") and len(path) == 1 and vals:
+        if path != "RAW" and edge in (False, "value") and vals and (
+                len(path) == 1 or len(path) == 2 and path[0] == "self" and
+                isinstance(path[1], str)):
             # every hint's values for the subject, in order (an ``isinstance``
-            # sample and a fraction for ``int(value)`` alike)
-            got = subjects.setdefault(path[0], ([], v))[0]
+            # sample and a fraction for ``int(value)`` alike); the object's
+            # own attributes too (``self._sep is None`` with ``dt_str``)
+            got = subjects.setdefault(tuple(path), ([], v))[0]
             got.extend(x for x in vals if x not in got)
     if subjects:
         # the patches that make an ``except`` run, with every subject at its
         # first value (a parser's handler is reached by well-formed text)
         stmts, shown = [], []
-        for name, (vals, v) in subjects.items():
-            stmts += _assign([name], vals[0], scopes[id(v)])
-            shown.append(f"{name} = {vals[0]}")
+        for path, (vals, v) in subjects.items():
+            stmts += _assign(list(path), vals[0], scopes[id(v)])
+            shown.append(f"{'.'.join(path)} = {vals[0]}")
         for patch, note in handlers[:4]:
             out.append((head + "\n" + patch + "\n" + "\n".join(stmts),
                         f"aimed: {note}, " + ", ".join(shown),
-                        [n for n in subjects if n in params]))
+                        [p[0] for p in subjects if len(p) == 1 and p[0] in params]))
     if len(subjects) >= 2:
         for k in range(min(4, max(len(vals) for vals, _ in subjects.values()))):
             stmts, shown = [], []
-            for name, (vals, v) in subjects.items():
+            for path, (vals, v) in subjects.items():
                 val = vals[k % len(vals)]
-                stmts += _assign([name], val, scopes[id(v)])
-                shown.append(f"{name} = {val}")
+                stmts += _assign(list(path), val, scopes[id(v)])
+                shown.append(f"{'.'.join(path)} = {val}")
             out.append((head + "\n" + "\n".join(stmts), "aimed: " + ", ".join(shown),
-                        [n for n in subjects if n in params]))
+                        [p[0] for p in subjects if len(p) == 1 and p[0] in params]))
     out.extend(_fall_through(near + rest, [(new, ch_new), (old, ch_old)], scopes, head,
                              params))
     out.extend(single([x for x in near if x[0][2] and x[0][0] != "RAW"]))

@@ -938,7 +938,14 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
         env = mod.__dict__
         env["__builtins__"] = builtins
     else:
-        env = {"__name__": "__lx_check__", "__builtins__": builtins, "__file__": filename}
+        # a module registered under its name, as a module is: code that
+        # looks itself up (``import_module(f.__module__)`` to pickle a
+        # function by name, ``sys.modules[cls.__module__]``) finds it
+        mod = types.ModuleType("__lx_check__")
+        mod.__file__ = filename
+        sys.modules["__lx_check__"] = mod
+        env = mod.__dict__
+        env["__builtins__"] = builtins
     # 1. the prefix, as it is, statement by statement
     try:
         stmts = ast.parse(inp.get("prefix") or "").body
@@ -1273,6 +1280,12 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
             res["message"] = _ADDR.sub("0x?", str(e))[:300]
         except BaseException:
             res["message"] = ""
+        # how it is chained (``raise ... from err``: what a traceback shows
+        # and ``__cause__`` holds): the cause's type, "none" for ``from
+        # None``, nothing for an exception raised as it is
+        cause = getattr(e, "__cause__", None)
+        res["cause"] = type(cause).__name__ if cause is not None else \
+            "none" if getattr(e, "__suppress_context__", False) else ""
         line = _line_of(e, filename)
         res["line"] = None if line is None else line - drv["offset"]
         if drained:

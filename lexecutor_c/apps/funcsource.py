@@ -17,6 +17,8 @@ parameters turned into free names, at its own line numbers.
 from __future__ import annotations
 
 import ast
+import re
+import sys
 import difflib
 from dataclasses import dataclass
 from typing import Optional
@@ -117,6 +119,11 @@ def function_versions(text: str, path: str = "<file>") -> dict:
                 out[k] = Version(k, text, s, cls, tree, path)
             elif isinstance(s, ast.ClassDef):
                 visit(s.body, f"{prefix}{s.name}.", s)
+            elif isinstance(s, ast.If) and static_truth(s.test, tree) is False:
+                # ``if PY2: def f ... else: def f``: the branch this Python
+                # runs defines the function; the other's is ``f#2``
+                visit(s.orelse, prefix, cls)
+                visit(s.body, prefix, cls)
             else:
                 for attr in ("body", "orelse", "finalbody"):
                     visit(getattr(s, attr, None) or [], prefix, cls)
@@ -126,6 +133,112 @@ def function_versions(text: str, path: str = "<file>") -> dict:
                     visit(c.body, prefix, cls)
     visit(tree.body, "", None)
     return out
+
+
+#: flags of the Python version as projects name them (six, compat modules)
+_VERSION_FLAGS = {"PY2": sys.version_info[0] == 2, "PY3": sys.version_info[0] == 3,
+                  "IS_PY2": sys.version_info[0] == 2, "IS_PY3": sys.version_info[0] == 3,
+                  "PY27": False, "PY26": False}
+
+
+class _VersionInfo(tuple):
+    """A ``sys.version_info`` of another Python (``major``, ``minor``...)."""
+    major = property(lambda self: self[0])
+    minor = property(lambda self: self[1])
+    micro = property(lambda self: self[2])
+
+
+#: a Python newer than any: what a test for a future version asks
+FUTURE_PYTHON = _VersionInfo((3, 99, 0, "final", 0))
+
+
+def static_truth(test: ast.AST, module: ast.Module, depth: int = 0,
+                 version: Optional[tuple] = None) -> Optional[bool]:
+    """The value of a module-level ``if`` test that depends only on the
+    Python version, on this interpreter: ``sys.version_info`` compared or
+    indexed (``sys.version_info >= (3, 8)``, ``sys.version_info[0] == 2``,
+    ``.major``), ``six.PY2``/``PY3``, a name the module binds once to such a
+    test (``PY2 = sys.version_info[0] == 2``), ``not``/``and``/``or`` of
+    them; None when it depends on anything else."""
+    if depth > 4:
+        return None
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        v = static_truth(test.operand, module, depth + 1, version)
+        return None if v is None else not v
+    if isinstance(test, ast.BoolOp):
+        vals = [static_truth(x, module, depth + 1, version) for x in test.values]
+        if isinstance(test.op, ast.And):
+            return False if False in vals else None if None in vals else True
+        return True if True in vals else None if None in vals else False
+    if isinstance(test, ast.Attribute) and test.attr in _VERSION_FLAGS and \
+            isinstance(test.value, ast.Name) and test.value.id in ("six", "compat", "_compat"):
+        return _VERSION_FLAGS[test.attr]
+    if isinstance(test, ast.Name):
+        binds = [st for st in module.body if isinstance(st, ast.Assign) and
+                 any(isinstance(t, ast.Name) and t.id == test.id for t in st.targets)]
+        if len(binds) == 1 and len(binds[0].targets) == 1:
+            return static_truth(binds[0].value, module, depth + 1, version)
+        froms = [a for st in module.body if isinstance(st, ast.ImportFrom)
+                 for a in st.names if (a.asname or a.name) == test.id]
+        if not binds and len(froms) == 1 and froms[0].name in _VERSION_FLAGS:
+            return _VERSION_FLAGS[froms[0].name]
+        return None
+    if isinstance(test, ast.Compare) and _version_expr(test):
+        try:
+            code = compile(ast.Expression(test), "<version test>", "eval")
+            where = sys if version is None else \
+                type("sys", (), {"version_info": _VersionInfo(version)})
+            return bool(eval(code, {"__builtins__": {}, "sys": where}))
+        except Exception:
+            return None
+    return None
+
+
+def other_python_definitions(v: Version) -> list:
+    """The module-level definitions of the function ``v`` names that sit in
+    a branch this Python does not take but a newer one does (``if
+    PY_3_14_PLUS: def f ...`` on 3.11), as ``(line, code dump)`` pairs: what
+    the module does on a later Python version (branches for older ones,
+    ``if PY2:``, are what a project drops; they are not counted)."""
+    out: list = []
+    if v.cls is not None or "." in v.qualname.partition("#")[0]:
+        return out
+
+    def visit(stmts, live: bool, later: bool):
+        for s in stmts:
+            if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                if not live and later and s.name == v.name and s is not v.node:
+                    out.append((s.lineno, code_dump(s)))
+            elif isinstance(s, ast.If):
+                t = static_truth(s.test, v.module)
+                f = static_truth(s.test, v.module, version=FUTURE_PYTHON)
+                visit(s.body, live and t is not False, later and f is not False)
+                visit(s.orelse, live and t is not True, later and f is not True)
+            elif isinstance(s, (ast.Try, ast.With)):
+                for attr in ("body", "orelse", "finalbody"):
+                    visit(getattr(s, attr, None) or [], live, later)
+                for h in getattr(s, "handlers", None) or []:
+                    visit(h.body, live, later)
+    visit(v.module.body, True, True)
+    return out
+
+
+def _version_expr(e: ast.AST) -> bool:
+    """Is ``e`` made of ``sys.version_info`` (indexed, sliced, ``.major``
+    and so on), literals and comparisons alone?"""
+    ok = (ast.Compare, ast.Constant, ast.Tuple, ast.Subscript, ast.Slice, ast.Load,
+          ast.cmpop, ast.Index if hasattr(ast, "Index") else ast.Slice)
+    for n in ast.walk(e):
+        if isinstance(n, ast.Attribute):
+            if not (n.attr == "version_info" and isinstance(n.value, ast.Name) and
+                    n.value.id == "sys" or n.attr in ("major", "minor", "micro")):
+                return False
+        elif isinstance(n, ast.Name):
+            if n.id != "sys":
+                return False
+        elif not isinstance(n, ok):
+            return False
+    return any(isinstance(n, ast.Attribute) and n.attr == "version_info" for n in ast.walk(e))
 
 
 def _strip_doc(body: list) -> list:
@@ -405,6 +518,7 @@ def build_driver(v: Version) -> Driver:
     todo = sorted(reads - own, reverse=True)
     seen = set(own)
     helpers = 0
+    stubs: list = []
     built = _built_by_init(v, by_name)
     while todo:
         nm = todo.pop()
@@ -415,7 +529,12 @@ def build_driver(v: Version) -> Driver:
             if s in chosen:
                 continue
             if isinstance(s, ast.ImportFrom) and s.level:
-                continue                        # the project's own modules: injected
+                # the project's own modules: injected, but for translation
+                # functions, which get no translation
+                stub = _null_translation(s, nm)
+                if stub:
+                    stubs.append(stub)
+                continue
             if isinstance(s, ast.ClassDef) and not _enum_class(s) and s.name not in built:
                 continue                        # other classes: injected
             if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -426,7 +545,7 @@ def build_driver(v: Version) -> Driver:
             if not isinstance(s, (ast.Import, ast.ImportFrom)):
                 todo.extend(sorted(_names_read(s) - seen, reverse=True))
     chosen.sort(key=lambda s: s.lineno)
-    out: list = []
+    out: list = list(stubs)
     for s in chosen:
         # a class keeps its decorators (``@total_ordering``, ``@unique``)
         top = min([s.lineno] + [d.lineno for d in s.decorator_list]) \
@@ -470,6 +589,33 @@ def build_driver(v: Version) -> Driver:
     return Driver("extract", "\n".join(out) + "\n", fname, _first_line(v.node) + off,
                   v.node.lineno + off, v.last_line + off, off, [cls.name], v.kind,
                   v.self_name())
+
+
+#: gettext's functions by the names projects give their wrappers
+#: (``_gettext``, ``pgettext``, ``ungettext``, ``gettext_lazy``, ``_ngettext_noop``)
+_GETTEXT = re.compile(r"_?(u|n|p|np|un|d|dn)?gettext(_lazy|_noop)?")
+
+
+def _null_translation(stmt: ast.ImportFrom, name: str) -> str:
+    """A one-line definition of ``name`` where the project's own module
+    ``stmt`` imports it from is a translation function (``from .i18n import
+    _pgettext as P_``), as gettext behaves without a catalog: the message
+    back (the plural one for a count other than 1; a ``_noop`` plural
+    function its two messages), else ''.  Made-up values would render every
+    message the same ('None'), and edits that pick another message would
+    not show."""
+    for a in stmt.names:
+        if (a.asname or a.name) != name or not _GETTEXT.fullmatch(a.name):
+            continue
+        plural = "ngettext" in a.name
+        if a.name.endswith("_noop"):
+            body = "tuple(a)" if plural else "a[-1]"
+        elif plural:
+            body = "a[-3] if a[-1] == 1 else a[-2]"
+        else:
+            body = "a[-1]"
+        return f"{name} = lambda *a, **k: {body}"
+    return ""
 
 
 #: standard modules whose classes are not kept as bases (abstract classes,

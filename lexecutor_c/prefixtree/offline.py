@@ -556,6 +556,9 @@ class OfflineGenerator:
             body.insert(0, "from __future__ import annotations")
         for fname, content in plan.files.items():
             mode = "wb" if isinstance(content, bytes) else "w"
+            folder = fname.replace("\\", "/").rpartition("/")[0] if "/" in fname else ""
+            if folder:                  # ``pkg/_version.py``: its folder first
+                body.append(f"import os as _lx_os\n_lx_os.makedirs({folder!r}, exist_ok=True)")
             body.append(f"with open({fname!r}, {mode!r}) as _f:\n    _f.write({content!r})")
         body.extend(plan.stmts)
         return "\n".join(body) + ("\n" if body else "")
