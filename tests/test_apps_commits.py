@@ -595,3 +595,16 @@ def test_both_failing_on_made_up_values_is_no_evidence():
     assert bh._artefact(a, b, made_up)
     assert not bh._artefact(a, b, from_test)
     assert not bh._artefact(a, ok, made_up)
+
+
+def test_a_test_files_source_segments_are_read_without_resplitting_it():
+    import ast as _ast
+    from lexecutor_c.apps.commits import _TestFile
+    text = ("import x\r\ndef test_a():\n    assert f('\u00e9', [1,\n  2]) == '\u00fc'  \r"
+            "z = g(\u00e9l\u00e8ve)\n\x0cq = h(1)")
+    tf = _TestFile("t.py", text)
+    nodes = [n for n in _ast.walk(tf.tree) if getattr(n, "end_col_offset", None) is not None]
+    assert len(nodes) > 10
+    for n in nodes:
+        assert tf.src(n) == (_ast.get_source_segment(text, n) or ""), _ast.dump(n)
+    assert tf.src(tf.tree) == ""

@@ -22,6 +22,7 @@ and revision ranges mean exactly what they mean to ``git log``.
 from __future__ import annotations
 
 import ast
+import re
 import os
 import subprocess
 import time
@@ -234,6 +235,11 @@ def _free_names(e: ast.AST) -> set:
     return used - bound
 
 
+#: a line with its end (``\r\n``, ``\r`` or ``\n``; not the other breaks
+#: ``str.splitlines`` knows, as the parser counts lines)
+_LINES = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
+
+
 class _TestFile:
     def __init__(self, path: str, text: str):
         self.path, self.text = path, text
@@ -248,6 +254,10 @@ class _TestFile:
         for node in ast.walk(self.tree):
             for ch in ast.iter_child_nodes(node):
                 self.parents[ch] = node
+        # the lines with their ends, split once (``ast.get_source_segment``
+        # splits the whole text on every call: a test file of thousands of
+        # calls took minutes)
+        self._lines = _LINES.findall(text)
 
     def function_of(self, node) -> Optional[ast.AST]:
         while node in self.parents:
@@ -257,7 +267,19 @@ class _TestFile:
         return None
 
     def src(self, e) -> str:
-        return ast.get_source_segment(self.text, e) or ""
+        """``e``'s source text, as ``ast.get_source_segment`` gives it."""
+        try:
+            a, b = e.lineno - 1, e.end_lineno - 1
+            ca, cb = e.col_offset, e.end_col_offset
+        except (AttributeError, TypeError):
+            return ""
+        if ca is None or cb is None or not 0 <= a <= b < len(self._lines):
+            return ""
+        if a == b:
+            return self._lines[a].encode()[ca:cb].decode(errors="replace")
+        return "".join([self._lines[a].encode()[ca:].decode(errors="replace"),
+                        *self._lines[a + 1:b],
+                        self._lines[b].encode()[:cb].decode(errors="replace")])
 
     def usable(self, exprs) -> Optional[list]:
         """The import statements the expressions need; None when they read
@@ -422,6 +444,8 @@ def inputs_from_tests(repo: str, rev: Optional[str], v: Version, touched_tests=(
         except Exception:
             continue
         for e in ast.walk(tf.tree):
+            if len(first) >= cap or len(first) + len(rest) >= 4 * cap:
+                break           # enough (the touched tests' files come first)
             inp = _call_input(tf, v, e)
             if inp is None:
                 continue
