@@ -1483,3 +1483,163 @@ def test_a_value_formatted_with_percent_d_gets_a_float_and_a_bool():
     assert "aimed: width = 5.5" in notes and "aimed: width = True" in notes, notes
     c = compare_sources(old, new, "pad")
     assert c.verdict == "changed", (c.verdict, c.detail)
+
+
+_LE = textwrap.dedent('''
+    def _norm(other):
+        if not isinstance(other, (set, frozenset)):
+            return NotImplemented
+        return other
+
+    class Spans:
+        def __le__(self, other):
+            inc = _norm(other)
+            if inc is NotImplemented:
+                return NotImplemented
+            return self._included.issubset(inc)
+''')
+
+
+def test_a_version_that_touched_nothing_made_up_decides_the_difference():
+    # the mutant returns NotImplemented on a real set before anything made
+    # up is read; the original goes on to the made-up ``self._included``
+    new = _LE.replace("if inc is NotImplemented:", "if inc is not NotImplemented:")
+    c = compare_sources(_LE, new, "Spans.__le__")
+    assert c.verdict == "changed", c.detail
+    assert c.to_dict()["evidence"]["strength"] == "concrete"
+
+
+def test_a_real_run_beside_a_made_up_one_is_no_evidence_where_a_dependency_was_swapped():
+    real = {"outcome": "returned", "ret": "5", "calls": "[]", "injections": 0,
+            "input": {"x": "1"}, "self": ""}
+    made = {"outcome": "returned", "ret": "<Dummy 'LIMIT'>", "calls": "[]", "injections": 1,
+            "input": {"x": "1"}, "self": ""}
+    assert B._real_side(made, real, set())
+    assert B._real_side(real, made, set())
+    assert not B._real_side(made, real, {"settings", "LIMIT"})   # ``settings.LIMIT`` -> 5
+    assert not B._real_side(real, dict(real), set())             # both real: no side
+    rejected = dict(real, outcome="raised:TypeError", ret=None)
+    assert not B._real_side(made, rejected, set())               # the real run refused its input
+    stand_in = dict(real, calls=repr([["<input>.f", ["1"], []]]))
+    assert not B._real_side(made, stand_in, set())               # it called a stand-in
+
+
+_AGO = textwrap.dedent('''
+    import datetime as dt
+
+    def age(value):
+        delta = abs(value - dt.date.today())
+        if delta.days >= 5 * 365 / 12:
+            return value.strftime("%b %d %Y")
+        return value.strftime("%b %d")
+''')
+
+
+def test_moments_as_far_from_the_clock_as_the_changed_limit():
+    import ast as _ast
+    old = function_versions(_AGO)["age"]
+    new_src = _AGO.replace("5 * 365 / 12", "5 + 365 / 12")
+    new = function_versions(new_src)["age"]
+    ch_old, ch_new = changed_lines(old, new)
+    changed, guards = D._changed_nodes(new, ch_new)
+    hints = D._clock_hints(new, changed, guards, D._Scope(new))
+    assert hints and hints[0][0] == ["value"]
+    vals = hints[0][1]
+    # 5 + 365 / 12 is 35.4: 35 and 36 days ahead and back
+    assert any("timedelta(days=36)" in x and "date.today()" in x for x in vals)
+    assert any("timedelta(days=-36)" in x for x in vals)
+    for x in vals:
+        _ast.parse(x, mode="eval")
+    # between 36 and 152 days away the two versions format differently
+    c = compare_sources(_AGO, new_src, "age")
+    assert c.verdict == "changed", c.detail
+
+
+def test_no_clock_hints_where_no_parameter_meets_the_clock():
+    src = _AGO.replace("value - dt.date.today()", "value")
+    v = function_versions(src)["age"]
+    changed, guards = D._changed_nodes(v, {5})
+    assert D._clock_hints(v, changed, guards, D._Scope(v)) == []
+
+
+def test_a_parameter_bounding_a_loop_around_the_edit_gets_values_that_run_it():
+    src = textwrap.dedent('''
+        import math
+
+        def pollard(n):
+            gcd = math.gcd
+            for b in range(1, n - 2):
+                x = y = 2
+                d = 1
+                while d == 1:
+                    x = (x * x + b) % n
+                    y = (y * y + b) % n
+                    y = (y * y + b) % n
+                    d = gcd(x - y, n)
+                if d != n:
+                    return d
+            raise ValueError('prime or under 5')
+    ''')
+    v = function_versions(src)["pollard"]
+    changed, guards = D._changed_nodes(v, {9})
+    # range(1, n - 2) runs once for n = 4, three times for 6, ten for 13
+    assert D._range_hints(guards, D._Scope(v)) == [(["n"], ["4", "6", "13"], "value")]
+    new = src.replace("while d == 1:", "while not (d == 1):")
+    c = compare_sources(src, new, "pollard")
+    assert c.verdict == "changed", c.detail
+
+
+def test_an_attribute_of_the_subjects_class_is_given_by_a_class_of_its_own():
+    v = function_versions("def f(val):\n    return getattr(val.__class__, 'x', None)\n")["f"]
+    stmts = D._assign(["val", "__class__", "x"], "'a'", D._Scope(v))
+    assert stmts == ["val = type('C_val', (), {'x': 'a'})()"]
+    ns: dict = {}
+    exec("\n".join(stmts), ns)
+    assert type(ns["val"]).x == "a"
+    src = textwrap.dedent('''
+        def asdict(inst, recurse=True):
+            return dict(inst.__dict__, recursed=recurse)
+
+        def dump(val):
+            if getattr(val.__class__, "__attrs_attrs__", None) is not None:
+                return asdict(val, recurse=True)
+            return val
+    ''')
+    c = compare_sources(src, src.replace("recurse=True", "recurse=False"), "dump")
+    assert c.verdict == "changed", c.detail
+
+
+_WORDS = textwrap.dedent('''
+    powers = [10**x for x in (3, 6, 9, 12)]
+    names = ("thousand", "million", "billion", "trillion")
+
+    def intword(value, format="%.1f"):
+        value = int(value)
+        if value < powers[0]:
+            return str(value)
+        ordinal = 0
+        while ordinal + 1 < len(powers) and powers[ordinal + 1] <= value:
+            ordinal += 1
+        power = powers[ordinal]
+        chopped = value / power
+        rounded_value = float(format % chopped)
+        if ordinal + 1 < len(powers) and rounded_value * power == powers[ordinal + 1]:
+            ordinal += 1
+            rounded_value = 1.0
+        return f"{format % rounded_value} {names[ordinal]}"
+''')
+
+
+def test_carry_over_values_from_the_modules_numbers_through_computed_locals():
+    fn = function_versions(_WORDS)["intword"]
+    assert D._module_numbers(fn.module, {"powers"}) == [1000, 10 ** 6, 10 ** 9, 10 ** 12]
+    # rounded_value comes from value (format is a string: no number)
+    assert D._computed_from(fn.node, D._Scope(fn)) == {"chopped": {"value"},
+                                                       "rounded_value": {"value"}}
+    changed, _ = D._changed_nodes(fn, {15})
+    hints = D._carry_hints(changed, D._Scope(fn), fn.node, fn.module)
+    assert (["value"], ["999.96", "999999", "999999.96", "999999999999"], "value") in hints
+    # 999999 rounds to 1000.0 thousand: where the two versions part
+    new = _WORDS.replace("rounded_value * power ==", "rounded_value + power ==")
+    c = compare_sources(_WORDS, new, "intword")
+    assert c.verdict == "changed", c.detail

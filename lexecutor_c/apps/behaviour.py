@@ -835,19 +835,35 @@ def _matched_calls(a, b) -> tuple:
 _STAND_IN_CALL = re.compile(r"'<input>\.(?!_lx)")
 
 
+def _first_parting(x: list, y: list) -> int:
+    """Where two parsed interaction traces part: the index of the first call
+    they do not share (names of made-up values aside), or the length of the
+    shorter trace where one is the other's beginning."""
+    n = 0
+    for cx, cy in zip(x, y):
+        if _unnamed(repr(cx)) != _unnamed(repr(cy)):
+            break
+        n += 1
+    return n
+
+
+def _added_to_made_up(cx, cy) -> bool:
+    """Are two recorded calls of the same made-up callee apart only by what
+    one of them adds (:func:`_only_added`)?  What a made-up callee takes by
+    default is unknown (``s.split('.')`` and ``s.split('.', -1)``)."""
+    return isinstance(cx, list) and isinstance(cy, list) and len(cx) == len(cy) == 3 \
+        and cx[0] == cy[0] and str(cx[0]).startswith(("<injected", "<input>")) \
+        and _only_added(cx, cy)
+
+
 def _first_difference_added_to_made_up(a, b) -> bool:
     """Is the first difference of two interaction traces an argument one
-    version adds to a made-up callee (:func:`_only_added`)?"""
+    version adds to a made-up callee?"""
     x, y = _parse_calls(a), _parse_calls(b)
     if x is None or y is None:
         return False
-    for cx, cy in zip(x, y):
-        if _unnamed(repr(cx)) == _unnamed(repr(cy)):
-            continue
-        return isinstance(cx, list) and isinstance(cy, list) and len(cx) == len(cy) == 3 \
-            and cx[0] == cy[0] and str(cx[0]).startswith(("<injected", "<input>")) \
-            and _only_added(cx, cy)
-    return False
+    n = _first_parting(x, y)
+    return n < min(len(x), len(y)) and _added_to_made_up(x[n], y[n])
 
 
 def _only_added(cx: list, cy: list) -> bool:
@@ -875,13 +891,9 @@ def _stand_in_before_divergence(a: dict, b: dict) -> bool:
     x, y = (_parse_calls(c) for c in _matched_calls(a.get("calls"), b.get("calls")))
     if x is None or y is None:
         return True
-    n = 0
-    for cx, cy in zip(x, y):
-        if _unnamed(repr(cx)) != _unnamed(repr(cy)):
-            break
-        if _STAND_IN_CALL.search(repr(cx)):
-            return True
-        n += 1
+    n = _first_parting(x, y)
+    if any(_STAND_IN_CALL.search(repr(c)) for c in x[:n]):
+        return True
     # where they part: a stand-in called there by one version alone (what
     # it returned may be all the difference); one both call, later in the
     # other, was not where they went different ways
@@ -905,15 +917,14 @@ def _own_call_difference(a: dict, b: dict) -> bool:
         return isinstance(c, list) and len(c) == 3 and \
             not str(c[0]).startswith(("<injected", "<input>")) and \
             "Dummy" not in repr(c) and "<injected" not in repr(c[1:])
-    for cx, cy in zip(x, y):
-        if _unnamed(repr(cx)) == _unnamed(repr(cy)):
-            continue
+    n = _first_parting(x, y)
+    if n < min(len(x), len(y)):
+        cx, cy = x[n], y[n]
         if isinstance(cx, list) and isinstance(cy, list) and len(cx) == len(cy) == 3 \
                 and cx[0] == cy[0]:
-            if str(cx[0]).startswith(("<injected", "<input>")) and _only_added(cx, cy):
+            if _added_to_made_up(cx, cy):
                 # an argument one version adds to a made-up callee may be
-                # what it takes by default (``s.split('.')`` and
-                # ``s.split('.', -1)``): its signature is unknown
+                # what it takes by default
                 return False
             return "Dummy" not in repr(cx) + repr(cy) and \
                 "<injected" not in repr(cx[1:]) + repr(cy[1:])
@@ -947,6 +958,37 @@ def _drop_bare_injected(calls):
 def _concrete(r: dict) -> bool:
     """Whether a run's input (arguments, ``self``) holds no injected value."""
     return "Dummy" not in str(r.get("input", "")) and "Dummy" not in str(r.get("self", ""))
+
+
+def _all_real(r: dict) -> bool:
+    """Whether a run touched nothing made up: a concrete input, no value
+    injected, no stand-in or injected callee called, no made-up value in
+    what it returned, raised or passed on."""
+    seen = "".join(str(r.get(k, "")) for k in ("ret", "message", "args", "calls", "globals"))
+    return r.get("injections", 1) == 0 and _concrete(r) and "Dummy" not in seen and \
+        "'<input>." not in seen and "'<injected" not in seen
+
+
+def _real_side(ro: dict, rn: dict, swapped: set) -> bool:
+    """Is one run of a pair all real (:func:`_all_real`) while the other is
+    not, on an edit that swaps no dependency?  The two runs go alike up to
+    the first changed statement either runs (same input, same code), so the
+    other version made up nothing before it either: the versions went
+    different ways on real values, at the edit, and the real run's
+    behaviour is the code's own.  What the other version did afterwards
+    with made-up values (returned one, or failed on one) does not make the
+    difference an artefact: however those values had been, it no longer
+    did what the real run did.  Not where the edit swapped a dependency
+    (``return settings.LIMIT`` -> ``return 5``: the made-up ``settings``
+    stands where the real value would have been equal), nor where the real
+    run rejected its input's type."""
+    if swapped:
+        return False
+    for a, b in ((ro, rn), (rn, ro)):
+        if _all_real(a) and not _all_real(b) and \
+                str(a.get("outcome")) not in ("raised:TypeError", "raised:AttributeError"):
+            return True
+    return False
 
 
 def _describe(r: dict) -> dict:
@@ -1196,7 +1238,8 @@ def _check_function(old: Version, new: Version, opts: Options, test_inputs: Opti
         ran_old |= h_old
         ran_new |= h_new
         diff = _differences(ro, rn, raise_forms, opts.points == "change")
-        if diff == ["outcome"] and _artefact(ro, rn, inp, own_tokens):
+        if diff == ["outcome"] and _artefact(ro, rn, inp, own_tokens) and \
+                not _real_side(ro, rn, swapped):
             # one version fails on a made-up value lacking an operation the
             # other version does not use, or both fail on made-up values (in
             # different places): no evidence either way
@@ -1240,10 +1283,13 @@ def _check_function(old: Version, new: Version, opts: Options, test_inputs: Opti
                 # doctest's call the documented one: made-up values for the
                 # other parameters do not make their difference weak
                 own = inp.note.startswith(("aimed: ", "doctest: "))
-                weak = _through_injection(real, ro, rn) or \
-                    not (own or _concrete(ro) and _concrete(rn)) or \
-                    _stand_in_before_divergence(ro, rn) and \
-                    not _own_call_difference(ro, rn)
+                # one version all real, on an edit of no dependency: not
+                # weak whatever the other did with made-up values
+                weak = not _real_side(ro, rn, swapped) and (
+                    _through_injection(real, ro, rn) or
+                    not (own or _concrete(ro) and _concrete(rn)) or
+                    _stand_in_before_divergence(ro, rn) and
+                    not _own_call_difference(ro, rn))
                 # what the function does outside (returns, raises, calls,
                 # writes) over a value at the changed lines' exits, either
                 # over a difference in injected values

@@ -35,6 +35,7 @@ top plan), so the value overrides what the plan chose and the rest stays.
 from __future__ import annotations
 
 import ast
+import math
 import re
 import datetime as _dt
 from typing import Optional
@@ -732,6 +733,11 @@ def _assign(path: list, value: str, scope: _Scope) -> list:
     root = path[0]
     if len(path) == 1:
         return [f"{root} = {value}"]
+    if len(path) == 3 and path[1] == "__class__" and isinstance(path[2], str):
+        # an attribute of the subject's class (``getattr(val.__class__,
+        # "__attrs_attrs__", None)``): an instance of a class of its own
+        # (assigning to ``__class__`` wants a class)
+        return [f"{root} = type({'C_' + root!r}, (), {{{path[2]!r}: {value}}})()"]
     stmts = []
     if root in scope.imports and root not in scope.params:
         stmts.append(scope.imports[root])
@@ -1083,6 +1089,17 @@ def handles_bytes(v) -> bool:
     return _deals_with_bytes(v.node) or _bytes_around(v)
 
 
+def parses_bytes(v) -> bool:
+    """The narrower test of the two: is the function's text *wanted* as
+    bytes (a bytes literal in its body it compares with, or bytes handed
+    over from around it, :func:`_bytes_around`)?  Then a named text
+    parameter's hints (:func:`_name_hints`) are given as bytes rather than
+    text; ``encode``/``decode`` alone (:func:`handles_bytes`) only makes
+    bytes worth trying too -- ``s.encode()`` wants text."""
+    return any(isinstance(n, ast.Constant) and isinstance(n.value, bytes)
+               for n in ast.walk(v.node)) or _bytes_around(v)
+
+
 def _name_hints(v) -> list:
     """Parameters whose names say what text they hold (``timestr``,
     ``datestr``, ``url``): strings of that format, from which the variants
@@ -1091,10 +1108,7 @@ def _name_hints(v) -> list:
     whose default is other than a string or None."""
     a = v.node.args
     defaults = _param_defaults(v.node)
-    # a function that compares with bytes literals parses bytes, and one
-    # its own decorator hands bytes or whose class has bytes constants
-    as_bytes = any(isinstance(n, ast.Constant) and isinstance(n.value, bytes)
-                   for n in ast.walk(v.node)) or _bytes_around(v)
+    as_bytes = parses_bytes(v)
     out = []
     for p in a.posonlyargs + a.args + a.kwonlyargs:
         name = p.arg.lower()
@@ -1160,7 +1174,70 @@ def _number_constants(fn) -> list:
     return out
 
 
-def _carry_hints(changed: list, scope: _Scope, fn) -> list:
+def _module_numbers(module, names: set) -> list:
+    """The numbers the module binds the given names to at its top level: a
+    list or tuple of constant expressions, or a comprehension of one over a
+    literal tuple (``powers = [10**x for x in (3, 6, 9)]``)."""
+    out: list = []
+    for s in getattr(module, "body", []):
+        if not (isinstance(s, ast.Assign) and len(s.targets) == 1 and
+                isinstance(s.targets[0], ast.Name) and s.targets[0].id in names):
+            continue
+        e = s.value
+        if isinstance(e, (ast.List, ast.Tuple)):
+            out += [c for c in (_number_of(x) for x in e.elts) if c is not _NO]
+        elif isinstance(e, (ast.ListComp, ast.GeneratorExp)) and len(e.generators) == 1:
+            g = e.generators[0]
+            if g.ifs or not isinstance(g.target, ast.Name) or \
+                    not isinstance(g.iter, (ast.Tuple, ast.List)):
+                continue
+            for x in g.iter.elts:
+                k = _number_of(x)
+                if k is _NO:
+                    continue
+
+                class _Put(ast.NodeTransformer):
+                    def visit_Name(self, n):        # the loop variable's value
+                        return ast.Constant(k) if n.id == g.target.id else n
+                c = _number_of(_Put().visit(ast.parse(ast.unparse(e.elt), mode="eval").body))
+                if c is not _NO:
+                    out.append(c)
+    return out
+
+
+def _computed_from(fn, scope: _Scope) -> dict:
+    """local -> the parameters it is computed from by arithmetic,
+    formatting and conversions (``chopped = value / power``,
+    ``rounded = float(fmt % chopped)``: ``value``); not parameters whose
+    default is a string (a format is no number)."""
+    defaults = _param_defaults(fn)
+    numbers = {p for p in scope.params
+               if p not in defaults or not isinstance(_const(defaults[p]), (str, bytes))}
+    flows: dict = {}
+    assigns = [(s.targets[0].id, s.value) for s in ast.walk(fn)
+               if isinstance(s, ast.Assign) and len(s.targets) == 1 and
+               isinstance(s.targets[0], ast.Name)]
+    for _ in range(3):
+        for name, e in assigns:
+            if not all(isinstance(n, (ast.BinOp, ast.UnaryOp, ast.Name, ast.Constant,
+                                      ast.Call, ast.operator, ast.unaryop, ast.expr_context))
+                       for n in ast.walk(e)):
+                continue
+            if any(isinstance(n, ast.Call) and (not isinstance(n.func, ast.Name) or
+                                                n.func.id not in _CONVERSIONS)
+                   for n in ast.walk(e)):
+                continue
+            got = set()
+            for n in ast.walk(e):
+                if isinstance(n, ast.Name) and not (isinstance(n.ctx, ast.Load) and
+                                                    n.id in _CONVERSIONS):
+                    got |= {n.id} & numbers if n.id in scope.params else flows.get(n.id, set())
+            if got and name not in scope.params:
+                flows[name] = flows.get(name, set()) | got
+    return flows
+
+
+def _carry_hints(changed: list, scope: _Scope, fn, module=None) -> list:
     """Numbers just under a power of the function's constants (999999 and
     999.96 for 1000) for the parameters the changed lines compute with:
     where rounding carries a digit over (999.96 shows as ``1000``), the
@@ -1168,10 +1245,15 @@ def _carry_hints(changed: list, scope: _Scope, fn) -> list:
     # the constants the changed lines compare with first, then theirs, then
     # the rest of the function's
     consts: list = []
+    # (the module's numbers under names the changed lines read: ``powers[i]``)
+    read = {n.id for s in changed for n in ast.walk(s)
+            if isinstance(n, ast.Name) and n.id not in scope.params and n.id not in scope.locals}
     for group in ([c for s in changed for n in ast.walk(s) if isinstance(n, ast.Compare)
                    for c in _number_constants(n)],
                   [c for s in changed for c in _number_constants(s)],
-                  _number_constants(fn)):
+                  _number_constants(fn),
+                  [c for c in _module_numbers(module, read)
+                   if type(c) is int and 10 <= abs(c) <= 10 ** 6]):
         consts += [c for c in group if c not in consts]
     if not consts:
         return []
@@ -1197,12 +1279,119 @@ def _carry_hints(changed: list, scope: _Scope, fn) -> list:
                     p = scope.derived.get(p[0], p)
                     if p[0] in scope.params and len(p) == 1:
                         numeric.add(p[0])
+                    else:
+                        numeric |= _computed_from(fn, scope).get(p[0], set())
     vals: list = []
     for c in consts[:2]:
         for x in (c - 0.04, c * c - 1):
             if x not in vals:
                 vals.append(x)
     return [([p], [repr(x) for x in vals], "value") for p in sorted(numeric)]
+
+
+def _range_hints(guards: list, scope: _Scope) -> list:
+    """Numbers for a parameter that bounds a loop guarding the changed lines
+    (``for b in range(1, n - 2)``): the loop runs once, a few times and ten
+    times -- a value of the parameter's own comparisons rarely gets past
+    such a bound (``n`` of 1 or 2 runs no pass at all)."""
+    out = []
+    for g in guards:
+        it = g.iter if isinstance(g, ast.For) else None
+        if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and
+                it.func.id == "range" and 1 <= len(it.args) <= 3 and not it.keywords):
+            continue
+        start = _number_of(it.args[0]) if len(it.args) >= 2 else 0
+        stop = it.args[1] if len(it.args) >= 2 else it.args[0]
+        if start is _NO or not isinstance(start, int):
+            continue
+        shift = 0               # stop = p + shift
+        if isinstance(stop, ast.BinOp) and isinstance(stop.op, (ast.Add, ast.Sub)):
+            k = _number_of(stop.right)
+            if not isinstance(k, int) or isinstance(k, bool):
+                continue
+            shift, stop = (k if isinstance(stop.op, ast.Add) else -k), stop.left
+        p = _dotted(stop)
+        if p is None or len(p) != 1:
+            continue
+        p = scope.derived.get(p[0], p)
+        if len(p) == 1 and p[0] in scope.params:
+            out.append(([p[0]], [repr(start - shift + m) for m in (1, 3, 10)], "value"))
+    return out
+
+
+#: calls that read the clock (``date.today()``, ``datetime.now(tz)``)
+_CLOCK_CALLS = frozenset({"now", "today", "utcnow"})
+#: the units a compared ``timedelta`` part counts in
+_DELTA_UNITS = {"days": "days", "seconds": "seconds", "total_seconds": "seconds",
+                "microseconds": "microseconds"}
+
+
+def _clock_hints(v, changed: list, guards: list, scope: _Scope) -> list:
+    """Moments as far from the (frozen) clock as the changed lines' limits:
+    where the function takes the clock from a parameter (``value -
+    date.today()``, ``now - when``) and the changed lines or their guards
+    compare with numbers (``delta.days >= 5 * 365 / 12``), the parameter
+    gets the clock's moment moved by each number (and one more), forward
+    and back.  The moments are written relative to the clock and computed
+    when the input runs, under the frozen clock every run sees."""
+    fn = v.node
+
+    def clock(e) -> Optional[str]:
+        # the kind of moment a clock call gives: ``date`` or ``datetime``
+        if isinstance(e, ast.Call) and called_name(e) in _CLOCK_CALLS:
+            text = ast.unparse(e.func)
+            return "date" if called_name(e) == "today" and "datetime" not in text else \
+                "datetime"
+        return None
+    clocks = {}                 # locals bound to the clock: ``now = datetime.now()``
+    for s in ast.walk(fn):
+        if isinstance(s, ast.Assign) and len(s.targets) == 1 and \
+                isinstance(s.targets[0], ast.Name) and clock(s.value):
+            clocks[s.targets[0].id] = clock(s.value)
+    subjects: dict = {}         # parameter -> the kind of moment
+    for n in ast.walk(fn):
+        if not isinstance(n, ast.BinOp) or not isinstance(n.op, ast.Sub):
+            continue
+        for a, b in ((n.left, n.right), (n.right, n.left)):
+            kind = clock(a) or (clocks.get(a.id) if isinstance(a, ast.Name) else None)
+            p = _dotted(b)
+            if kind and p is not None and len(p) == 1:
+                p = scope.derived.get(p[0], p)
+                if len(p) == 1 and p[0] in scope.params:
+                    subjects.setdefault(p[0], kind)
+    if not subjects:
+        return []
+    limits: list = []           # (number, unit)
+    for s in list(changed) + [h for g in guards for h in _headers(g)]:
+        for n in ast.walk(s):
+            if not isinstance(n, ast.Compare):
+                continue
+            sides = [n.left] + list(n.comparators)
+            unit = "days"
+            for e in sides:
+                e = e.func if isinstance(e, ast.Call) else e
+                if isinstance(e, ast.Attribute) and e.attr in _DELTA_UNITS:
+                    unit = _DELTA_UNITS[e.attr]
+            for e in sides:
+                c = _number_of(e)
+                if c is _NO and isinstance(e, ast.Name):
+                    c = scope.constants.get(e.id, _NO)
+                if c is not _NO and not isinstance(c, bool) and abs(c) < 10 ** 7 and \
+                        (c, unit) not in limits:
+                    limits.append((c, unit))
+    out = []
+    for p, kind in sorted(subjects.items()):
+        vals: list = []
+        for c, unit in limits[:4]:
+            whole = math.floor(c)
+            for k in (whole, whole + 1, -whole, -(whole + 1)):
+                x = (f"__import__('datetime').{kind}.{'today' if kind == 'date' else 'now'}()"
+                     f" + __import__('datetime').timedelta({unit}={k})")
+                if x not in vals:
+                    vals.append(x)
+        if vals:
+            out.append(([p], vals[:12], "value"))
+    return out
 
 
 def aimed_inputs(old, new, ch_old: set, ch_new: set, base: str = "") -> list:
@@ -1242,7 +1431,9 @@ def aimed_inputs(old, new, ch_old: set, ch_new: set, base: str = "") -> list:
                 handlers.extend(_handler_hints(g, scope))
             near.extend((h, v) for h in _parameter_alternatives(v, changed))
             near.extend((h, v) for h in _rounding_hints(changed, scope))
-            near.extend((h, v) for h in _carry_hints(changed, scope, v.node))
+            near.extend((h, v) for h in _carry_hints(changed, scope, v.node, v.module))
+            near.extend((h, v) for h in _clock_hints(v, changed, guards, scope))
+            near.extend((h, v) for h in _range_hints(guards, scope))
             near.extend((h, v) for h in _name_hints(v))
             near.extend((h, v) for h in _file_hints(v, scope))
             rest.extend((h, v) for h in _callee_hints(v, scope))
