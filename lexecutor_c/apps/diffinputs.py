@@ -1195,11 +1195,8 @@ def _module_numbers(module, names: set) -> list:
                 k = _number_of(x)
                 if k is _NO:
                     continue
-
-                class _Put(ast.NodeTransformer):
-                    def visit_Name(self, n):        # the loop variable's value
-                        return ast.Constant(k) if n.id == g.target.id else n
-                c = _number_of(_Put().visit(ast.parse(ast.unparse(e.elt), mode="eval").body))
+                # the element with the loop variable's value in its place
+                c = _number_of(_substitute(e.elt, {g.target.id: ast.Constant(k)}))
                 if c is not _NO:
                     out.append(c)
     return out
@@ -1258,6 +1255,7 @@ def _carry_hints(changed: list, scope: _Scope, fn, module=None) -> list:
     if not consts:
         return []
     numeric: set = set()
+    computed = _computed_from(fn, scope)
     for s in changed:
         for n in ast.walk(s):
             ops = []
@@ -1280,7 +1278,7 @@ def _carry_hints(changed: list, scope: _Scope, fn, module=None) -> list:
                     if p[0] in scope.params and len(p) == 1:
                         numeric.add(p[0])
                     else:
-                        numeric |= _computed_from(fn, scope).get(p[0], set())
+                        numeric |= computed.get(p[0], set())
     vals: list = []
     for c in consts[:2]:
         for x in (c - 0.04, c * c - 1):
@@ -1346,8 +1344,8 @@ def _clock_hints(v, changed: list, guards: list, scope: _Scope) -> list:
     clocks = {}                 # locals bound to the clock: ``now = datetime.now()``
     for s in ast.walk(fn):
         if isinstance(s, ast.Assign) and len(s.targets) == 1 and \
-                isinstance(s.targets[0], ast.Name) and clock(s.value):
-            clocks[s.targets[0].id] = clock(s.value)
+                isinstance(s.targets[0], ast.Name) and (kind := clock(s.value)):
+            clocks[s.targets[0].id] = kind
     subjects: dict = {}         # parameter -> the kind of moment
     for n in ast.walk(fn):
         if not isinstance(n, ast.BinOp) or not isinstance(n.op, ast.Sub):
