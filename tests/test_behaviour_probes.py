@@ -1643,3 +1643,38 @@ def test_carry_over_values_from_the_modules_numbers_through_computed_locals():
     new = _WORDS.replace("rounded_value * power ==", "rounded_value + power ==")
     c = compare_sources(_WORDS, new, "intword")
     assert c.verdict == "changed", c.detail
+
+
+def test_a_parameter_a_module_helper_iterates_gets_lists():
+    # ``stream`` is iterated by ``_windows``, not by ``medians`` itself: the
+    # lists an iterated parameter gets reach the even-length branch
+    old = d('''
+        def _windows(seq, k):
+            window = []
+            for x in seq:
+                window.append(x)
+                window.sort()
+                if len(window) > k:
+                    del window[0]
+                yield list(window)
+
+
+        def medians(stream, k):
+            for data in _windows(stream, k):
+                n = len(data)
+                if n % 2 == 1:
+                    yield data[n // 2]
+                else:
+                    i = n // 2
+                    yield (data[i - 1] + data[i]) / 2
+        ''')
+    new = old.replace("i = n // 2", "i = n * 2")
+    fa, fb, _ = _versions(old, new, "medians")
+    got = D._iterable_hints(fb, [])
+    assert [p for p, _, _ in got] == [["stream"]], got
+    assert "[3, 1, 2]" in got[0][1]
+    # ``medians`` iterates no name itself, and ``k`` (which the helper only
+    # compares) gets no lists
+    assert D._iterated(fb.node) == []
+    # (unreached without: the made-up stream holds no numbers)
+    assert compare_sources(old, new, "medians").verdict == "changed"

@@ -967,15 +967,11 @@ def _file_hints(v, scope: _Scope) -> list:
     return out
 
 
-def _iterable_hints(v, changed: list) -> list:
-    """Parameters the function iterates over (``for x in p``, ``iter(p)``,
-    ``map(f, p)``...): an empty list, a list, and an iterator (code that
-    iterates twice, or calls ``next`` on an empty one, behaves differently);
-    one unpacked into a call (``zip(*rows)``): rows of unequal lengths."""
-    a = v.node.args
-    params = {p.arg for p in a.posonlyargs + a.args + a.kwonlyargs} - {"self", "cls"}
-    used = []
-    for n in ast.walk(v.node):
+def _iterated(fn) -> list:
+    """The names a function iterates over directly (``for x in p``,
+    ``iter(p)``, ``map(f, p)``...), in order."""
+    out = []
+    for n in ast.walk(fn):
         its = []
         if isinstance(n, (ast.For, ast.comprehension)):
             its = [n.iter]
@@ -983,7 +979,35 @@ def _iterable_hints(v, changed: list) -> list:
                 n.func.id in _ITERATING:
             its = n.args
         for e in its:
-            if isinstance(e, ast.Name) and e.id in params and e.id not in used:
+            if isinstance(e, ast.Name) and e.id not in out:
+                out.append(e.id)
+    return out
+
+
+def _iterable_hints(v, changed: list) -> list:
+    """Parameters the function iterates over (``for x in p``, ``iter(p)``,
+    ``map(f, p)``...): an empty list, a list, and an iterator (code that
+    iterates twice, or calls ``next`` on an empty one, behaves differently);
+    one unpacked into a call (``zip(*rows)``): rows of unequal lengths."""
+    a = v.node.args
+    params = {p.arg for p in a.posonlyargs + a.args + a.kwonlyargs} - {"self", "cls"}
+    used = [p for p in _iterated(v.node) if p in params]
+    # passed on to a function of the module that iterates it
+    # (``for data in _sorted_window(iterator, k)``)
+    module = getattr(v, "module", None)
+    helpers = {s.name: s for s in getattr(module, "body", ())
+               if isinstance(s, ast.FunctionDef) and s is not v.node}
+    for n in ast.walk(v.node):
+        if not (isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and
+                n.func.id in helpers):
+            continue
+        h = helpers[n.func.id]
+        names = [p.arg for p in h.args.posonlyargs + h.args.args]
+        passed = list(zip(names, n.args)) + [(k.arg, k.value) for k in n.keywords]
+        inner = _iterated(h)
+        for hp, e in passed:
+            if hp in inner and isinstance(e, ast.Name) and e.id in params and \
+                    e.id not in used:
                 used.append(e.id)
     # a parameter unpacked into a call (``zip(*rows)``): rows of other lengths
     starred = []
