@@ -1678,3 +1678,31 @@ def test_a_parameter_a_module_helper_iterates_gets_lists():
     assert D._iterated(fb.node) == []
     # (unreached without: the made-up stream holds no numbers)
     assert compare_sources(old, new, "medians").verdict == "changed"
+
+
+def test_an_aimed_value_beside_another_parameters_aimed_value():
+    # the edit is in the helper: ``1.0`` (a whole number's float, beside
+    # ``k in (0, 1)``) must meet ``flag = True`` (``isinstance(flag, bool)``)
+    # in one input -- each aimed value alone, with the other parameter's
+    # made-up value, runs both versions alike
+    old = d('''
+        def matches(k, flag):
+            if _odd_pair(k, flag):
+                return False
+            return k == flag
+
+
+        def _odd_pair(k, flag):
+            if type(k) is int and k in (0, 1):
+                return isinstance(flag, bool)
+            return False
+        ''')
+    new = old.replace("type(k) is int and k in (0, 1)",
+                      "isinstance(k, (int, float)) and not isinstance(k, bool) and k in (0, 1)"
+                      ).replace("_odd_pair", "_odd_number_pair")
+    assert D._equal_kin([0, 1]) == [1.0] and D._equal_kin(["a"]) == []
+    assert D._equal_kin([1, 2.5]) == []
+    c = compare_sources(old, new, "matches")
+    assert c.verdict == "changed", c.detail
+    got = c.to_dict()["evidence"]["distinguishing_input"]
+    assert "k = 1.0" in got["note"] and "True for flag" in got["note"], got

@@ -1691,8 +1691,12 @@ def _aimed_values(results: list, per: int = 4) -> dict:
     for inp, ro, rn, _ in results:
         if not inp.note.startswith("aimed: ") or inp.reshape:
             continue
+        aimed_at = set(inp.given or ())
         for name, snap in (rn.get("input") or {}).items():
-            if name == "(reshape)" or "Dummy" in str(snap):
+            if name == "(reshape)" or "Dummy" in str(snap) or \
+                    aimed_at and name not in aimed_at:
+                # (what the base prefix gave the other parameters is not
+                # the code's own value)
                 continue
             try:
                 v = ast.literal_eval(str(snap))
@@ -1736,6 +1740,7 @@ def _variants(agree: list, per: int, limit: int = 24, defaults: Optional[dict] =
     gets a character appended first."""
     from .funcrun import PAIR, RESHAPES, SUBCLASS_SELF
     aimed, other, pairs, crossed, flips = [], [], [], [], []
+    paired = []         # an aimed input's value beside another parameter's
     seen = set()
     for inp, ro, rn in _concrete_first(agree):
         if len(seen) >= per:
@@ -1828,7 +1833,29 @@ def _variants(agree: list, per: int, limit: int = 24, defaults: Optional[dict] =
     # and up to four aimed values on concrete inputs, beyond the limit (they
     # are few, and displace none of the shapes above)
     # (flags the other way after every other shape: where there is room)
-    return (aimed + other + flips)[:limit - len(pairs)] + pairs + crossed[:4]
+    # on the aimed inputs that agreed, the values aimed at the other
+    # parameters (``y = True`` with ``x = 1.0``: conditions on two parameters
+    # at once, as a helper's ``x in (0, 1) ... isinstance(y, bool)``): up to
+    # six, each parameter's first value beside every aimed input first
+    for inp, ro, rn in agree if aimed_values else ():
+        mine = set(inp.given or ())
+        if not (mine and inp.note.startswith("aimed: ") and not inp.reshape and
+                _concrete(ro) and _concrete(rn)):
+            continue
+        given = dict(rn.get("input") or {})
+        names = [k for k in given if k != "(reshape)"]
+        for name, vals in aimed_values.items():
+            if name in mine:
+                continue
+            at = str(names.index(name)) if name in names else name
+            for rank, v in enumerate(vals):
+                if name not in given or v != str(given[name]):
+                    paired.append((rank, len(paired), Input(
+                        inp.prefix, inp.call, inp.seed,
+                        f"variant ({_short(v, 30)} for {name}) of {inp.note}"[:200],
+                        inp.plan, inp.given, f"lit:{v}@{at}")))
+    paired = [v for _, _, v in sorted(paired, key=lambda t: t[:2])][:6]
+    return (aimed + other + flips)[:limit - len(pairs)] + pairs + crossed[:4] + paired
 
 
 def _mutation_gate(old: Version, new: Version, ch_old: set, ch_new: set, agree: list,

@@ -405,6 +405,14 @@ def _outside(els: list) -> list:
     return []
 
 
+def _equal_kin(els: list) -> list:
+    """For whole numbers, the largest as a float (``1.0`` for ``x in (0,
+    1)``): equal to one of them, of another type -- where code that tells
+    ints from other numbers (and from bools) parts from code that does not."""
+    ints = [x for x in els if type(x) is int]
+    return [float(max(ints))] if ints and len(ints) == len(els) else []
+
+
 def _near(c) -> list:
     if isinstance(c, bool) or not isinstance(c, (int, float)):
         return [c]
@@ -516,7 +524,7 @@ def _hints(node, scope: _Scope) -> list:
                     if els:
                         # and one value outside the container: the other
                         # answer of the test (``name in (...)`` flipped)
-                        add(left, els + _outside(els))
+                        add(left, els + _outside(els) + _equal_kin(els))
                     elif vl and all(isinstance(x, str) for x in vl):
                         add(right, [x for t in vl for x in (t, f"x{t}x", [t])])
                 elif isinstance(op, (ast.Eq, ast.NotEq, ast.Is, ast.IsNot)):
