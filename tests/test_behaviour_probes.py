@@ -1706,3 +1706,49 @@ def test_an_aimed_value_beside_another_parameters_aimed_value():
     assert c.verdict == "changed", c.detail
     got = c.to_dict()["evidence"]["distinguishing_input"]
     assert "k = 1.0" in got["note"] and "True for flag" in got["note"], got
+
+
+def test_a_doctests_arguments_on_an_object_made_here_when_its_object_does_not_build():
+    # extract mode: ``VersionText`` comes from a module of the package that
+    # is not here, so ``Ver.parse("4.0")`` refuses its text; the doctest's
+    # arguments still reach the new branch on an object the run builds
+    old = d('''
+        from ._types import VersionText
+
+
+        class Ver:
+            def __init__(self, major, minor):
+                self.major, self.minor = major, minor
+
+            @classmethod
+            def parse(cls, text):
+                if not isinstance(text, VersionText):
+                    raise TypeError("not a version text: %r" % (text,))
+                return cls(*map(int, text.split(".")))
+
+            def match(self, expr):
+                """
+                >>> Ver.parse("1.2").match(">1.0")
+                True
+                >>> Ver.parse("4.0").match("4.0")
+                True
+                """
+                op, rest = expr[:1], expr[1:]
+                if op in ("<", ">"):
+                    other = Ver.parse(rest)
+                    return (self.major, self.minor) > (other.major, other.minor) \\
+                        if op == ">" else (self.major, self.minor) < (other.major, other.minor)
+                raise ValueError("an operator first: %r" % expr)
+        ''')
+    new = old.replace('        raise ValueError("an operator first: %r" % expr)', """\
+        if expr[:1].isdigit():
+            other = Ver.parse(expr)
+            return (self.major, self.minor) == (other.major, other.minor)
+        raise ValueError("an operator first: %r" % expr)""")
+    assert new != old
+    c = compare_sources(old, new, "Ver.match")
+    assert c.verdict == "changed", c.detail
+    got = c.to_dict()["evidence"]["distinguishing_input"]
+    # (undecided without: every other input differs only through made-up values)
+    assert got["note"].endswith("(its object made here)") and got["call"]["self"] is None, got
+    assert c.to_dict()["evidence"]["first_difference"]["old"]["outcome"] == "raised:ValueError"

@@ -2022,6 +2022,15 @@ class _InputSource:
     def feedback(self, inp: Input, ro: dict, rn: dict) -> None:
         self.cov["old"].update(ro.get("reached", ()))
         self.cov["new"].update(rn.get("reached", ()))
+        if inp.call and isinstance(inp.call.get("self"), str) and not inp.reshape and \
+                not inp.call.get("entry") and all(
+                    str(r.get("outcome", "")).startswith("input:") and
+                    r.get("outcome") != "input:OtherClass" for r in (ro, rn)):
+            # a test's or doctest's object does not build here (extract mode:
+            # ``Version.parse('4.0.4')`` needs the package): its arguments
+            # on an object the run builds itself, whose state is injected
+            self._add(Input(inp.prefix, dict(inp.call, self=None), inp.seed,
+                            f"{inp.note} (its object made here)"[:200], inp.plan, inp.given))
         if inp.call:
             return
         for label, r in (("old", ro), ("new", rn)):
