@@ -1752,3 +1752,40 @@ def test_a_doctests_arguments_on_an_object_made_here_when_its_object_does_not_bu
     # (undecided without: every other input differs only through made-up values)
     assert got["note"].endswith("(its object made here)") and got["call"]["self"] is None, got
     assert c.to_dict()["evidence"]["first_difference"]["old"]["outcome"] == "raised:ValueError"
+
+
+def test_a_text_written_in_the_format_it_is_parsed_by():
+    # ``strptime(x, fmt)`` with both parameters: texts that parse, so the
+    # branch for a format of no date and no time directive runs (the old
+    # version built the error and forgot to raise it)
+    old = d('''
+        from datetime import datetime
+
+
+        def convert(x, fmt):
+            is_date = any("%" + c in fmt for c in "dbBmyY")
+            is_time = any("%" + c in fmt for c in "HIMS")
+            dt = datetime.strptime(x, fmt)
+            if is_date and is_time:
+                return dt
+            elif is_date:
+                return dt.date()
+            elif is_time:
+                return dt.time()
+            else:
+                ValueError("neither a date nor a time")
+        ''')
+    new = old.replace('        ValueError("neither', '        raise ValueError("neither')
+    assert new != old
+    fa, fb, _ = _versions(old, new, "convert")
+    got = [h for h in D._hints(fb.node, D._Scope(fb)) if h[0] == "RAW" and "strftime" in h[1][1]]
+    assert ["fmt = 'T'", f"x = {D._SAMPLE_MOMENT}.strftime(fmt)"] in [h[1] for h in got], got
+    # the formats other hints give ``fmt`` too (``"%Y" in fmt``)
+    src2 = old.replace("    dt = datetime", "    if '%Y' in fmt:\n        pass\n    dt = datetime")
+    assert src2 != old
+    fa2 = function_versions(src2, "m.py")["convert"]
+    got2 = [h[1][0] for h in D._hints(fa2.node, D._Scope(fa2)) if h[0] == "RAW"]
+    assert "fmt = '%Y'" in got2 and "fmt = 'T'" in got2, got2
+    # (unreached without: every made-up text fails to parse)
+    c = compare_sources(old, new, "convert")
+    assert c.verdict == "changed", c.detail

@@ -635,6 +635,7 @@ def _hints(node, scope: _Scope) -> list:
             pa = scope.derived[pa[0]] + pa[1:]
         if vals and pa is not None and scope.settable(pa):
             out.append((pa, vals[:6], False))
+    out.extend(_strptime_hints(node, scope, out))
     for e, toks in ends.values():
         # ``s.startswith(("'", '"')) and s.endswith(("'", '"'))``: a quoted
         # text, the quotes around each other prefix the subject is tested for
@@ -644,6 +645,41 @@ def _hints(node, scope: _Scope) -> list:
         wrapped = [h + m + t for h, t in zip(heads, tails) for m in mids]
         if wrapped:
             add(e, wrapped)
+    return out
+
+
+#: the moment a text parsed by a format is written at (a sample that every
+#: directive has something to show for: not midnight, a day above 12)
+_SAMPLE_MOMENT = "__import__('datetime').datetime(2024, 6, 15, 21, 21, 9)"
+
+
+def _strptime_hints(node, scope: _Scope, got: list) -> list:
+    """``datetime.strptime(text, fmt)`` with both parameters: for each format
+    the hints so far give ``fmt`` (and one of no directive), ``text`` written
+    in it -- a text that parses, so the code after the parse runs."""
+    out = []
+    for n in ast.walk(node):
+        if not (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and
+                n.func.attr == "strptime" and len(n.args) == 2):
+            continue
+        pt, pf = _dotted(n.args[0]), _dotted(n.args[1])
+        if not (pt and pf and len(pt) == 1 and len(pf) == 1 and pt != pf and
+                pt[0] in scope.params and pf[0] in scope.params):
+            continue
+        fmts = []
+        for path, vals, *_ in got:
+            if path == pf:
+                for v in vals:
+                    try:
+                        c = _const(ast.parse(v, mode="eval").body) if len(v) < 80 else _NO
+                    except SyntaxError:
+                        c = _NO
+                    if isinstance(c, str) and c not in fmts:
+                        fmts.append(c)
+        for f in fmts[:6] + ["T"]:
+            out.append(("RAW", [f"{pf[0]} = {f!r}",
+                                f"{pt[0]} = {_SAMPLE_MOMENT}.strftime({pf[0]})"],
+                        False, [pt[0], pf[0]]))
     return out
 
 
