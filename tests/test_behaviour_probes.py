@@ -1789,3 +1789,32 @@ def test_a_text_written_in_the_format_it_is_parsed_by():
     # (unreached without: every made-up text fails to parse)
     c = compare_sources(old, new, "convert")
     assert c.verdict == "changed", c.detail
+
+
+def test_an_instance_of_a_module_class_for_isinstance_among_a_sliced_parameters_items():
+    # ``isinstance(part, Segment)`` for ``part`` of ``parts[1:]``: the module's
+    # own class made without its ``__init__``, twice (the slice skips one)
+    old = d('''
+        class Segment:
+            __slots__ = ("ops",)
+
+
+        def join(*parts):
+            out = []
+            for part in parts[1:]:
+                if isinstance(part, Segment):
+                    out.append("seg")
+                else:
+                    out.append(str(part))
+            return "/".join(out)
+        ''')
+    new = old.replace('out.append("seg")', 'out.append("segment")')
+    fa, fb, _ = _versions(old, new, "join")
+    sc = D._Scope(fb)
+    assert sc.items == {"part": (["parts"], 0)} and sc.sliced == {"part"}
+    assert "Segment" in sc.classes
+    raws = [h[1] for h in D._hints(fb.node, sc) if h[0] == "RAW"]
+    assert ["parts = [Segment.__new__(Segment), Segment.__new__(Segment)]"] in raws, raws
+    # (unreached without: no made-up value is a Segment)
+    c = compare_sources(old, new, "join")
+    assert c.verdict == "changed", c.detail

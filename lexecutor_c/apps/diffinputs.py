@@ -187,6 +187,7 @@ class _Scope:
                 for al in s.names:
                     self.imports.setdefault(al.asname or al.name, ast.unparse(s))
         self.defined = _defined_names(v.module)
+        self.classes = {s.name for s in v.module.body if isinstance(s, ast.ClassDef)}
         for s in list(v.module.body) + list(ast.walk(fn)):
             if isinstance(s, ast.Assign) and len(s.targets) == 1 and \
                     isinstance(s.targets[0], ast.Name):
@@ -237,11 +238,20 @@ class _Scope:
         # ``for c, a in zip(values, aligns)``, ``for i, a in
         # enumerate(aligns)``): name -> (the parameters zipped, which one)
         self.items: dict = {}
+        # ... over a slice of one (``for part in parts[offset:]``): the
+        # parameter gets the item twice, so that a slice past the first has it
+        self.sliced: set = set()
         for n in ast.walk(fn):
             if not isinstance(n, (ast.For, ast.comprehension)):
                 continue
             it, tg = n.iter, n.target
-            if isinstance(it, ast.Name) and it.id in self.params and isinstance(tg, ast.Name):
+            if isinstance(it, ast.Subscript) and isinstance(it.slice, ast.Slice) and \
+                    isinstance(it.value, ast.Name) and it.value.id in self.params and \
+                    isinstance(tg, ast.Name) and tg.id not in self.items:
+                self.items[tg.id] = ([it.value.id], 0)
+                self.sliced.add(tg.id)
+            elif isinstance(it, ast.Name) and it.id in self.params and \
+                    isinstance(tg, ast.Name):
                 self.items.setdefault(tg.id, ([it.id], 0))
             elif isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and \
                     not it.keywords and isinstance(tg, ast.Tuple) and \
@@ -471,10 +481,12 @@ def _hints(node, scope: _Scope) -> list:
             # ``zip(values, aligns)``): the parameter as a list of one such
             # item, the parameters zipped with it one item each
             zipped, i = scope.items[p[0]]
+            twice = p[0] in scope.sliced
             for v in vals[:4]:
                 src = v if raw else repr(v)
                 if len(src) < 400:
-                    out.append(("RAW", [f"{q} = [{src}]" if j == i else f"{q} = ['a']"
+                    one = f"[{src}, {src}]" if twice else f"[{src}]"
+                    out.append(("RAW", [f"{q} = {one}" if j == i else f"{q} = ['a']"
                                         for j, q in enumerate(zipped)], False, list(zipped)))
             return
         if p is None or not scope.settable(p) or not vals:
@@ -596,6 +608,9 @@ def _hints(node, scope: _Scope) -> list:
             t = n.args[1]
             names = [ast.unparse(x) for x in (t.elts if isinstance(t, ast.Tuple) else [t])]
             vals = [v for v in map(_sample_of, names) if v is not None]
+            # a class of the module: an instance made without its
+            # ``__init__`` (what it holds is left to injection)
+            vals += [f"{x}.__new__({x})" for x in names if x in scope.classes]
             # and a value of a kindred class the test leaves out (a
             # memoryview beside ``(bytes, bytearray)``): where a widened or
             # narrowed test shows
