@@ -1818,3 +1818,28 @@ def test_an_instance_of_a_module_class_for_isinstance_among_a_sliced_parameters_
     # (unreached without: no made-up value is a Segment)
     c = compare_sources(old, new, "join")
     assert c.verdict == "changed", c.detail
+
+
+def test_two_failures_on_nothing_made_up_are_two_behaviours():
+    # a method without parameters on an object its own ``__init__`` built,
+    # the class's empty table: ValueError before, StopIteration after --
+    # no input value was invalid, so the two failures are not an artefact
+    old = d('''
+        class Registry:
+            _SEEN = {}
+
+            def __init__(self):
+                self.count = 0
+
+            def oldest(self):
+                return self._SEEN[min(self._SEEN)]
+        ''')
+    new = old.replace("self._SEEN[min(self._SEEN)]", "self._SEEN[next(iter(self._SEEN))]")
+    ok = {"input": "{}", "injections": 0, "args": "[]", "calls": "[]", "globals": "[]"}
+    assert B._unmade(dict(ok, outcome="raised:ValueError"), dict(ok, outcome="raised:KeyError"))
+    assert not B._unmade(dict(ok, input="{'k': '1'}"), ok)
+    assert not B._unmade(dict(ok, injections=1), ok)
+    # (undecided without: "every input ended in" a failure)
+    c = compare_sources(old, new, "Registry.oldest")
+    assert c.verdict == "changed", c.detail
+    assert c.to_dict()["evidence"]["strength"] == "concrete"
