@@ -608,3 +608,26 @@ def test_a_test_files_source_segments_are_read_without_resplitting_it():
     for n in nodes:
         assert tf.src(n) == (_ast.get_source_segment(text, n) or ""), _ast.dump(n)
     assert tf.src(tf.tree) == ""
+
+
+def test_a_touched_test_at_the_end_of_a_long_test_file_gives_the_first_input(tmp_path):
+    # the search for test calls stops once it has enough of the others; the
+    # test the commit added, after a hundred others, still comes first
+    r = tmp_path / "long"
+    r.mkdir()
+    git(r, "init", "-q")
+    git(r, "config", "user.email", "t@example.org")
+    git(r, "config", "user.name", "t")
+    others = "".join(f"\n\ndef test_{i}():\n    assert twice({i}) == {2 * i}\n"
+                     for i in range(100))
+    commit(r, "init", {"m.py": "def twice(x):\n    return x * 2\n",
+                       "test_m.py": "from m import twice\n" + others})
+    edit(r, "test_m.py", others, others + "\n\ndef test_odd():\n    assert twice(-7) == -14\n")
+    git(r, "commit", "-q", "-am", "a test")
+    touched, _, _ = _touched(str(r), "HEAD~1", "HEAD")
+    tests = [(t.path, t.qualname) for t in touched if t.test and t.new is not None]
+    assert tests == [("test_m.py", "test_odd")]
+    from lexecutor_c.apps.funcsource import function_versions
+    v = function_versions((r / "m.py").read_text(), "m.py")["twice"]
+    got = inputs_from_tests(str(r), "HEAD", v, tests)
+    assert got[0].call["args"] == ["-7"], [i.call for i in got[:3]]

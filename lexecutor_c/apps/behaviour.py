@@ -1743,7 +1743,8 @@ def _variants(agree: list, per: int, limit: int = 24, defaults: Optional[dict] =
     class (``own_class``), then each argument of each in every shape it
     allows (a string as bytes only when ``bytes_too``); at most
     ``limit`` in all; then up to four literal values aimed inputs gave a
-    parameter (``aimed_values``) on inputs whose arguments are concrete.
+    parameter (``aimed_values``) on inputs whose arguments are concrete, and
+    up to six on the aimed inputs that agreed, for their other parameters.
     ``tail``: the inputs ran short of the changed lines; a string argument
     gets a character appended first."""
     from .funcrun import PAIR, RESHAPES, SUBCLASS_SELF

@@ -443,16 +443,33 @@ def inputs_from_tests(repo: str, rev: Optional[str], v: Version, touched_tests=(
             tf = _TestFile(path, _decode(_show(repo, rev, path), path))
         except Exception:
             continue
+        # the test functions the commit touched first, whole: the search
+        # below stops once it has enough, and a test added at the end of a
+        # long file would not be reached
+        hot_fns = [n for n in ast.walk(tf.tree)
+                   if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and
+                   (path, n.name) in touched]
+        for fn_node in hot_fns:
+            for e in ast.walk(fn_node):
+                if len(first) >= cap:
+                    break
+                if tf.function_of(e) is not fn_node:
+                    continue
+                inp = _call_input(tf, v, e)
+                if inp is not None:
+                    inp.seed = seed
+                    first.append(inp)
         for e in ast.walk(tf.tree):
             if len(first) >= cap or len(first) + len(rest) >= 4 * cap:
                 break           # enough (the touched tests' files come first)
+            fn = tf.function_of(e)
+            if fn is not None and fn in hot_fns:
+                continue        # taken above
             inp = _call_input(tf, v, e)
             if inp is None:
                 continue
             inp.seed = seed
-            fn = tf.function_of(e)
-            hot = fn is not None and (path, fn.name) in touched
-            (first if hot else rest).append(inp)
+            rest.append(inp)
     out_inputs, seen = [], set()
     for inp in first + rest:
         k = repr(inp.call)
