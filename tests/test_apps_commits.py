@@ -91,6 +91,16 @@ def git(repo, *args):
     subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True)
 
 
+def new_repo(parent, name):
+    """An empty repository ``parent/name`` with an author set."""
+    r = parent / name
+    r.mkdir()
+    git(r, "init", "-q")
+    git(r, "config", "user.email", "t@example.org")
+    git(r, "config", "user.name", "t")
+    return r
+
+
 def write(repo, path, text):
     p = repo / path
     p.parent.mkdir(parents=True, exist_ok=True)
@@ -283,11 +293,7 @@ def test_test_calls_become_inputs(repo):
 def test_flaky_output_never_changed(tmp_path):
     """A function whose printed output and return value are random: any
     edit that keeps the randomness is not a change."""
-    r = tmp_path / "flaky"
-    r.mkdir()
-    git(r, "init", "-q")
-    git(r, "config", "user.email", "t@example.org")
-    git(r, "config", "user.name", "t")
+    r = new_repo(tmp_path, "flaky")
     commit(r, "init", {"roll.py": "import random\n\n\ndef roll(n):\n"
                                     "    x = random.random()\n    print(x)\n"
                                     "    return [x] * n\n"})
@@ -298,11 +304,7 @@ def test_flaky_output_never_changed(tmp_path):
 
 
 def test_unreached_change_is_undecided(tmp_path):
-    r = tmp_path / "unreached"
-    r.mkdir()
-    git(r, "init", "-q")
-    git(r, "config", "user.email", "t@example.org")
-    git(r, "config", "user.name", "t")
+    r = new_repo(tmp_path, "unreached")
     src = textwrap.dedent('''\
         def f(x):
             raise RuntimeError("always")
@@ -385,11 +387,7 @@ def test_staged_changes_for_a_pre_commit_hook(capsys, repo, tmp_path):
 
 
 def test_unparsable_and_binary_versions_are_skipped(tmp_path):
-    r = tmp_path / "r2"
-    r.mkdir()
-    git(r, "init", "-q")
-    git(r, "config", "user.email", "t@example.org")
-    git(r, "config", "user.name", "t")
+    r = new_repo(tmp_path, "r2")
     commit(r, "init", {"m.py": "def f():\n    return 1\n"})
     commit(r, "broken", {"m.py": "def f(:\n    return 2\n"})
     (r / "m.py").write_bytes(b"\x00\x01binary")
@@ -443,11 +441,7 @@ def test_module_mode_with_a_broken_package_and_old_stdlib_names(tmp_path):
     """The package's __init__ fails to import and the module imports a name
     Python 3.10 removed: the module still loads from the checkout, with its
     sibling imported for real (no injection), and the check sees the edit."""
-    r = tmp_path / "old"
-    r.mkdir()
-    git(r, "init", "-q")
-    git(r, "config", "user.email", "t@example.org")
-    git(r, "config", "user.name", "t")
+    r = new_repo(tmp_path, "old")
     commit(r, "init", {
         "lib/__init__.py": "raise ImportError('this package needs something missing')\n",
         "lib/util.py": "def twice(x):\n    return 2 * x\n",
@@ -613,11 +607,7 @@ def test_a_test_files_source_segments_are_read_without_resplitting_it():
 def test_a_touched_test_at_the_end_of_a_long_test_file_gives_the_first_input(tmp_path):
     # the search for test calls stops once it has enough of the others; the
     # test the commit added, after a hundred others, still comes first
-    r = tmp_path / "long"
-    r.mkdir()
-    git(r, "init", "-q")
-    git(r, "config", "user.email", "t@example.org")
-    git(r, "config", "user.name", "t")
+    r = new_repo(tmp_path, "long")
     others = "".join(f"\n\ndef test_{i}():\n    assert twice({i}) == {2 * i}\n"
                      for i in range(100))
     commit(r, "init", {"m.py": "def twice(x):\n    return x * 2\n",
