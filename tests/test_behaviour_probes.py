@@ -1843,3 +1843,77 @@ def test_two_failures_on_nothing_made_up_are_two_behaviours():
     c = compare_sources(old, new, "Registry.oldest")
     assert c.verdict == "changed", c.detail
     assert c.to_dict()["evidence"]["strength"] == "concrete"
+
+
+def test_an_attribute_of_a_parameters_items_and_a_text_holding_what_replace_looks_for():
+    # ``token.value`` of ``for token in stream``: the stream as a list of one
+    # object with that attribute; ``.replace('\\', ...)`` on it wants a text
+    # holding a backslash (the made-up value has none, and the injected
+    # ``Token`` saw only made-up arguments: undecided without)
+    old = d('''
+        from tokpkg_not_installed import Token
+
+
+        def quoted(stream):
+            for token in stream:
+                if token.is_newline and '\\n' in token.value:
+                    yield Token('newline', token.value)
+                    continue
+                elif "'" in token.value:
+                    token.value = token.value.replace("'", "\\\\'")
+                yield Token('text', token.value)
+        ''')
+    new = d('''
+        from tokpkg_not_installed import Token
+
+
+        def quoted(stream):
+            for token in stream:
+                if token.is_newline and '\\n' in token.value:
+                    yield Token('newline', token.value)
+                    continue
+                else:
+                    token.value = token.value.replace("\\\\", "\\\\\\\\").replace("'", "\\\\'")
+                yield Token('text', token.value)
+        ''')
+    fa, fb, _ = _versions(old, new, "quoted")
+    got = D._hints(fb.node, D._Scope(fb))
+    raws = [h[1] for h in got if h[0] == "RAW"]
+    assert ["_lx_item = _LxObj()", "_lx_item.value = 'x\\\\x'", "stream = [_lx_item]"] in raws
+    c = compare_sources(old, new, "quoted")
+    assert c.verdict == "changed", c.detail
+    assert "_lx_item.value" in c.to_dict()["evidence"]["distinguishing_input"]["note"]
+
+
+def test_numbers_of_other_kinds_for_a_sum_and_a_subject_read_through_upper():
+    # ``sum(values) / float(len(values))`` -> ``/ len(values)``: alike on
+    # ints and floats (a wrong "same" without), not on a Fraction
+    old = d('''
+        def average(values):
+            if values:
+                return sum(values) / float(len(values))
+            return None
+        ''')
+    new = old.replace("/ float(len(values))", "/ len(values)")
+    c = compare_sources(old, new, "average")
+    assert c.verdict == "changed", c.detail
+    assert "Fraction" in c.to_dict()["evidence"]["distinguishing_input"]["note"]
+    # ``word.upper() == 'AS'``: the subject is ``word``, given 'AS' and 'as'
+    e = ast.parse("word.upper() == 'AS'", mode="eval").body.left
+    sub, vals = D._recased(e, ["AS"])
+    assert ast.unparse(sub) == "word" and vals == ["AS", "as"]
+    sub, vals = D._recased(ast.parse("w.strip()", mode="eval").body, ["a"])
+    assert ast.unparse(sub) == "w" and vals == ["a", " a "]
+    # a call with arguments is not a case change
+    e = ast.parse("w.upper(1)", mode="eval").body
+    assert D._recased(e, ["AS"]) == (e, ["AS"])
+    sub, vals = D._recased(ast.parse("w.strip().upper()", mode="eval").body, ["AS"])
+    assert ast.unparse(sub) == "w" and vals == ["AS", " AS ", "as", " as "]
+    # the subject ``word`` gets the lower-case text (no hint at all without)
+    old = d('''
+        def is_alias(word):
+            return word.strip().upper() == 'AS'
+        ''')
+    fa, _, _ = _versions(old, old, "is_alias")
+    got = [(p, vals) for p, vals, _ in D._hints(fa.node, D._Scope(fa))]
+    assert (["word"], ["'AS'", "' AS '", "'as'", "' as '"]) in got, got

@@ -111,6 +111,9 @@ def _sample_of(name: str) -> Optional[str]:
 _EDGES = ("None", "''", "0", "[]", "{}")
 _MAX = 40
 
+#: the text methods whose first argument is a text they look for
+_SEARCHED = ("replace", "split", "rsplit", "partition", "rpartition", "count")
+
 
 def _const(e) -> Optional[object]:
     """A literal's value (negative numbers too), else None-marker."""
@@ -415,6 +418,35 @@ def _outside(els: list) -> list:
     return []
 
 
+#: what ``sum(values)`` is given: a fraction, a decimal, a whole sum no
+#: float holds (halved, it has a fraction part)
+_SUMMED = ["[__import__('fractions').Fraction(1, 3)]",
+           "[__import__('decimal').Decimal('1.5')]",
+           "[2 ** 53 + 1, 0]"]
+
+#: a text's methods that change its case or trim it: the subject of
+#: ``x.upper() == 'AS'`` is ``x``, tested with ``'AS'`` and its other cases
+_RECASED = {"upper": str.lower, "lower": str.upper, "casefold": str.upper,
+            "strip": lambda t: f" {t} ", "lstrip": lambda t: f" {t}",
+            "rstrip": lambda t: f"{t} "}
+
+
+def _recased(e, vals: list) -> tuple:
+    """``x.upper() == 'AS'``: (``x``, the values with their other cases
+    beside them: 'AS' and 'as'), where the code reads the subject through a
+    case change or trim; otherwise (``e``, ``vals``) as they are."""
+    while isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute) and \
+            e.func.attr in _RECASED and not e.args and not e.keywords and vals:
+        other = _RECASED[e.func.attr]
+        got: list = []
+        for v in vals:
+            for x in (v, other(v)) if isinstance(v, str) else (v,):
+                if x not in got:
+                    got.append(x)
+        e, vals = e.func.value, got
+    return e, vals
+
+
 def _equal_kin(els: list) -> list:
     """For whole numbers, the largest as a float (``1.0`` for ``x in (0,
     1)``): equal to one of them, of another type -- where code that tells
@@ -466,6 +498,7 @@ def _hints(node, scope: _Scope) -> list:
     def add(e, vals, *, raw=False):
         if not raw:
             e, vals = _invert(e, vals)
+            e, vals = _recased(e, vals)
         p = _dotted(e)
         if p is None and isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and \
                 e.func.id == "len" and e.args:
@@ -488,6 +521,21 @@ def _hints(node, scope: _Scope) -> list:
                     one = f"[{src}, {src}]" if twice else f"[{src}]"
                     out.append(("RAW", [f"{q} = {one}" if j == i else f"{q} = ['a']"
                                         for j, q in enumerate(zipped)], False, list(zipped)))
+            return
+        if p is not None and len(p) > 1 and p[0] in scope.items and vals and \
+                all(isinstance(x, str) and x.isidentifier() for x in p[1:]):
+            # an attribute of an item (``token.value`` of ``for token in
+            # stream``): the parameter as a list of one object that has it
+            zipped, i = scope.items[p[0]]
+            one = "[_lx_item, _lx_item]" if p[0] in scope.sliced else "[_lx_item]"
+            chain = ["_lx_item = _LxObj()"] + [
+                f"_lx_item.{'.'.join(p[1:k])} = _LxObj()" for k in range(2, len(p))]
+            for v in vals[:4]:
+                src = v if raw else repr(v)
+                if len(src) < 400:
+                    out.append(("RAW", chain + [f"_lx_item.{'.'.join(p[1:])} = {src}"] + [
+                        f"{q} = {one}" if j == i else f"{q} = ['a']"
+                        for j, q in enumerate(zipped)], False, list(zipped)))
             return
         if p is None or not scope.settable(p) or not vals:
             return
@@ -580,6 +628,13 @@ def _hints(node, scope: _Scope) -> list:
                 add(n.args[0], scope.dicts[f.value.id])
             elif f.attr in ("get", "pop") and isinstance(f.value, ast.Dict) and n.args:
                 add(n.args[0], _elements(f.value, scope))
+            elif f.attr in _SEARCHED and n.args and isinstance(n.args[0], ast.Constant) and \
+                    isinstance(n.args[0].value, str) and n.args[0].value:
+                # ``text.replace('\\', '\\\\')``, ``text.split(',')``: a text
+                # holding what the call looks for (the call does nothing
+                # on one without it), and that text alone
+                t = n.args[0].value
+                add(f.value, [f"x{t}x", t])
             elif f.attr in ("startswith", "endswith") and n.args:
                 c = _const(n.args[0])
                 if c is _NO and isinstance(n.args[0], ast.Name):
@@ -603,6 +658,12 @@ def _hints(node, scope: _Scope) -> list:
             attr = ast.Attribute(value=n.args[0], attr=n.args[1].value, ctx=ast.Load())
             add(attr, ["a"])
             got_attrs.append((n.args[0], attr))
+        elif isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and \
+                n.func.id == "sum" and len(n.args) == 1 and not n.keywords:
+            # ``sum(values) / float(len(values))``: numbers of the other
+            # kinds, which a division or conversion treats each its own way,
+            # and a whole sum above 2**53, which a float cannot hold
+            add(n.args[0], _SUMMED, raw=True)
         elif isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and \
                 n.func.id == "isinstance" and len(n.args) == 2:
             t = n.args[1]
