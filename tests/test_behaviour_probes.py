@@ -1917,3 +1917,134 @@ def test_numbers_of_other_kinds_for_a_sum_and_a_subject_read_through_upper():
     fa, _, _ = _versions(old, old, "is_alias")
     got = [(p, vals) for p, vals, _ in D._hints(fa.node, D._Scope(fa))]
     assert (["word"], ["'AS'", "' AS '", "'as'", "' as '"]) in got, got
+
+
+def test_a_containers_method_on_its_object_with_entries():
+    # ``rename`` raises KeyError on an object without the name (every input
+    # did: unreached without); the object given entries through its own
+    # ``__setitem__``, the call's arguments among the keys, reaches the edit
+    old = d('''
+        class Registry:
+            def __init__(self):
+                self._names = {}
+                self._order = []
+
+            def __setitem__(self, name, value):
+                if not isinstance(name, str) or not name.isidentifier():
+                    raise ValueError(name)
+                self._names[name] = value
+                self._order.append(name)
+
+            def rename(self, name, new_name):
+                if name not in self._names:
+                    raise KeyError(name)
+                self._names[new_name] = self._names.pop(name)
+                self._order[self._order.index(name)] = new_name
+        ''')
+    new = old.replace("self._order[self._order.index(name)] = new_name",
+                      "self._order.remove(name)\n        self._order.append(new_name)")
+    c = compare_sources(old, new, "Registry.rename")
+    assert c.verdict == "changed", c.detail
+    got = c.to_dict()["evidence"]["distinguishing_input"]
+    assert got["reshape"] == "fill@self", got
+    fa, _, _ = _versions(old, new, "Registry.rename")
+    assert B._fillable(fa)
+    fi, _, _ = _versions(old, new, "Registry.__init__")
+    assert not B._fillable(fi)          # (a constructor: nothing to fill yet)
+    plain = d('''
+        class Point:
+            def norm(self):
+                return abs(self.x)
+        ''')
+    fp, _, _ = _versions(plain, plain, "Point.norm")
+    assert not B._fillable(fp)
+
+
+def test_filled_gives_entries_through_setitem_or_add_and_refuses_otherwise():
+    from lexecutor_c.apps.funcrun import _SAME, _filled
+
+    class Box(dict):
+        pass
+    b = _filled(Box(), ["k", 3.5], {"n": 7})
+    # whole-value arguments as keys first (two of them), then 'a' and 'b'
+    assert dict(b) == {"k": 1, 7: 2, "a": 3, "b": 4}
+
+    class Bag:
+        def __init__(self):
+            self.items = []
+
+        def add(self, x):
+            self.items.append(x)
+    assert _filled(Bag(), [], {}).items == ["a", "b"]
+
+    class Closed:
+        def __setitem__(self, k, v):
+            raise TypeError("read-only")
+    assert _filled(Closed(), [], {}) is _SAME
+    assert _filled(object(), [1], {}) is _SAME
+
+
+def test_an_iterator_of_the_projects_own_class_is_shown_by_its_state():
+    # ``JSONLIterator.__init__`` sets ``_rel_seek`` on an object that is its
+    # own iterator: its attributes are compared, not items drained from a
+    # made-up file (which raised, and hid the edit: undecided without)
+    old = d('''
+        class LineIterator:
+            def __init__(self, file_obj, rel_seek=None):
+                self._file_obj = file_obj
+                if rel_seek is None:
+                    pass
+                elif not -1.0 < rel_seek < 1.0:
+                    raise ValueError(rel_seek)
+                elif rel_seek < 0:
+                    rel_seek = 1.0 - rel_seek
+                self._rel_seek = rel_seek
+                self._line_iter = iter(self._file_obj)
+
+            def __iter__(self):
+                return self
+
+            def __next__(self):
+                return next(self._line_iter).upper()
+        ''')
+    new = old.replace("rel_seek = 1.0 - rel_seek", "rel_seek = 1.0 + rel_seek")
+    c = compare_sources(old, new, "LineIterator.__init__")
+    assert c.verdict == "changed", c.detail
+    assert "_rel_seek" in c.detail
+    # a generator is still shown by its items
+    def gen():
+        yield 1
+        yield 2
+    assert B.snapshot(gen()) == ["<iterator>", "1", "2"]
+
+
+def test_an_assert_the_edit_added_on_an_attribute_of_unpacked_items():
+    # ``for index, pattern in patterns``: the items are tuples, ``pattern``
+    # the second; the edit's own ``assert`` fails on ``pattern.regex = None``
+    # where the old version failed later -- two messages, and the new one is
+    # the edit's wording (undecided without either)
+    old = d('''
+        def encoded(patterns):
+            out = []
+            for index, pattern in patterns:
+                regex = pattern.regex
+                if isinstance(regex, str):
+                    regex = regex.encode()
+                else:
+                    assert isinstance(regex, bytes), regex
+                out.append((index, regex))
+            return out
+        ''')
+    new = old.replace("        regex = pattern.regex\n",
+                      "        assert pattern.regex is not None, (index, pattern)\n"
+                      "        regex = pattern.regex\n")
+    assert new != old
+    fa, fb, _ = _versions(old, new, "encoded")
+    sc = D._Scope(fb)
+    assert sc.tupled == {"index": (0, 2), "pattern": (1, 2)}
+    assert D._in_tuple("x", (1, 2)) == "(0, x)" and D._in_tuple("x", None) == "x"
+    lines = B._raise_lines(fb, set(changed_lines(fa, fb)[1]))
+    assert len(lines) == 1
+    c = compare_sources(old, new, "encoded")
+    assert c.verdict == "changed", c.detail
+    assert "exception message" in c.detail

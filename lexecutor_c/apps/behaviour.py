@@ -487,6 +487,25 @@ def _unnamed(x):
     return _DUMMY_NAME.sub(r"<\1>", x) if isinstance(x, str) else x
 
 
+def _raise_lines(v: Version, lines: set) -> set:
+    """The lines of the ``raise`` and ``assert`` statements among a
+    version's changed lines (all the lines of each such statement)."""
+    import ast
+    out: set = set()
+    for n in ast.walk(v.node):
+        if isinstance(n, (ast.Raise, ast.Assert)) and n.lineno in lines:
+            out.update(range(n.lineno, (n.end_lineno or n.lineno) + 1))
+    return out
+
+
+def _raised_by_edit(ro: dict, rn: dict, edit_raises: tuple) -> bool:
+    """Whether either run raised at a ``raise`` or ``assert`` the edit
+    wrote (``assert x is not None, (i, x)``): its message is the edit's own
+    wording, whatever values it shows."""
+    return any(str(r.get("outcome", "")).startswith("raised") and r.get("line") in lines
+               for r, lines in zip((ro, rn), edit_raises))
+
+
 def _raise_forms(old: Version, new: Version, ch_old: set, ch_new: set) -> bool:
     """Whether the edit turns ``raise C()`` into ``raise C`` (or back) on
     its changed lines: the same class raised, instantiated by the code in
@@ -1162,6 +1181,7 @@ def _check_function(old: Version, new: Version, opts: Options, test_inputs: Opti
     fc.changed_old, fc.changed_new = sorted(ch_old), sorted(ch_new)
     edited_strings = _strings_on(old, ch_old) | _strings_on(new, ch_new)
     raise_forms = _raise_forms(old, new, ch_old, ch_new)
+    edit_raises = (_raise_lines(old, ch_old), _raise_lines(new, ch_new))
     own_tokens = tuple(_edit_tokens(old, new, ch_old, ch_new))
     swapped = _swapped_names(old, new)
     swap_note = None    # runs alike only through stand-ins of a swapped dependency
@@ -1181,6 +1201,8 @@ def _check_function(old: Version, new: Version, opts: Options, test_inputs: Opti
     weak_left = 4
     agree: list = []            # (input, old run, new run) that ran changed lines in both, alike
     short: list = []            # ... alike on concrete values, short of the changed lines
+    early: list = []            # ... alike, a method's, raising short of the changed lines
+    fillable = _fillable(old) and _fillable(new)
     variants = None             # the variants of agreeing inputs, once asked for
     sourced = False             # no more inputs from the source: on to the variants
     draining = False            # only the aimed inputs left from the source
@@ -1191,7 +1213,8 @@ def _check_function(old: Version, new: Version, opts: Options, test_inputs: Opti
             inp = variants.pop(0) if variants else None
         if inp is None:
             if variants is None and (best is None or best_score == 0) and \
-                    (agree or short and not reached) and opts.variants:
+                    (agree or (short or fillable and early) and not reached) and \
+                    opts.variants:
                 # no input told the versions apart (or only through injected
                 # values): the agreeing inputs in other shapes (an iterator
                 # for a list, a negative number, an aware datetime ...), the
@@ -1199,13 +1222,16 @@ def _check_function(old: Version, new: Version, opts: Options, test_inputs: Opti
                 # changed lines, those that ran to an end on concrete values
                 # (a well-formed date with text appended reaches a parser's
                 # "unknown components" error)
-                variants = _variants(agree or short, opts.variants, defaults=_defaults(new),
+                # (a container's method that raised before them -- a key
+                # not found -- on its object with entries, the key among them)
+                variants = _variants(agree or short or early[:2], opts.variants, defaults=_defaults(new),
                                      tokens=_edit_tokens(old, new, ch_old, ch_new),
                                      none=_edit_none(old, new, ch_old, ch_new),
                                      rounds=_edit_rounds(old, new, ch_old, ch_new),
                                      compared=_edit_comparisons(old, new, ch_old, ch_new),
                                      aimed_values=_aimed_values(results),
                                      own_class=_edit_own_class(old, new, ch_old, ch_new),
+                                     fillable=fillable, only_fill=not (agree or short),
                                      bytes_too=handles_bytes(old) or handles_bytes(new),
                                      tail=not agree)
                 continue
@@ -1265,7 +1291,8 @@ def _check_function(old: Version, new: Version, opts: Options, test_inputs: Opti
                 if rn2.get("outcome") == rn.get("outcome") else set()
             real = [k for k in diff if k in stable_o and k in stable_n]
             if "message" in real and opts.compare_messages and not inp.call and \
-                    not _edited_message(ro, rn, edited_strings):
+                    not _edited_message(ro, rn, edited_strings) and \
+                    not _raised_by_edit(ro, rn, edit_raises):
                 # a message the edit did not write (``tuple index out of
                 # range`` vs a bare ``raise IndexError``) on a made-up
                 # input: where the input failed, not how the edit words it
@@ -1339,6 +1366,8 @@ def _check_function(old: Version, new: Version, opts: Options, test_inputs: Opti
             reached = True
         elif _concrete(ro) and _concrete(rn) and ro.get("outcome") == "returned":
             short.append((inp, ro, rn))
+        elif fillable and rn.get("self") and str(ro.get("outcome")).startswith("raised"):
+            early.append((inp, ro, rn))
         if both:
             fc.agreeing += 1
             agree.append((inp, ro, rn))
@@ -1585,6 +1614,28 @@ def _edit_own_class(old: Version, new: Version, ch_old: set, ch_new: set) -> boo
     return asks(old, ch_old) or asks(new, ch_new)
 
 
+#: the methods that give a container an entry (``__setitem__`` first), and
+#: the base classes that bring them
+_FILLERS = ("__setitem__", "add", "append", "push", "put")
+_FILLED_BASES = {"dict", "OrderedDict", "defaultdict", "list", "set", "MutableMapping",
+                 "MutableSequence", "MutableSet", "UserDict", "UserList", "Counter", "deque"}
+
+
+def _fillable(v: Version) -> bool:
+    """Is a method's class a container its code gives entries to (it
+    defines ``__setitem__``, ``add``, ``append``..., or derives from a
+    mutable builtin or ABC)?  Then an object with entries reaches what an
+    empty one does not (a cache's eviction, a lookup that finds its key)."""
+    import ast
+    if v.cls is None or v.node.name == "__init__":
+        return False
+    if any(isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and s.name in _FILLERS
+           for s in v.cls.body):
+        return True
+    return any((b.id if isinstance(b, ast.Name) else b.attr if isinstance(b, ast.Attribute)
+                else None) in _FILLED_BASES for b in v.cls.bases)
+
+
 def _edit_rounds(old: Version, new: Version, ch_old: set, ch_new: set) -> bool:
     """Do the versions' changed lines make a number whole differently
     (``int(x)`` -> ``round(x)``, a ``math.floor`` added)?  Then a number
@@ -1730,7 +1781,8 @@ _TAIL = "!"
 def _variants(agree: list, per: int, limit: int = 24, defaults: Optional[dict] = None,
               tokens: tuple = (), none: bool = False, rounds: bool = False,
               compared: list = (), aimed_values: Optional[dict] = None,
-              own_class: bool = False, bytes_too: bool = True, tail: bool = False) -> list:
+              own_class: bool = False, bytes_too: bool = True, tail: bool = False,
+              fillable: bool = False, only_fill: bool = False) -> list:
     """Inputs to try once no input told the versions apart: up to ``per``
     agreeing inputs (concrete ones first), one argument at a time in another
     shape.  First the shapes aimed at the edit -- the edit's own tokens
@@ -1746,8 +1798,11 @@ def _variants(agree: list, per: int, limit: int = 24, defaults: Optional[dict] =
     parameter (``aimed_values``) on inputs whose arguments are concrete, and
     up to six on the aimed inputs that agreed, for their other parameters.
     ``tail``: the inputs ran short of the changed lines; a string argument
-    gets a character appended first."""
-    from .funcrun import PAIR, RESHAPES, SUBCLASS_SELF
+    gets a character appended first; ``fillable``: the method's class is a
+    container, whose object is tried with entries (the input's own
+    arguments among their keys); ``only_fill``: that variant alone (the
+    inputs raised before the changed lines)."""
+    from .funcrun import FILL_SELF, PAIR, RESHAPES, SUBCLASS_SELF
     aimed, other, pairs, crossed, flips = [], [], [], [], []
     paired = []         # an aimed input's value beside another parameter's
     seen = set()
@@ -1784,6 +1839,10 @@ def _variants(agree: list, per: int, limit: int = 24, defaults: Optional[dict] =
                         add(crossed, f"{_short(v, 30)} for {name}", f"lit:{v}@{at}")
         if own_class and rn.get("self"):
             add(aimed, "the object of a subclass", SUBCLASS_SELF)
+        if fillable and rn.get("self"):
+            add(aimed, "the object with entries", FILL_SELF)
+        if only_fill:
+            continue
         if inp.call and isinstance(inp.call.get("self"), str):
             # the object a test's call runs on, built with an empty argument
             # (``MultiReplace({})`` for the doctest's ``MultiReplace({...})``):

@@ -244,6 +244,8 @@ class _Scope:
         # ... over a slice of one (``for part in parts[offset:]``): the
         # parameter gets the item twice, so that a slice past the first has it
         self.sliced: set = set()
+        # ... unpacked from tuple items: name -> (its place, the tuple's length)
+        self.tupled: dict = {}
         for n in ast.walk(fn):
             if not isinstance(n, (ast.For, ast.comprehension)):
                 continue
@@ -256,6 +258,15 @@ class _Scope:
             elif isinstance(it, ast.Name) and it.id in self.params and \
                     isinstance(tg, ast.Name):
                 self.items.setdefault(tg.id, ([it.id], 0))
+            elif isinstance(it, ast.Name) and it.id in self.params and \
+                    isinstance(tg, ast.Tuple) and \
+                    all(isinstance(t, ast.Name) for t in tg.elts):
+                # ``for index, pattern in patterns``: the items are tuples,
+                # ``pattern`` the second of each
+                for j, t in enumerate(tg.elts):
+                    if t.id not in self.items:
+                        self.items[t.id] = ([it.id], 0)
+                        self.tupled[t.id] = (j, len(tg.elts))
             elif isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and \
                     not it.keywords and isinstance(tg, ast.Tuple) and \
                     all(isinstance(t, ast.Name) for t in tg.elts):
@@ -304,6 +315,16 @@ class _Scope:
         if root in self.imports:
             return len(path) > 1 and all(isinstance(p, str) for p in path)
         return root not in self.defined and not hasattr(builtins, root)
+
+
+def _in_tuple(src: str, place) -> str:
+    """``src`` as the item of a list whose items are unpacked (``for i, x
+    in pairs``: ``(0, src)``; ``place``: (its place, the tuple's length)),
+    or as it is (None)."""
+    if place is None:
+        return src
+    j, n = place
+    return "(" + ", ".join(src if k == j else "0" for k in range(n)) + ")"
 
 
 def _targets(s) -> list:
@@ -516,7 +537,7 @@ def _hints(node, scope: _Scope) -> list:
             zipped, i = scope.items[p[0]]
             twice = p[0] in scope.sliced
             for v in vals[:4]:
-                src = v if raw else repr(v)
+                src = _in_tuple(v if raw else repr(v), scope.tupled.get(p[0]))
                 if len(src) < 400:
                     one = f"[{src}, {src}]" if twice else f"[{src}]"
                     out.append(("RAW", [f"{q} = {one}" if j == i else f"{q} = ['a']"
@@ -527,7 +548,8 @@ def _hints(node, scope: _Scope) -> list:
             # an attribute of an item (``token.value`` of ``for token in
             # stream``): the parameter as a list of one object that has it
             zipped, i = scope.items[p[0]]
-            one = "[_lx_item, _lx_item]" if p[0] in scope.sliced else "[_lx_item]"
+            it = _in_tuple("_lx_item", scope.tupled.get(p[0]))
+            one = f"[{it}, {it}]" if p[0] in scope.sliced else f"[{it}]"
             chain = ["_lx_item = _LxObj()"] + [
                 f"_lx_item.{'.'.join(p[1:k])} = _LxObj()" for k in range(2, len(p))]
             for v in vals[:4]:

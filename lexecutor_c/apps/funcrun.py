@@ -164,9 +164,10 @@ def snapshot(v, _depth: int = 0, _dummies=None):
             return f"<module {v.__name__}>"
         if isinstance(v, types.CoroutineType):
             return f"<{tname}>"
-        if _is_iterator(v) and _NO_DRAIN[0]:
+        own = _own_class(t)
+        if _is_iterator(v) and _NO_DRAIN[0] and not own:
             return f"<{tname}>"
-        if _is_iterator(v):
+        if _is_iterator(v) and not own:
             # a lazy sequence (generator, map, filter, zip...): its items,
             # whatever kind of iterator yields them
             try:
@@ -176,9 +177,11 @@ def snapshot(v, _depth: int = 0, _dummies=None):
             return ["<iterator>"] + items
         if isinstance(v, BaseException):
             return [tname] + [snapshot(a, d, _dummies) for a in v.args[:5]]
-        if t.__repr__ is object.__repr__ or _own_class(t):
+        if t.__repr__ is object.__repr__ or own:
             # the state of an object of the project (or without a repr of its
-            # own), not what its __repr__ -- maybe edited too -- makes of it
+            # own), not what its __repr__ -- maybe edited too -- makes of it;
+            # an iterator of the project's too (``JSONLIterator``): what its
+            # ``__init__`` set, not the items a stand-in file gives it
             attrs = {}
             try:
                 attrs = dict(vars(v))
@@ -668,6 +671,51 @@ def _as_subclass(obj):
     return obj
 
 
+#: the reshape that gives ``self`` entries before the call (a container)
+FILL_SELF = "fill@self"
+
+
+def _filled(obj, args, kwargs):
+    """``obj`` given up to four entries through its class's own
+    ``__setitem__`` (the call's whole-value arguments as keys first, then
+    'a' and 'b'; values 1, 2, ...) or else its ``add``/``append``/``push``/
+    ``put`` (those values as items), or _SAME where it takes none."""
+    keys: list = []
+    for x in list(args) + list(kwargs.values()):
+        if type(x) in (str, int, bytes, tuple) and len(keys) < 2:
+            try:
+                if x not in keys:
+                    hash(x)
+                    keys.append(x)
+            except TypeError:
+                pass
+    keys += [k for k in ("a", "b") if k not in keys]
+    done = 0
+    t = type(obj)
+    if getattr(t, "__setitem__", None) is not None:
+        for i, k in enumerate(keys[:4], 1):
+            try:
+                obj[k] = i
+                done += 1
+            except sandbox.Timeout:
+                raise
+            except Exception:
+                pass
+    else:
+        for name in ("add", "append", "push", "put"):
+            if callable(getattr(t, name, None)):
+                for k in keys[:4]:
+                    try:
+                        getattr(obj, name)(k)
+                        done += 1
+                    except sandbox.Timeout:
+                        raise
+                    except Exception:
+                        pass
+                break
+    return obj if done else _SAME
+
+
 #: the reshapes of an argument (:func:`reshape`), in the order they are tried
 RESHAPES = ("iter", "neg", "big", "nan", "tz", "empty", "upper", "lower", "bytes",
             "getitem", "mapping", "flip")
@@ -1140,7 +1188,10 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
             for part in parts:
                 how, _, at = part.rpartition("@")
                 y = _SAME
-                if part == SUBCLASS_SELF:
+                if part == FILL_SELF:
+                    if needs_self and obj is not None:
+                        y = _filled(obj, args, kwargs)
+                elif part == SUBCLASS_SELF:
                     # the object as an instance of a subclass of its class
                     # (``Version(...)`` -> ``type(self)(...)``)
                     if needs_self and obj is not None:
