@@ -2048,3 +2048,42 @@ def test_an_assert_the_edit_added_on_an_attribute_of_unpacked_items():
     c = compare_sources(old, new, "encoded")
     assert c.verdict == "changed", c.detail
     assert "exception message" in c.detail
+
+
+def test_runs_through_the_decorators_when_an_edit_changed_them():
+    # the runs call the function itself; where the decorators differ the
+    # agreeing inputs run again through each version's decorated function
+    # (extract mode binds it after the definition): the warning differs
+    # (undecided without: "the runs call the function without them")
+    old = d('''
+        import functools
+        import warnings
+
+
+        def deprecated(replace=None):
+            def deco(func):
+                @functools.wraps(func)
+                def wrapper(*args, **kwargs):
+                    warnings.warn(f"use {replace} instead", DeprecationWarning)
+                    return func(*args, **kwargs)
+                return wrapper
+            return deco
+
+
+        @deprecated(replace="pkg.Version.parse")
+        def parse_version(text):
+            return tuple(int(p) for p in text.split("."))
+        ''')
+    new = old.replace('"pkg.Version.parse"', '"pkg.version.Version.parse"')
+    c = compare_sources(old, new, "parse_version")
+    assert c.verdict == "changed", c.detail
+    assert "pkg.version.Version.parse instead" in c.detail
+    assert "through the decorators" in c.to_dict()["evidence"]["distinguishing_input"]["note"]
+    # a decorator written another way that does the same: no change
+    same = old.replace('@deprecated(replace="pkg.Version.parse")',
+                       '@deprecated(replace="pkg.Version." + "parse")')
+    assert compare_sources(old, same, "parse_version").verdict != "changed"
+    fa, _, _ = _versions(old, new, "parse_version")
+    side = B._Side(fa, ["text"], [], None)
+    assert side.decorated_text.rstrip().endswith(
+        "parse_version = (deprecated(replace='pkg.Version.parse'))(parse_version)")

@@ -216,9 +216,21 @@ class _Side:
                      "varargs": varargs, "changed": sorted(changed),
                      "class_attrs": list(class_attrs), "construct": construct,
                      "handled_spans": handled_spans(d.text)}
+        # the text whose function is bound decorated (extract mode leaves a
+        # function's decorators out; a module-level one gets them back after
+        # its definition, the lines above unmoved), for runs through them
+        self.decorated_text = d.text
+        if d.mode != "module" and v.cls is None and v.node.decorator_list:
+            import ast
+            name, expr = v.node.name, v.node.name
+            for dec in reversed(v.node.decorator_list):
+                expr = f"({ast.unparse(dec)})({expr})"
+            self.decorated_text = d.text.rstrip("\n") + f"\n{name} = {expr}\n"
 
-    def run(self, inp: Input, opts: Options) -> dict:
-        out = sandbox.call_isolated(run_case, self.spec, {"prefix": inp.prefix,
+    def run(self, inp: Input, opts: Options, decorated: bool = False) -> dict:
+        spec = dict(self.spec, decorated=True, text=self.decorated_text) if decorated \
+            else self.spec
+        out = sandbox.call_isolated(run_case, spec, {"prefix": inp.prefix,
                                                            "call": inp.call,
                                                            "given": list(inp.given),
                                                            "reshape": inp.reshape,
@@ -1383,6 +1395,29 @@ def _check_function(old: Version, new: Version, opts: Options, test_inputs: Opti
                     if ro2.get("points") == ro.get("points") and \
                             rn2.get("points") == rn.get("points"):
                         point_note = _summary_of("points", ro, rn)
+    if best is None and agree and _decorators(old) != _decorators(new):
+        # the runs called the function itself (funcrun unwraps it); the
+        # decorators differ (``@deprecated(replace=...)``): the agreeing
+        # inputs again, through each version's decorated function
+        for inp, _, _ in _concrete_first(agree)[:4]:
+            if time.monotonic() - t0 >= opts.budget:
+                break
+            ro, rn = sides[0].run(inp, opts, decorated=True), \
+                sides[1].run(inp, opts, decorated=True)
+            fc.runs += 2
+            if not ro.get("decorated") or not rn.get("decorated"):
+                break           # no wrapper to call in one version
+            real = [k for k in _differences(ro, rn, raise_forms) if k != "points"]
+            if real and sides[0].run(inp, opts, decorated=True).get(real[0]) == \
+                    ro.get(real[0]):
+                fc.runs += 1
+                if "message" in real and not opts.compare_messages:
+                    continue
+                inp = Input(inp.prefix, inp.call, inp.seed,
+                            f"{inp.note} (through the decorators)"[:200], inp.plan,
+                            inp.given, inp.reshape)
+                best, best_score = (inp, ro, rn, real, False), 2
+                break
     fc.inputs = n_inputs
     fc.seconds = round(time.monotonic() - t0, 3)
     if best is not None and best[4] and concrete_agreeing:

@@ -47,13 +47,19 @@ class Comparison:
             (f" ({self.detail})" if self.detail else "")
 
 
+#: the file name both versions are compiled under: one module at two times
+#: (code that shows its own file name -- ``inspect.getfile``, a warning's
+#: filename -- shows the same in both runs)
+_NAME = "<compared>"
+
+
 def changed_functions(old_source: str, new_source: str) -> list:
     """Qualified names of the functions and methods whose code differs
     (docstrings and annotations aside) and that both versions have.
     Raises SyntaxError."""
     from .funcsource import code_dump, function_versions
-    a = function_versions(old_source, "<old>")
-    b = function_versions(new_source, "<new>")
+    a = function_versions(old_source, _NAME)
+    b = function_versions(new_source, _NAME)
     out = []
     for q, v in b.items():
         if q in a and (code_dump(a[q].node) != code_dump(v.node) or a[q].kind != v.kind):
@@ -91,12 +97,12 @@ def compare_sources(old_source: str, new_source: str, function: Optional[str] = 
         raise ValueError(f"points must be one of {', '.join(POINTS_MODES)}, not {points!r}")
     from .funcsource import function_versions
     try:
-        a = function_versions(old_source, "<old>")
+        a = function_versions(old_source, _NAME)
     except SyntaxError as e:
         return Comparison("error", function, {}, round(time.monotonic() - t0, 3),
                           f"the old version does not parse: {e.msg} (line {e.lineno})")
     try:
-        b = function_versions(new_source, "<new>")
+        b = function_versions(new_source, _NAME)
     except SyntaxError as e:
         return Comparison("error", function, {}, round(time.monotonic() - t0, 3),
                           f"the new version does not parse: {e.msg} (line {e.lineno})")
@@ -135,7 +141,7 @@ def _compare_one(a: dict, b: dict, q: str, ignore_messages: bool,
         opts.max_inputs = max_inputs
     if timeout is not None:
         opts.timeout = timeout
-    fc = check_function(a[q], b[q], opts=opts, file="<new>")
+    fc = check_function(a[q], b[q], opts=opts, file=_NAME)
     return from_check(fc, t0)
 
 
