@@ -2087,3 +2087,33 @@ def test_runs_through_the_decorators_when_an_edit_changed_them():
     side = B._Side(fa, ["text"], [], None)
     assert side.decorated_text.rstrip().endswith(
         "parse_version = (deprecated(replace='pkg.Version.parse'))(parse_version)")
+
+
+def test_one_list_of_items_for_the_tests_a_loop_makes_on_their_attribute():
+    # ``for tok in tlist.tokens``: the attribute is the list; three tests of
+    # ``tok.value`` set flags that decide together: one list holds an item
+    # per test -- in lower case too, where the edit reads ``.upper()``
+    old = d('''
+        def group(tlist):
+            has_create = has_table = has_as = False
+            for tok in tlist.tokens:
+                if tok.value.upper() == 'CREATE':
+                    has_create = True
+                if tok.value.upper() == 'TABLE':
+                    has_table = True
+                if tok.value == 'AS':
+                    has_as = True
+            if has_create and has_table and not has_as:
+                return None
+            return tlist.regroup()
+        ''')
+    new = old.replace("if tok.value == 'AS':", "if tok.value.upper() == 'AS':")
+    fa, fb, _ = _versions(old, new, "group")
+    raws = [h[1] for h in D._hints(fb.node, D._Scope(fb)) if h[0] == "RAW"]
+    lower = [r for r in raws if "_lx_item2.value = 'as'" in r]
+    assert lower and lower[0][-2:] == [
+        "if 'tlist' not in globals(): tlist = _LxObj()",
+        "tlist.tokens = [_lx_item0, _lx_item1, _lx_item2]"], raws
+    assert "_lx_item0.value = 'create'" in lower[0]
+    c = compare_sources(old, new, "group")
+    assert c.verdict == "changed", c.detail

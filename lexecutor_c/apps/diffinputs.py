@@ -258,6 +258,10 @@ class _Scope:
             elif isinstance(it, ast.Name) and it.id in self.params and \
                     isinstance(tg, ast.Name):
                 self.items.setdefault(tg.id, ([it.id], 0))
+            elif isinstance(it, ast.Attribute) and isinstance(it.value, ast.Name) and \
+                    it.value.id in self.params and isinstance(tg, ast.Name):
+                # ``for token in tlist.tokens``: the attribute is the list
+                self.items.setdefault(tg.id, ([f"{it.value.id}.{it.attr}"], 0))
             elif isinstance(it, ast.Name) and it.id in self.params and \
                     isinstance(tg, ast.Tuple) and \
                     all(isinstance(t, ast.Name) for t in tg.elts):
@@ -315,6 +319,21 @@ class _Scope:
         if root in self.imports:
             return len(path) > 1 and all(isinstance(p, str) for p in path)
         return root not in self.defined and not hasattr(builtins, root)
+
+
+def _items_input(zipped: list, i: int, items: str, stmts: list) -> tuple:
+    """A RAW hint: ``stmts``, then the ``i``-th of the parameters a loop
+    zips (``zipped``; one may be an attribute of a parameter, ``tlist.tokens``)
+    given the list ``items``, the others a list of one text each."""
+    made, names = [], []
+    for q in zipped:
+        root = q.split(".")[0]
+        if "." in q:
+            made.append(f"if {root!r} not in globals(): {root} = _LxObj()")
+        if root not in names:
+            names.append(root)
+    return ("RAW", stmts + made + [f"{q} = {items}" if j == i else f"{q} = ['a']"
+                                   for j, q in enumerate(zipped)], False, names)
 
 
 def _in_tuple(src: str, place) -> str:
@@ -515,6 +534,7 @@ def _hints(node, scope: _Scope) -> list:
     """(subject path, [values as source], edge?) in ``node``; edge: the
     values are the edge values of a truth test, not the code's own."""
     out: list = []
+    item_tests: dict = {}   # (item, attribute...) -> the values of each of its tests
 
     def add(e, vals, *, raw=False):
         if not raw:
@@ -540,8 +560,7 @@ def _hints(node, scope: _Scope) -> list:
                 src = _in_tuple(v if raw else repr(v), scope.tupled.get(p[0]))
                 if len(src) < 400:
                     one = f"[{src}, {src}]" if twice else f"[{src}]"
-                    out.append(("RAW", [f"{q} = {one}" if j == i else f"{q} = ['a']"
-                                        for j, q in enumerate(zipped)], False, list(zipped)))
+                    out.append(_items_input(zipped, i, one, []))
             return
         if p is not None and len(p) > 1 and p[0] in scope.items and vals and \
                 all(isinstance(x, str) and x.isidentifier() for x in p[1:]):
@@ -552,12 +571,13 @@ def _hints(node, scope: _Scope) -> list:
             one = f"[{it}, {it}]" if p[0] in scope.sliced else f"[{it}]"
             chain = ["_lx_item = _LxObj()"] + [
                 f"_lx_item.{'.'.join(p[1:k])} = _LxObj()" for k in range(2, len(p))]
-            for v in vals[:4]:
-                src = v if raw else repr(v)
-                if len(src) < 400:
-                    out.append(("RAW", chain + [f"_lx_item.{'.'.join(p[1:])} = {src}"] + [
-                        f"{q} = {one}" if j == i else f"{q} = ['a']"
-                        for j, q in enumerate(zipped)], False, list(zipped)))
+            srcs = [v if raw else repr(v) for v in vals]
+            srcs = [x for x in srcs if len(x) < 400]
+            for src in srcs[:4]:
+                out.append(_items_input(zipped, i, one, chain + [
+                    f"_lx_item.{'.'.join(p[1:])} = {src}"]))
+            if srcs and len(zipped) == 1:
+                item_tests.setdefault(tuple(p), []).append(srcs)
             return
         if p is None or not scope.settable(p) or not vals:
             return
@@ -733,6 +753,24 @@ def _hints(node, scope: _Scope) -> list:
             pa = scope.derived[pa[0]] + pa[1:]
         if vals and pa is not None and scope.settable(pa):
             out.append((pa, vals[:6], False))
+    for path, tests in item_tests.items():
+        # an attribute of the items that several tests read (``token.value
+        # == 'CREATE'``, ``== 'TABLE'``, ``.upper() == 'AS'``): one list of
+        # an item per test, each at its first value, then each at its
+        # second ('create', 'table', 'as') -- flags that a loop sets
+        # together decide what follows it
+        if len(tests) < 2:
+            continue
+        zipped, i = scope.items[path[0]]
+        for k in range(min(2, max(len(t) for t in tests))):
+            stmts, made = [], []
+            for n, t in enumerate(tests[:8]):
+                name = f"_lx_item{n}"
+                stmts += [f"{name} = _LxObj()"] + [
+                    f"{name}.{'.'.join(path[1:j])} = _LxObj()" for j in range(2, len(path))]
+                stmts.append(f"{name}.{'.'.join(path[1:])} = {t[k % len(t)]}")
+                made.append(_in_tuple(name, scope.tupled.get(path[0])))
+            out.append(_items_input(zipped, i, "[" + ", ".join(made) + "]", stmts))
     out.extend(_strptime_hints(node, scope, out))
     for e, toks in ends.values():
         # ``s.startswith(("'", '"')) and s.endswith(("'", '"'))``: a quoted
