@@ -878,7 +878,7 @@ def test_a_keyword_far_down_a_long_outside_call_is_part_of_the_call():
 
 
 def test_a_flag_is_tried_the_other_way_and_its_default_counts():
-    from lexecutor_c.apps.funcrun import RESHAPES, reshape
+    from lexecutor_c.apps.funcrun import _SAME, RESHAPES, reshape
     assert "flip" in RESHAPES
     assert reshape(True, "flip") is False and reshape(False, "flip") is True
     from lexecutor_c.apps.funcrun import _SAME
@@ -2117,3 +2117,49 @@ def test_one_list_of_items_for_the_tests_a_loop_makes_on_their_attribute():
     assert "_lx_item0.value = 'create'" in lower[0]
     c = compare_sources(old, new, "group")
     assert c.verdict == "changed", c.detail
+
+
+def test_a_callable_parameter_raises_what_the_handler_catches():
+    # the ``try`` body calls a parameter; the handled class is another
+    # parameter's default: the input gives ``call`` a function raising
+    # ``Exception`` (without: only a made-up callable's own TypeError)
+    old = d('''
+        def attempt(call, default=None, errors=Exception):
+            try:
+                return call()
+            except errors as e:
+                return (default, str(e))
+        ''')
+    new = old.replace("str(e)", "repr(e)")
+    fa, fb, _ = _versions(old, new, "attempt")
+    tries = [t for t in fb.node.body if isinstance(t, ast.Try)]
+    got = D._handler_hints(tries[0], D._Scope(fb))
+    assert any("raise Exception(*('lx',))" in patch and "call = _lx_raise" in patch
+               for patch, _ in got), got
+    c = compare_sources(old, new, "attempt")
+    assert c.verdict == "changed", c.detail
+    assert "call raises Exception" in c.to_dict()["evidence"]["distinguishing_input"]["note"]
+
+
+def test_a_whole_number_that_is_not_an_int_parts_equality_from_order():
+    # ``attempt + 1 == tries`` -> ``>=``: alike for every int ("same"
+    # without); a ``tries`` with ``__index__`` alone runs ``range`` in both,
+    # then is unequal to every int in one version and unordered in the other
+    old = d('''
+        def retry(call, tries):
+            for attempt in range(tries):
+                try:
+                    return call()
+                except ValueError:
+                    if attempt + 1 == tries:
+                        raise
+        ''')
+    new = old.replace("attempt + 1 == tries", "attempt + 1 >= tries")
+    from lexecutor_c.apps.funcrun import _SAME, RESHAPES, reshape
+    assert "index" in RESHAPES and "index" in B._shapes_of("3")
+    x = reshape(3, "index")
+    assert list(range(x)) == [0, 1, 2] and x != 3
+    assert reshape(True, "index") is _SAME and reshape(2.5, "index") is _SAME
+    c = compare_sources(old, new, "retry")
+    assert c.verdict == "changed", c.detail
+    assert c.to_dict()["evidence"]["distinguishing_input"].get("reshape", "").startswith("index@")

@@ -1545,7 +1545,7 @@ def _shapes_of(snap: str) -> set:
     elif s in ("True", "False"):
         out.add("flip")
     elif _INT.fullmatch(s):
-        out |= {"neg", "big"}
+        out |= {"neg", "big", "index"}
     elif _FLOAT.fullmatch(s):
         out |= {"neg", "big", "nan"}
     elif s.startswith("['datetime.datetime'") and "tzinfo" not in s:

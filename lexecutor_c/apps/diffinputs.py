@@ -173,6 +173,7 @@ class _Scope:
         self.mangle = "_" + cls.name.lstrip("_") if cls is not None and \
             cls.name.strip("_") else ""
         self.params = [p.arg for p in a.posonlyargs + a.args + a.kwonlyargs]
+        self.defaults = _param_defaults(fn)
         if a.vararg:
             self.params.append(a.vararg.arg)
         if a.kwarg:
@@ -870,6 +871,8 @@ def _handler_hints(node, scope: _Scope) -> list:
                     elif p and len(p) == 2 and p[0] == "self" and isinstance(p[1], str) \
                             and "self" in scope.params:
                         calls.append(p)     # a method of the object: patched on it
+                    elif p and len(p) == 1 and p[0] in scope.params and p[0] != "self":
+                        calls.append(p)     # a callable parameter (``call()``): given one
         if not calls:
             continue
         for h in t.handlers:
@@ -889,13 +892,17 @@ def _handler_hints(node, scope: _Scope) -> list:
                         v = _const(x)
                         if isinstance(v, int) and not isinstance(v, bool) and 0 < v < 200:
                             errnos.append(str(v))
+            # a class that a parameter holds (``except errors``): its default
+            kinds = [ast.unparse(scope.defaults[k]) if k in scope.defaults and
+                     isinstance(scope.defaults[k], (ast.Name, ast.Attribute)) else
+                     "Exception" if k in scope.params else k for k in kinds]
             for k in kinds[:3]:
                 # (two arguments too: ``e.args[0]`` and ``str(e)`` part there)
                 args = [f"({e}, 'lx')" for e in errnos[:4]] or ["('lx',)", "('lx', 2)"]
                 for a in args:
                     for p in calls[:2 if a != "('lx', 2)" else 1]:
-                        imp = scope.imports.get(p[0], "") if p[0] != "self" else \
-                            "if 'self' not in globals(): self = _LxObj()"
+                        imp = "" if len(p) == 1 else scope.imports.get(p[0], "") \
+                            if p[0] != "self" else "if 'self' not in globals(): self = _LxObj()"
                         target = ".".join(p)
                         stmts = [imp, "import errno",
                                  f"def _lx_raise(*a, **k):\n    raise {k}(*{a})",

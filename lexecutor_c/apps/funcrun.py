@@ -731,7 +731,22 @@ def _filled(obj, args, kwargs):
 
 #: the reshapes of an argument (:func:`reshape`), in the order they are tried
 RESHAPES = ("iter", "neg", "big", "nan", "tz", "empty", "upper", "lower", "bytes",
-            "getitem", "mapping", "flip")
+            "getitem", "mapping", "index", "flip")
+
+
+class _IndexOnly:
+    """A whole number that is not an int: it has ``__index__`` (``range``,
+    slicing and ``operator.index`` take it) and nothing else -- where ``==``
+    and ``>=`` part (the one answers False, the other raises TypeError)."""
+
+    def __init__(self, n: int):
+        self._n = n
+
+    def __index__(self) -> int:
+        return self._n
+
+    def __repr__(self) -> str:
+        return f"_IndexOnly({self._n})"
 
 
 class _OnlyGetitem:
@@ -849,6 +864,7 @@ def reshape(x, how: str):
     ``const:TEXT``: the string or bytes TEXT instead; ``none``: None;
     ``frac``: 0.7 added to an int; ``float``: an int as a float;
     ``num:N``: the number N instead of a number; ``flip``: a bool negated;
+    ``index``: an int as an object that has ``__index__`` alone;
     ``lit:REPR``: the literal REPR instead of any value), or
     ``_SAME`` when ``x`` is not of a kind that reshape applies to.  Exact
     types only: a subclass keeps its shape."""
@@ -861,6 +877,8 @@ def reshape(x, how: str):
         return _OnlyGetitem(x)
     if how == "neg" and t in (int, float, datetime.timedelta):
         return -x if x else (-1 if t is int else -1.5 if t is float else _SAME)
+    if how == "index" and t is int:
+        return _IndexOnly(x)
     if how == "big" and t in (int, float):
         return x * 1000 + 999
     if how == "nan" and t is float:
