@@ -2163,3 +2163,12 @@ def test_a_whole_number_that_is_not_an_int_parts_equality_from_order():
     c = compare_sources(old, new, "retry")
     assert c.verdict == "changed", c.detail
     assert c.to_dict()["evidence"]["distinguishing_input"].get("reshape", "").startswith("index@")
+
+
+def test_filled_gives_a_list_subclass_items_through_append():
+    from lexecutor_c.apps.funcrun import _filled
+
+    class Stack(list):
+        pass
+    # ``obj['a'] = 1`` refuses (a list wants an index): ``append`` then
+    assert list(_filled(Stack(), [5], {})) == [5, "a", "b"]

@@ -691,8 +691,9 @@ FILL_SELF = "fill@self"
 def _filled(obj, args, kwargs):
     """``obj`` given up to four entries through its class's own
     ``__setitem__`` (the call's whole-value arguments as keys first, then
-    'a' and 'b'; values 1, 2, ...) or else its ``add``/``append``/``push``/
-    ``put`` (those values as items), or _SAME where it takes none."""
+    'a' and 'b'; values 1, 2, ...) or, where that takes none, its ``add``/
+    ``append``/``push``/``put`` (the keys as items), or _SAME where it
+    takes none."""
     keys: list = []
     for x in list(args) + list(kwargs.values()):
         if type(x) in (str, int, bytes, tuple) and len(keys) < 2:
@@ -714,7 +715,7 @@ def _filled(obj, args, kwargs):
                 raise
             except Exception:
                 pass
-    else:
+    if not done:                # (a list's ``__setitem__`` wants an index)
         for name in ("add", "append", "push", "put"):
             if callable(getattr(t, name, None)):
                 for k in keys[:4]:
