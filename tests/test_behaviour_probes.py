@@ -2160,6 +2160,11 @@ def test_a_whole_number_that_is_not_an_int_parts_equality_from_order():
     x = reshape(3, "index")
     assert list(range(x)) == [0, 1, 2] and x != 3
     assert reshape(True, "index") is _SAME and reshape(2.5, "index") is _SAME
+    # tried only where the edit changes how its lines compare
+    fa, fb, (lo, ln) = _versions(old, new, "retry")
+    assert B._edit_orders(fa, fb, lo, ln)
+    fa2, fb2, (lo2, ln2) = _versions(old, old.replace("raise", "raise ValueError"), "retry")
+    assert not B._edit_orders(fa2, fb2, lo2, ln2)
     c = compare_sources(old, new, "retry")
     assert c.verdict == "changed", c.detail
     assert c.to_dict()["evidence"]["distinguishing_input"].get("reshape", "").startswith("index@")

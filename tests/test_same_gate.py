@@ -103,7 +103,7 @@ def test_reshape_each_kind_and_exact_types_only():
                    (type("L", (list,), {})([1]), "iter"), (None, "empty")):
         assert reshape(x, how) is SAME_SHAPE, (x, how)
     assert set(RESHAPES) == {"iter", "neg", "big", "nan", "tz", "empty", "upper",
-                             "lower", "bytes", "getitem", "mapping", "flip"}
+                             "lower", "bytes", "getitem", "mapping", "index", "flip"}
     # bytes take the case reshapes and the edit's tokens (as latin-1)
     assert reshape(b"12Z", "lower") == b"12z" and reshape("Ab", "lower") == "ab"
     assert reshape(b"12", "suffix:z") == b"12z" and reshape(b"12", "const:z") == b"z"
@@ -118,7 +118,9 @@ def test_shapes_read_from_snapshots():
     assert B._shapes_of("['list']") == {"iter", "getitem"}
     # an int stays an int: a float where the code was given an int is
     # another type, and no caller may pass it
-    assert B._shapes_of("5") == {"neg", "big"}
+    # (and an object with ``__index__`` alone: _variants tries it only
+    # where the edit changes how its lines compare)
+    assert B._shapes_of("5") == {"neg", "big", "index"}
     assert B._shapes_of("2.5") == {"neg", "big", "nan"}
     assert B._shapes_of("'ab'") == {"text", "bytes", "empty", "upper"}
     assert B._shapes_of("'AB'") == {"text", "bytes", "empty", "lower"}

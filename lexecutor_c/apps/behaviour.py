@@ -1244,6 +1244,7 @@ def _check_function(old: Version, new: Version, opts: Options, test_inputs: Opti
                                      aimed_values=_aimed_values(results),
                                      own_class=_edit_own_class(old, new, ch_old, ch_new),
                                      fillable=fillable, only_fill=not (agree or short),
+                                     orders=_edit_orders(old, new, ch_old, ch_new),
                                      bytes_too=handles_bytes(old) or handles_bytes(new),
                                      tail=not agree)
                 continue
@@ -1704,6 +1705,18 @@ def _edit_comparisons(old: Version, new: Version, ch_old: set, ch_new: set) -> l
     return pairs
 
 
+def _edit_orders(old: Version, new: Version, ch_old: set, ch_new: set) -> bool:
+    """Does the edit change how its lines compare (``==`` -> ``>=``, ``<``
+    -> ``<=``)?  Such an edit may keep every int's answer and part on a
+    whole number that is no int (the ``index`` reshape)."""
+    import ast
+
+    def ops(v, lines):
+        return sorted(type(op).__name__ for n in _on_lines(v, lines)
+                      if isinstance(n, ast.Compare) for op in n.ops)
+    return ops(old, ch_old) != ops(new, ch_new)
+
+
 def _number(text):
     """The int or float a snapshot shows, else None."""
     import ast
@@ -1817,7 +1830,8 @@ def _variants(agree: list, per: int, limit: int = 24, defaults: Optional[dict] =
               tokens: tuple = (), none: bool = False, rounds: bool = False,
               compared: list = (), aimed_values: Optional[dict] = None,
               own_class: bool = False, bytes_too: bool = True, tail: bool = False,
-              fillable: bool = False, only_fill: bool = False) -> list:
+              fillable: bool = False, only_fill: bool = False,
+              orders: bool = False) -> list:
     """Inputs to try once no input told the versions apart: up to ``per``
     agreeing inputs (concrete ones first), one argument at a time in another
     shape.  First the shapes aimed at the edit -- the edit's own tokens
@@ -1836,7 +1850,9 @@ def _variants(agree: list, per: int, limit: int = 24, defaults: Optional[dict] =
     gets a character appended first; ``fillable``: the method's class is a
     container, whose object is tried with entries (the input's own
     arguments among their keys); ``only_fill``: that variant alone (the
-    inputs raised before the changed lines)."""
+    inputs raised before the changed lines); ``orders``: the edit changes
+    how its lines compare -- only then an int as an object with
+    ``__index__`` alone (the ``index`` shape)."""
     from .funcrun import FILL_SELF, PAIR, RESHAPES, SUBCLASS_SELF
     aimed, other, pairs, crossed, flips = [], [], [], [], []
     paired = []         # an aimed input's value beside another parameter's
@@ -1858,7 +1874,8 @@ def _variants(agree: list, per: int, limit: int = 24, defaults: Optional[dict] =
             # every reshape the value allows (a flag's flip after all the
             # others, bytes only where the code deals with them)
             for how in RESHAPES:
-                if how in shapes and (bytes_too or how != "bytes"):
+                if how in shapes and (bytes_too or how != "bytes") and \
+                        (orders or how != "index"):
                     add(flips if how == "flip" else other, f"{how} of {what}", f"{how}@{at}")
         # one argument at a time: a negative ``precision`` beside the value
         # the input had, not every number negated at once
