@@ -1863,19 +1863,10 @@ def test_an_attribute_of_a_parameters_items_and_a_text_holding_what_replace_look
                     token.value = token.value.replace("'", "\\\\'")
                 yield Token('text', token.value)
         ''')
-    new = d('''
-        from tokpkg_not_installed import Token
-
-
-        def quoted(stream):
-            for token in stream:
-                if token.is_newline and '\\n' in token.value:
-                    yield Token('newline', token.value)
-                    continue
-                else:
-                    token.value = token.value.replace("\\\\", "\\\\\\\\").replace("'", "\\\\'")
-                yield Token('text', token.value)
-        ''')
+    new = old.replace('''elif "'" in token.value:
+            token.value = token.value.replace("'", "\\\\'")''', '''else:
+            token.value = token.value.replace("\\\\", "\\\\\\\\").replace("'", "\\\\'")''')
+    assert new != old and "else:" in new
     fa, fb, _ = _versions(old, new, "quoted")
     got = D._hints(fb.node, D._Scope(fb))
     raws = [h[1] for h in got if h[0] == "RAW"]
@@ -2177,3 +2168,37 @@ def test_filled_gives_a_list_subclass_items_through_append():
         pass
     # ``obj['a'] = 1`` refuses (a list wants an index): ``append`` then
     assert list(_filled(Stack(), [5], {})) == [5, "a", "b"]
+
+
+def test_a_character_whose_code_point_a_long_container_leaves_out():
+    # ``code_point = ord(char)`` of ``for pos, char in enumerate(domain)``:
+    # the numbers compared with ``code_point`` are given to ``char`` as
+    # characters, and the value outside a long tuple comes among the first
+    old = d('''
+        _LDH = (48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 95, 97, 98, 99, 100, 101)
+
+
+        def remap(domain, strict=True):
+            out = ""
+            for pos, char in enumerate(domain):
+                code_point = ord(char)
+                if strict and code_point > 0xffff:
+                    raise ValueError("too big")
+                out += char.lower()
+            return out
+        ''')
+    new = old.replace('''        if strict and code_point > 0xffff:''',
+                      '''        if strict and not code_point in _LDH:
+            raise ValueError("not LDH at %d" % pos)
+        if strict and code_point > 0xffff:''')
+    assert new != old
+    fa, fb, _ = _versions(old, new, "remap")
+    sc = D._Scope(fb)
+    assert sc.ords == {"code_point"} and sc.derived["code_point"] == ["char"]
+    raws = [h[1] for h in D._hints(fb.node, sc) if h[0] == "RAW"]
+    # 48, 49, 50, then the value outside (102), as characters
+    assert [["domain = ['0']"], ["domain = ['1']"], ["domain = ['2']"],
+            ["domain = ['f']"]] == raws[raws.index(["domain = ['0']"]):][:4], raws
+    assert ["domain = ['\\uffff']"] in raws
+    c = compare_sources(old, new, "remap")
+    assert c.verdict == "changed", c.detail

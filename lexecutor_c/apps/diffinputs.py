@@ -198,46 +198,6 @@ class _Scope:
                 self._literal(s.targets[0].id, s.value)
         self.locals = {n.id for n in ast.walk(fn) if isinstance(n, ast.Name)
                        and isinstance(n.ctx, ast.Store)} - set(self.params)
-        # locals bound to a parameter (or something it holds) as it is or
-        # through a conversion (``abs_bytes = abs(float(value))``), by every
-        # assignment they have: a value the code compares the local with is
-        # given to the parameter
-        self.derived: dict = {}
-        stores: dict = {}
-        for n in ast.walk(fn):
-            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
-                stores[n.id] = stores.get(n.id, 0) + 1
-        binds: dict = {}
-        for s in ast.walk(fn):
-            if isinstance(s, ast.Assign) and len(s.targets) == 1 and \
-                    isinstance(s.targets[0], ast.Name):
-                e = s.value
-                while isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and \
-                        e.func.id in _CONVERSIONS and len(e.args) == 1 and not e.keywords:
-                    e = e.args[0]
-                binds.setdefault(s.targets[0].id, []).append(_dotted(e))
-        for _ in range(3):              # chains: ``b = float(v)``, ``a = abs(b)``
-            for name, paths in binds.items():
-                if len(paths) != stores.get(name) or name in self.params:
-                    continue
-                got = []
-                for p in paths:
-                    if p is not None and p[0] in self.derived:
-                        p = self.derived[p[0]] + p[1:]
-                    got.append(p if p is not None and p[0] in self.params else None)
-                if got and None not in got and all(g == got[0] for g in got):
-                    self.derived[name] = got[0]
-        # names the function binds exactly once, to a number computed from
-        # literals: ``limit = 211 ** 2``
-        self.constants: dict = {}
-        for s in ast.walk(fn):
-            if isinstance(s, ast.Assign) and len(s.targets) == 1 and \
-                    isinstance(s.targets[0], ast.Name):
-                name = s.targets[0].id
-                if stores.get(name) == 1 and name not in self.params:
-                    c = _number_of(s.value)
-                    if c is not _NO:
-                        self.constants[name] = c
         # loop variables over a parameter's items (``for a in aligns``,
         # ``for c, a in zip(values, aligns)``, ``for i, a in
         # enumerate(aligns)``): name -> (the parameters zipped, which one)
@@ -288,6 +248,54 @@ class _Scope:
                 for x, t in zip(names, targets):
                     if x is not None:
                         self.items.setdefault(t.id, (zipped, zipped.index(x[0])))
+        # locals bound to a parameter (or something it holds) as it is or
+        # through a conversion (``abs_bytes = abs(float(value))``), by every
+        # assignment they have: a value the code compares the local with is
+        # given to the parameter
+        self.derived: dict = {}
+        self.ords: set = set()
+        stores: dict = {}
+        for n in ast.walk(fn):
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+                stores[n.id] = stores.get(n.id, 0) + 1
+        binds: dict = {}
+        for s in ast.walk(fn):
+            if isinstance(s, ast.Assign) and len(s.targets) == 1 and \
+                    isinstance(s.targets[0], ast.Name):
+                e = s.value
+                if isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and \
+                        e.func.id == "ord" and len(e.args) == 1 and not e.keywords:
+                    # ``code_point = ord(char)``: a number compared with it
+                    # is given to ``char`` as its character
+                    self.ords.add(s.targets[0].id)
+                    e = e.args[0]
+                while isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and \
+                        e.func.id in _CONVERSIONS and len(e.args) == 1 and not e.keywords:
+                    e = e.args[0]
+                binds.setdefault(s.targets[0].id, []).append(_dotted(e))
+        for _ in range(3):              # chains: ``b = float(v)``, ``a = abs(b)``
+            for name, paths in binds.items():
+                if len(paths) != stores.get(name) or name in self.params:
+                    continue
+                got = []
+                for p in paths:
+                    if p is not None and p[0] in self.derived:
+                        p = self.derived[p[0]] + p[1:]
+                    got.append(p if p is not None and (p[0] in self.params or
+                                                       p[0] in self.items) else None)
+                if got and None not in got and all(g == got[0] for g in got):
+                    self.derived[name] = got[0]
+        # names the function binds exactly once, to a number computed from
+        # literals: ``limit = 211 ** 2``
+        self.constants: dict = {}
+        for s in ast.walk(fn):
+            if isinstance(s, ast.Assign) and len(s.targets) == 1 and \
+                    isinstance(s.targets[0], ast.Name):
+                name = s.targets[0].id
+                if stores.get(name) == 1 and name not in self.params:
+                    c = _number_of(s.value)
+                    if c is not _NO:
+                        self.constants[name] = c
         # loop variables over literal containers: ``for t in ('a', 'b')``,
         # ``any(t in x for t in ('a', 'b'))``: t takes those values
         self.loopvals: dict = {}
@@ -550,6 +558,8 @@ def _hints(node, scope: _Scope) -> list:
             vals = [f"[0] * {int(v)}" for v in vals if isinstance(v, int) and 0 <= v < 1000]
             raw = True
         if p is not None and p[0] in scope.derived:
+            if p[0] in scope.ords and len(p) == 1 and not raw:
+                vals = [chr(v) for v in vals if type(v) is int and 0 <= v < 0x110000]
             p = scope.derived[p[0]] + p[1:]
         if p is not None and len(p) == 1 and p[0] in scope.items and vals:
             # an item of a parameter (``alignment.get(a)`` for ``a`` of
@@ -627,7 +637,9 @@ def _hints(node, scope: _Scope) -> list:
                     if els:
                         # and one value outside the container: the other
                         # answer of the test (``name in (...)`` flipped)
-                        add(left, els + _outside(els) + _equal_kin(els))
+                        # (in a long container, the value outside among
+                        # the first: what a few inputs try)
+                        add(left, els[:3] + _outside(els) + els[3:] + _equal_kin(els))
                     elif vl and all(isinstance(x, str) for x in vl):
                         add(right, [x for t in vl for x in (t, f"x{t}x", [t])])
                 elif isinstance(op, (ast.Eq, ast.NotEq, ast.Is, ast.IsNot)):
