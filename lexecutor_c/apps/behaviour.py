@@ -1236,7 +1236,8 @@ def _check_function(old: Version, new: Version, opts: Options, test_inputs: Opti
                 # "unknown components" error)
                 # (a container's method that raised before them -- a key
                 # not found -- on its object with entries, the key among them)
-                variants = _variants(agree or short or early[:2], opts.variants, defaults=_defaults(new),
+                variants = _variants(agree or short or early[:2], opts.variants,
+                                     defaults=_defaults(new),
                                      tokens=_edit_tokens(old, new, ch_old, ch_new),
                                      none=_edit_none(old, new, ch_old, ch_new),
                                      rounds=_edit_rounds(old, new, ch_old, ch_new),

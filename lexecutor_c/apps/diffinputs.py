@@ -345,6 +345,14 @@ def _items_input(zipped: list, i: int, items: str, stmts: list) -> tuple:
                                    for j, q in enumerate(zipped)], False, names)
 
 
+def _item_object(name: str, attrs, src: str) -> list:
+    """Statements that make ``name`` a stand-in object whose attribute path
+    ``attrs`` (``['value']``, ``['tok', 'value']``) holds ``src``."""
+    return [f"{name} = _LxObj()"] + [
+        f"{name}.{'.'.join(attrs[:k])} = _LxObj()" for k in range(1, len(attrs))] + [
+        f"{name}.{'.'.join(attrs)} = {src}"]
+
+
 def _in_tuple(src: str, place) -> str:
     """``src`` as the item of a list whose items are unpacked (``for i, x
     in pairs``: ``(0, src)``; ``place``: (its place, the tuple's length)),
@@ -580,13 +588,10 @@ def _hints(node, scope: _Scope) -> list:
             zipped, i = scope.items[p[0]]
             it = _in_tuple("_lx_item", scope.tupled.get(p[0]))
             one = f"[{it}, {it}]" if p[0] in scope.sliced else f"[{it}]"
-            chain = ["_lx_item = _LxObj()"] + [
-                f"_lx_item.{'.'.join(p[1:k])} = _LxObj()" for k in range(2, len(p))]
             srcs = [v if raw else repr(v) for v in vals]
             srcs = [x for x in srcs if len(x) < 400]
             for src in srcs[:4]:
-                out.append(_items_input(zipped, i, one, chain + [
-                    f"_lx_item.{'.'.join(p[1:])} = {src}"]))
+                out.append(_items_input(zipped, i, one, _item_object("_lx_item", p[1:], src)))
             if srcs and len(zipped) == 1:
                 item_tests.setdefault(tuple(p), []).append(srcs)
             return
@@ -779,9 +784,7 @@ def _hints(node, scope: _Scope) -> list:
             stmts, made = [], []
             for n, t in enumerate(tests[:8]):
                 name = f"_lx_item{n}"
-                stmts += [f"{name} = _LxObj()"] + [
-                    f"{name}.{'.'.join(path[1:j])} = _LxObj()" for j in range(2, len(path))]
-                stmts.append(f"{name}.{'.'.join(path[1:])} = {t[k % len(t)]}")
+                stmts += _item_object(name, path[1:], t[k % len(t)])
                 made.append(_in_tuple(name, scope.tupled.get(path[0])))
             out.append(_items_input(zipped, i, "[" + ", ".join(made) + "]", stmts))
     out.extend(_strptime_hints(node, scope, out))
