@@ -621,3 +621,52 @@ def test_a_touched_test_at_the_end_of_a_long_test_file_gives_the_first_input(tmp
     v = function_versions((r / "m.py").read_text(), "m.py")["twice"]
     got = inputs_from_tests(str(r), "HEAD", v, tests)
     assert got[0].call["args"] == ["-7"], [i.call for i in got[:3]]
+
+
+def test_a_tests_object_built_through_the_package_runs_the_versions_method(tmp_path):
+    # ``import pkg; pkg.Clock.named("abc").label()``: the test's object is of
+    # the package's own class, not of the version loaded from source; it runs
+    # as an object of the version's class with its state (it was refused as
+    # "another class", and only the test's object shows the edit)
+    r = new_repo(tmp_path, "clock")
+    core = textwrap.dedent('''\
+        class Clock:
+            def __init__(self, zone):
+                self.zone = zone
+
+            @classmethod
+            def named(cls, zone):
+                return cls(zone * 3)
+
+            def label(self):
+                return "even"
+        ''')
+    commit(r, "init", {"pkg/__init__.py": "from .core import Clock\n", "pkg/core.py": core,
+                       "tests/test_clock.py": "import pkg\n\n\ndef test_label():\n"
+                       "    assert pkg.Clock.named('abc').label() == 'even'\n"})
+    edit(r, "pkg/core.py", '        return "even"\n',
+         '        if len(self.zone) % 11 == 9:\n            return "odd"\n'
+         '        return "even"\n')
+    git(r, "commit", "-q", "-am", "odd zones")
+    (c,) = check_commits(str(r), "HEAD", **OPTS)
+    (f,) = [f for f in c.functions if f.function == "Clock.label"]
+    assert f.verdict == CHANGED, f.detail
+    assert f.input["note"].startswith("test call"), f.input
+
+
+def test_an_object_of_the_installed_class_as_one_of_the_versions_class():
+    from lexecutor_c.apps.funcrun import _as_version_class
+
+    def clock_class(module, **extra):
+        return type("Clock", (), {"__module__": module, "__init__":
+                                  lambda self, z: setattr(self, "zone", z), **extra})
+    installed, version = clock_class("pkg.core"), clock_class("core")
+    twin = _as_version_class(installed("abc"), version)
+    assert type(twin) is version and twin.zone == "abc"
+    # another class of that name, or one in another module: refused
+    assert _as_version_class(installed("abc"), clock_class("pkg.other")) is None
+    other = type("Watch", (), {"__module__": "core"})
+    assert _as_version_class(installed("abc"), other) is None
+    # a layout the state does not carry over to (slots): refused
+    slotted = type("Clock", (), {"__module__": "core", "__slots__": ("zone", "tick")})
+    assert _as_version_class(installed("abc"), slotted) is None

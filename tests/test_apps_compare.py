@@ -292,3 +292,34 @@ def test_messages_count_where_the_edit_wrote_them():
                               strings)
     assert not bh._edited_message({"message": "tuple index out of range"}, {"message": ""},
                                   strings)
+
+
+def test_overload_stubs_pair_apart_from_the_definition_that_runs():
+    # overload stubs added before a function: the function itself still pairs
+    # with its old definition (it was paired with the first stub, which the
+    # module never binds: "target not found" on every input); a stub's edit
+    # is a type checker's business
+    impl = "def f(x, n=1):\n    return x * n\n"
+    stubs = textwrap.dedent('''\
+        from typing import overload
+        import typing
+
+
+        @overload
+        def f(x: int) -> int: ...
+        @typing.overload
+        def f(x: str, n: int) -> str: ...
+        ''')
+    vs = function_versions(stubs + "\n\n" + impl)
+    assert list(vs) == ["f@overload", "f@overload#2", "f"]
+    old, new = impl, stubs + "\n\n" + impl.replace("x * n", "x * n * 2")
+    r = compare_sources(old, new, "f")
+    assert r.verdict == "changed", r.to_dict()
+    same = stubs + "\n\n" + impl.replace("return x * n", "y = x * n\n    return y")
+    r = compare_sources(old, same, "f")
+    assert r.verdict in ("same", "undecided"), r.to_dict()
+    r = compare_sources(stubs + "\n\n" + impl,
+                        stubs.replace("-> int: ...", "-> int:\n    raise NotImplementedError")
+                        + "\n\n" + impl)
+    assert [(p.function, p.verdict) for p in r.functions] == [("f@overload", "same")]
+    assert "overload" in r.functions[0].detail

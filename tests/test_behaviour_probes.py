@@ -2202,3 +2202,111 @@ def test_a_character_whose_code_point_a_long_container_leaves_out():
     assert ["domain = ['\\uffff']"] in raws
     c = compare_sources(old, new, "remap")
     assert c.verdict == "changed", c.detail
+
+
+def test_aimed_values_cross_onto_direct_calls_not_onto_calls_through_a_caller():
+    # a test's call through a caller (``span_range`` leading to ``span``) has
+    # the caller's arguments: a value aimed at ``span``'s ``week_start`` has
+    # nothing to land on there, and took the room of the direct calls' ones
+    run = {"outcome": "returned", "input": {"frame": "'day'", "start": "1"}}
+    through = B.Input("", {"self": None, "args": ["'day'", "1"], "kwargs": {}},
+                      note="test call t.py:3 through Arrow.span_range")
+    direct = B.Input("", {"self": "Arrow(2013)", "args": ["'day'"], "kwargs": {}},
+                     note="doctest: Arrow(2013).span('day')")
+    values = {"week_start": ["0", "1"]}
+    lit = [v for v in B._variants([(through, run, run), (direct, run, run)], 2,
+                                  aimed_values=values) if v.reshape.startswith("lit:")]
+    assert [(v.reshape, v.note.split(" of ")[1]) for v in lit] == [
+        ("lit:0@week_start", "doctest: Arrow(2013).span('day')"),
+        ("lit:1@week_start", "doctest: Arrow(2013).span('day')")]
+
+
+def test_a_split_text_holds_the_separator_but_is_not_the_separator_alone():
+    # semver's ``_nat_cmp``: ``a = '.'`` and ``b = '.'`` came first among
+    # twelve inputs and crowded out the one that told the versions apart
+    src = d('''
+        def cmp(a, b):
+            x = a.split('.')
+            y = b.split('.')
+            return x < y
+        ''')
+    f = function_versions(src, "m.py")["cmp"]
+    assert D._hints(f.node, D._Scope(f)) == [(["a"], ["'x.x'"], False),
+                                             (["b"], ["'x.x'"], False)]
+
+
+def test_a_function_of_the_module_raises_what_the_added_handler_catches():
+    # ``try: ... width(ch) ... except ValueError`` added round a call of a
+    # function the module defines: an input makes that function raise the
+    # handled class once the module's own ``def`` ran (bound in the prefix,
+    # the ``def`` rebinds it: undecided, the handler never ran)
+    old = d('''
+        import unicodedata
+
+
+        def width(ch):
+            return unicodedata.combining(ch) + len(unicodedata.name(ch))
+
+
+        def check(label):
+            for pos, ch in enumerate(label):
+                if width(ch) > 40:
+                    raise KeyError(pos)
+            return True
+        ''')
+    new = old.replace('''        if width(ch) > 40:
+            raise KeyError(pos)''', '''        try:
+            if width(ch) > 40:
+                raise KeyError(pos)
+        except ValueError:
+            raise LookupError('unknown character at {}'.format(pos))''')
+    assert new != old
+    c = compare_sources(old, new, "check")
+    assert c.verdict == "changed", c.detail
+    ev = c.to_dict()["evidence"]
+    assert ev["distinguishing_input"]["note"] == "aimed: width raises ValueError"
+    assert "LookupError" in str(ev)
+
+
+@pytest.mark.parametrize("annotation, samples", [
+    ("int", ["1", "0"]),
+    ("Optional[str]", ["'a'", "''", "None"]),
+    ("Union[str, bytes, bytearray]", ["'a'", "b'a'", "bytearray(b'a')", "''", "b''"]),
+    ("str | None", ["'a'", "None", "''"]),
+    ("'Optional[int]'", ["1", "0", "None"]),
+    ("typing.Sequence[str]", ["['a']", "[]"]),
+    ("Dict[str, List[int]]", ["{'a': [1]}", "{}"]),
+    ("Literal['x', 2]", ["'x'", "2"]),
+    ("tuple[int, str]", ["(1, 'a',)"]),
+    ("Tuple[int, ...]", ["(1,)", "()"]),
+    ("Callable[[int], int]", []),
+    ("Iterable[Project]", []),
+])
+def test_the_values_an_annotation_names(annotation, samples):
+    assert D._type_samples(ast.parse(annotation, mode="eval").body) == samples
+
+
+def test_annotated_parameters_get_their_types_values_after_the_aimed_ones():
+    # ``check_label(label: Union[str, bytes, bytearray])``: made-up values
+    # stop at ``unicodedata.normalize('NFC', label)``; the annotation names
+    # text, which goes on to the changed lines
+    old = d('''
+        import unicodedata
+
+
+        def check(label: Union[str, bytes], strict: bool, self=None):
+            if unicodedata.normalize('NFC', label) != label:
+                raise ValueError(label)
+            return label.upper()
+        ''')
+    new = old.replace(".upper()", ".casefold()")
+    fa, fb, (ch_o, ch_n) = _versions(old, new, "check")
+    got = D.aimed_inputs(fa, fb, ch_o, ch_n)
+    notes = [n for _, n, _ in got]
+    first = notes.index("aimed: label = 'a'; strict = True")
+    second = notes.index("aimed: label = b'a'; strict = False")
+    assert first < second and all(n.startswith("aimed: ") for n in notes)
+    assert got[first][2] == ["label", "strict"]
+    # none for a function without annotations
+    bare = function_versions("def check(label, strict):\n    return label\n", "m.py")
+    assert D._annotation_hints(bare["check"]) == []

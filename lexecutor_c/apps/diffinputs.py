@@ -40,7 +40,7 @@ import re
 import datetime as _dt
 from typing import Optional
 
-from .funcrun import FROZEN_CLOCK
+from .funcrun import AFTER_MODULE, FROZEN_CLOCK
 
 #: the sample datetime of an ``isinstance`` test: naive, an hour before the clock
 _AN_HOUR_BEFORE = _dt.datetime.fromtimestamp(FROZEN_CLOCK - 3600, _dt.timezone.utc) \
@@ -192,6 +192,8 @@ class _Scope:
                     self.imports.setdefault(al.asname or al.name, ast.unparse(s))
         self.defined = _defined_names(v.module)
         self.classes = {s.name for s in v.module.body if isinstance(s, ast.ClassDef)}
+        self.functions = {s.name for s in v.module.body
+                          if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))}
         for s in list(v.module.body) + list(ast.walk(fn)):
             if isinstance(s, ast.Assign) and len(s.targets) == 1 and \
                     isinstance(s.targets[0], ast.Name):
@@ -692,9 +694,11 @@ def _hints(node, scope: _Scope) -> list:
                     isinstance(n.args[0].value, str) and n.args[0].value:
                 # ``text.replace('\\', '\\\\')``, ``text.split(',')``: a text
                 # holding what the call looks for (the call does nothing
-                # on one without it), and that text alone
+                # on one without it); the searched text alone is left
+                # out, it crowds out other aimed values (semver's
+                # ``_nat_cmp``: ``a = '.'`` and ``b = '.'``)
                 t = n.args[0].value
-                add(f.value, [f"x{t}x", t])
+                add(f.value, [f"x{t}x"])
             elif f.attr in ("startswith", "endswith") and n.args:
                 c = _const(n.args[0])
                 if c is _NO and isinstance(n.args[0], ast.Name):
@@ -888,6 +892,11 @@ def _handler_hints(node, scope: _Scope) -> list:
                         calls.append(p)     # a method of the object: patched on it
                     elif p and len(p) == 1 and p[0] in scope.params and p[0] != "self":
                         calls.append(p)     # a callable parameter (``call()``): given one
+                    elif p and len(p) == 1 and p[0] in scope.functions and \
+                            p[0] not in scope.locals:
+                        # a function of the module (``valid_contextj(label,
+                        # pos)``): the module's name bound to the raiser
+                        calls.append(p)
         if not calls:
             continue
         for h in t.handlers:
@@ -919,9 +928,13 @@ def _handler_hints(node, scope: _Scope) -> list:
                         imp = "" if len(p) == 1 else scope.imports.get(p[0], "") \
                             if p[0] != "self" else "if 'self' not in globals(): self = _LxObj()"
                         target = ".".join(p)
+                        bind = f"{target} = _lx_raise"
+                        if len(p) == 1 and p[0] in scope.functions:
+                            # bound after the module's own ``def`` ran
+                            bind = f"globals().setdefault({AFTER_MODULE!r}, {{}})" \
+                                f"[{target!r}] = _lx_raise"
                         stmts = [imp, "import errno",
-                                 f"def _lx_raise(*a, **k):\n    raise {k}(*{a})",
-                                 f"{target} = _lx_raise"]
+                                 f"def _lx_raise(*a, **k):\n    raise {k}(*{a})", bind]
                         shown = a if errnos or a == "('lx', 2)" else ""
                         out.append(("\n".join(x for x in stmts if x),
                                     f"{target} raises {k}{shown}"))
@@ -1352,6 +1365,110 @@ def _name_hints(v) -> list:
     return out
 
 
+#: sample values (as source) of the builtin types an annotation may name
+_TYPE_SAMPLES = {
+    "int": ["1", "0"], "float": ["1.5", "0.0"], "str": ["'a'", "''"],
+    "bytes": ["b'a'", "b''"], "bytearray": ["bytearray(b'a')"], "bool": ["True", "False"],
+    "complex": ["1j"], "None": ["None"], "NoneType": ["None"], "list": ["[1]", "[]"],
+    "dict": ["{'a': 1}", "{}"], "tuple": ["(1,)", "()"], "set": ["{1}", "set()"],
+    "frozenset": ["frozenset({1})"], "Decimal": [], "Any": [], "object": [],
+}
+_SEQUENCES = {"list", "List", "Sequence", "MutableSequence", "Iterable", "Collection",
+              "Reversible", "Container"}
+_SETS = {"set", "Set", "frozenset", "FrozenSet", "AbstractSet", "MutableSet"}
+_MAPPINGS = {"dict", "Dict", "Mapping", "MutableMapping", "OrderedDict", "defaultdict"}
+
+
+def _type_samples(e, depth: int = 0) -> list:
+    """Values (as source) of the type an annotation names: ``int`` ->
+    ``1``, ``0``; ``Optional[str]`` -> ``'a'``, ``''``, ``None``;
+    ``Union[str, bytes]`` -> one of each first; ``list[int]`` -> ``[1]``;
+    ``dict[str, int]`` -> ``{'a': 1}``; ``Literal['x', 2]`` -> its values;
+    ``str | None`` alike.  [] for a type it cannot make (a class of the
+    project, a callable)."""
+    if e is None or depth > 3:
+        return []
+    if isinstance(e, ast.Constant) and isinstance(e.value, str):
+        try:                    # a forward reference: ``'Optional[int]'``
+            return _type_samples(ast.parse(e.value, mode="eval").body, depth + 1)
+        except SyntaxError:
+            return []
+    if isinstance(e, ast.Constant) and e.value is None:
+        return ["None"]
+    name = e.id if isinstance(e, ast.Name) else e.attr if isinstance(e, ast.Attribute) \
+        else None
+    if name is not None:
+        return list(_TYPE_SAMPLES.get(name, []))
+    if isinstance(e, ast.BinOp) and isinstance(e.op, ast.BitOr):
+        return _union([_type_samples(e.left, depth + 1), _type_samples(e.right, depth + 1)])
+    if not isinstance(e, ast.Subscript):
+        return []
+    head = e.value.id if isinstance(e.value, ast.Name) else \
+        e.value.attr if isinstance(e.value, ast.Attribute) else None
+    args = list(e.slice.elts) if isinstance(e.slice, ast.Tuple) else [e.slice]
+    if head == "Optional":
+        return _type_samples(args[0], depth + 1) + ["None"]
+    if head == "Union":
+        return _union([_type_samples(a, depth + 1) for a in args])
+    if head == "Literal":
+        return [repr(a.value) for a in args if isinstance(a, ast.Constant)]
+    if head == "Annotated":
+        return _type_samples(args[0], depth + 1)
+    first = _type_samples(args[0], depth + 1)[:1]
+    if head in _SEQUENCES:
+        return [f"[{first[0]}]", "[]"] if first else []
+    if head in _SETS:
+        return [f"{{{first[0]}}}", "set()"] if first else []
+    if head in ("tuple", "Tuple"):
+        if len(args) == 2 and isinstance(args[1], ast.Constant) and args[1].value is ...:
+            return [f"({first[0]},)", "()"] if first else []
+        items = [_type_samples(a, depth + 1)[:1] for a in args]
+        return [f"({', '.join(x[0] for x in items)},)"] if all(items) else []
+    if head in _MAPPINGS and len(args) == 2:
+        v = _type_samples(args[1], depth + 1)[:1]
+        return [f"{{{first[0]}: {v[0]}}}", "{}"] if first and v else []
+    return []
+
+
+def _union(parts: list) -> list:
+    """The members' samples, each member's first value first."""
+    out: list = []
+    for k in range(max((len(p) for p in parts), default=0)):
+        for p in parts:
+            if k < len(p) and p[k] not in out:
+                out.append(p[k])
+    return out
+
+
+def _annotation_hints(v) -> list:
+    """Two inputs from the parameters' annotations (``label: Union[str,
+    bytes]``): every annotated parameter at its type's first value, then at
+    its second (its first where it has one value): a concrete input where
+    made-up values stop at the first use (``unicodedata.normalize('NFC',
+    label)``).  ``self``/``cls`` and parameters with no sample are left to
+    injection."""
+    a = v.node.args
+    got = []
+    for p in a.posonlyargs + a.args + a.kwonlyargs:
+        if p.arg in ("self", "cls") or p.annotation is None:
+            continue
+        try:
+            vals = _type_samples(p.annotation)
+        except Exception:       # an odd annotation costs only its inputs
+            vals = []
+        vals = [x for x in vals if len(x) < 200]
+        if vals:
+            got.append((p.arg, vals))
+    if not got:
+        return []
+    out = []
+    for k in range(2):
+        stmts = [f"{name} = {vals[min(k, len(vals) - 1)]}" for name, vals in got]
+        if not out or stmts != out[-1][1]:
+            out.append(("RAW", stmts, False, [name for name, _ in got]))
+    return out
+
+
 #: calls that make a number whole (``int(x)``, ``math.floor(x)``)
 WHOLE_CALLS = frozenset({"int", "round", "floor", "ceil", "trunc"})
 
@@ -1695,10 +1812,18 @@ def aimed_inputs(old, new, ch_old: set, ch_new: set, base: str = "") -> list:
                               [path[0]] if path[0] in params else []))
         return items
 
-    for patch, note in handlers:
-        if (patch,) not in seen:
-            seen.add((patch,))
-            out.append((head + "\n" + patch, f"aimed: {note}", []))
+    # a function of the module made to raise: after every value aimed at a
+    # subject (the module's own code, not an outside failure, is what it
+    # stands for; the subjects' values reach the handler more often)
+    late = [h for h in handlers if AFTER_MODULE in h[0]]
+    handlers = [h for h in handlers if AFTER_MODULE not in h[0]]
+
+    def patched(group):
+        for patch, note in group:
+            if (patch,) not in seen:
+                seen.add((patch,))
+                out.append((head + "\n" + patch, f"aimed: {note}", []))
+    patched(handlers)
     out.extend(single([x for x in near if not x[0][2] or x[0][0] == "RAW"]))
     # every subject near the edit at once
     subjects: dict = {}
@@ -1735,6 +1860,13 @@ def aimed_inputs(old, new, ch_old: set, ch_new: set, base: str = "") -> list:
                              params))
     out.extend(single([x for x in near if x[0][2] and x[0][0] != "RAW"]))
     out.extend(single(rest))
+    # the parameters at the values their annotations name, all at once,
+    # after every value the code itself aims at (they displaced those)
+    try:
+        out.extend(single([(h, v) for v in (new, old) for h in _annotation_hints(v)]))
+    except Exception:
+        pass
+    patched(late)
     return out[:_MAX]
 
 

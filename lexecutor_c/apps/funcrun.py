@@ -671,6 +671,30 @@ PAIR = " + "
 #: the reshape that makes ``self`` an instance of a subclass of its class
 SUBCLASS_SELF = "subclass@self"
 
+#: a dict a prefix may bind: its names are bound in the module once the
+#: module's own statements ran (a function of the module that an input makes
+#: raise: the module's ``def`` would rebind the name the prefix gave it)
+AFTER_MODULE = "_lx_after_module"
+
+
+def _as_version_class(obj: object, cls: type) -> object:
+    """The object a test built with the project's installed class (``import
+    arrow`` in a checkout: ``arrow.Arrow`` is not the class of the version
+    loaded from source), as an object of the version's class of the same
+    name and module, its state copied; None where it is another class or
+    its state does not carry over."""
+    import copy
+    t = type(obj)
+    if t.__qualname__ != cls.__qualname__ or \
+            t.__module__.rpartition(".")[2] != cls.__module__.rpartition(".")[2]:
+        return None
+    try:
+        twin = copy.copy(obj)
+        twin.__class__ = cls
+    except Exception:   # another layout (slots), or a copy that fails
+        return None
+    return twin
+
 
 def _as_subclass(obj):
     """``obj`` with its class replaced by a new subclass of it (same layout:
@@ -1112,6 +1136,9 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
                 if first_error is None:
                     first_error = e
                 res["skipped_statements"] = res.get("skipped_statements", 0) + 1
+        after = env.pop(AFTER_MODULE, None)
+        if isinstance(after, dict):
+            env.update((k, v) for k, v in after.items() if isinstance(k, str))
         holder = env
         for c in drv["class_path"]:
             holder = holder[c].__dict__ if isinstance(holder, dict) else \
@@ -1162,6 +1189,8 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
             if needs_self and call.get("self"):
                 obj = eval(compile(call["self"], "<test call>", "eval"), ns)
                 if not isinstance(obj, cls):
+                    obj = _as_version_class(obj, cls)
+                if obj is None:
                     # the test calls a method of that name on another class
                     return stop("input:OtherClass")
         else:

@@ -101,17 +101,28 @@ class Version:
         return None
 
 
+def is_overload(node: ast.AST) -> bool:
+    """Whether a definition is a ``typing.overload`` stub
+    (``@overload``, ``@typing.overload``, ``@t.overload``)."""
+    return any((_dotted(d) or "").rpartition(".")[2] == "overload"
+               for d in getattr(node, "decorator_list", ()))
+
+
 def function_versions(text: str, path: str = "<file>") -> dict:
     """qualname -> Version for the functions and methods of a module; a nested
     function belongs to its enclosing function; a name defined twice gets
-    ``#2``.  Raises SyntaxError."""
+    ``#2``; a ``typing.overload`` stub is ``name@overload`` (``#2`` ...).
+    Raises SyntaxError."""
     tree = ast.parse(text, path)
     out: dict = {}
 
     def visit(stmts, prefix, cls):
         for s in stmts:
             if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                q = prefix + s.name
+                # a ``typing.overload`` stub is no code that runs (the
+                # definition after it replaces it): ``f@overload``, so
+                # that ``f`` is the one the name binds
+                q = prefix + s.name + ("@overload" if is_overload(s) else "")
                 k, n = q, 1
                 while k in out:
                     n += 1
