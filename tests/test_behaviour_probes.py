@@ -2310,3 +2310,39 @@ def test_annotated_parameters_get_their_types_values_after_the_aimed_ones():
     # none for a function without annotations
     bare = function_versions("def check(label, strict):\n    return label\n", "m.py")
     assert D._annotation_hints(bare["check"]) == []
+
+
+def test_a_command_line_main_gets_its_arguments_and_standard_input():
+    # ``parser.parse_args()`` and ``sys.stdin.read()``: without ``sys.argv``
+    # holding the declared positional argument the run ends in the parser's
+    # usage error (unreached); JSON on standard input with a character
+    # beyond ASCII tells ``ensure_ascii=False`` apart
+    old = d('''
+        import argparse
+        import json
+        import sys
+
+
+        def main():
+            parser = argparse.ArgumentParser()
+            parser.add_argument('key')
+            parser.add_argument('mode', choices=['get', 'keys'])
+            parser.add_argument('--indent', type=int)
+            args = parser.parse_args()
+            data = json.loads(sys.stdin.read())
+            if args.mode == 'get':
+                sys.stdout.write(json.dumps(data.get(args.key)))
+            return 0
+        ''')
+    new = old.replace("data.get(args.key)))", "data.get(args.key), ensure_ascii=False))")
+    assert new != old
+    fa, fb, _ = _versions(old, new, "main")
+    (h,) = D._cli_hints(fb)
+    assert h[1] == ["import sys", "import io", "sys.argv = ['prog', 'a', 'get']",
+                    f"sys.stdin = io.StringIO({D._STDIN_JSON!r})"]
+    c = compare_sources(old, new, "main")
+    assert c.verdict == "changed", c.detail
+    assert "output" in c.detail
+    # no such input for a function that neither parses arguments nor reads
+    assert D._cli_hints(_versions("def f(x):\n    return x\n",
+                                  "def f(x):\n    return -x\n", "f")[1]) == []

@@ -1160,7 +1160,9 @@ def _file_hints(v, scope: _Scope) -> list:
         if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and \
                 n.func.attr in _FILE_METHODS:
             p = subject(n.func.value)
-            if p is None:
+            if p is None or p[0] == "sys":
+                # ``sys.stdout.write``, ``sys.stdin.read``: the standard
+                # streams (standard input is :func:`_cli_hints`' to give)
                 continue
             if p not in files:
                 files.append(p)
@@ -1467,6 +1469,51 @@ def _annotation_hints(v) -> list:
         if not out or stmts != out[-1][1]:
             out.append(("RAW", stmts, False, [name for name, _ in got]))
     return out
+
+
+#: what a command-line main reads from standard input: JSON (with a
+#: character beyond ASCII, a float and a null) where it parses JSON, else lines
+_STDIN_JSON = '{"a": "\u00e9", "b": [1, 2.5, null]}'
+_STDIN_TEXT = "a\n\u00e9 b\n"
+
+
+def _cli_hints(v) -> list:
+    """A command-line main (``args = parser.parse_args()``, ``sys.stdin.read()``):
+    ``sys.argv`` with a value for each positional argument its parser
+    declares (``add_argument('expression')``: ``'a'``, or the first of its
+    ``choices``) and standard input holding data (JSON where the function
+    parses JSON) -- without them it stops at the parser's usage error or
+    reads nothing."""
+    fn = v.node
+    parses = reads = as_json = False
+    positional: list = []
+    for n in ast.walk(fn):
+        if isinstance(n, ast.Attribute) and _dotted(n) == ["sys", "stdin"]:
+            reads = True
+        if not (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)):
+            continue
+        if n.func.attr in ("parse_args", "parse_known_args") and not n.args:
+            parses = True
+        elif n.func.attr in ("load", "loads") and _dotted(n.func.value) == ["json"]:
+            as_json = True
+        elif n.func.attr == "add_argument" and n.args:
+            c = _const(n.args[0])
+            if isinstance(c, str) and c and not c.startswith("-"):
+                value = "a"
+                for k in n.keywords:
+                    if k.arg == "choices":
+                        got = _const(k.value)
+                        if isinstance(got, (list, tuple)) and got:
+                            value = str(got[0])
+                positional.append(value)
+    if not (parses or reads):
+        return []
+    stmts = ["import sys", "import io"]
+    if parses:
+        stmts.append(f"sys.argv = {['prog'] + positional!r}")
+    if reads:
+        stmts.append(f"sys.stdin = io.StringIO({_STDIN_JSON if as_json else _STDIN_TEXT!r})")
+    return [("RAW", stmts, False, [])]
 
 
 #: calls that make a number whole (``int(x)``, ``math.floor(x)``)
@@ -1777,6 +1824,7 @@ def aimed_inputs(old, new, ch_old: set, ch_new: set, base: str = "") -> list:
             near.extend((h, v) for h in _range_hints(guards, scope))
             near.extend((h, v) for h in _name_hints(v))
             near.extend((h, v) for h in _file_hints(v, scope))
+            near.extend((h, v) for h in _cli_hints(v))
             rest.extend((h, v) for h in _callee_hints(v, scope))
             rest.extend((h, v) for h in _iterable_hints(v, changed))
             rest.extend((h, v) for h in _hints(v.node, scope))
@@ -1785,6 +1833,13 @@ def aimed_inputs(old, new, ch_old: set, ch_new: set, base: str = "") -> list:
     params = set(_Scope(old).params) | set(_Scope(new).params)
     scopes = {id(v): _Scope(v) for v in (old, new)}
     head = STAND_IN + ("\n" + base if base else "")
+    # a command-line main's arguments and input: under every aimed input
+    try:
+        cli = [st for v in (new, old) for h in _cli_hints(v) for st in h[1]]
+    except Exception:
+        cli = []
+    if cli:
+        head += "\n" + "\n".join(dict.fromkeys(cli))
     seen: set = set()
     out: list = []
 
@@ -1795,7 +1850,7 @@ def aimed_inputs(old, new, ch_old: set, ch_new: set, base: str = "") -> list:
                 key = repr(h[1])
                 if key not in seen:
                     seen.add(key)
-                    items.append((head + "\n" + "\n".join(h[1]),
+                    items.append((head + "\n" + "\n".join(x for x in h[1] if x not in cli),
                                   "aimed: " + "; ".join(h[1]), list(h[3])))
                 continue
             path, vals, edge = h
