@@ -756,6 +756,20 @@ def _differences(a: dict, b: dict, raise_forms: bool = False, points: bool = Fal
     return out
 
 
+def _reproduced(fields: list, ro: dict, rn: dict, ro2: dict, rn2: dict) -> list:
+    """The fields among ``fields`` (where two versions' runs ``ro``, ``rn``
+    differ) that a second run of each version (``ro2``, ``rn2``) gave
+    again: what differs between identical runs is no evidence (a second
+    run that ended another way reproduces nothing)."""
+    every = set(_FIELDS) | {"message", "points", "cause"}
+
+    def stable(a: dict, b: dict) -> set:
+        return every - set(_differences(a, b, points=True)) \
+            if b.get("outcome") == a.get("outcome") else set()
+    so, sn = stable(ro, ro2), stable(rn, rn2)
+    return [k for k in fields if k in so and k in sn]
+
+
 def _through_injection(fields: list, a: dict, b: dict) -> bool:
     """Whether the values that differ involve an injected Dummy (then the
     difference may come from what the Dummy does rather than the code)."""
@@ -1303,12 +1317,7 @@ def _check_function(old: Version, new: Version, opts: Options, test_inputs: Opti
             ro2 = sides[0].run(inp, opts)
             rn2 = sides[1].run(inp, opts)
             fc.runs += 2
-            every = set(_FIELDS) | {"message", "points", "cause"}
-            stable_o = every - set(_differences(ro, ro2, points=True)) \
-                if ro2.get("outcome") == ro.get("outcome") else set()
-            stable_n = every - set(_differences(rn, rn2, points=True)) \
-                if rn2.get("outcome") == rn.get("outcome") else set()
-            real = [k for k in diff if k in stable_o and k in stable_n]
+            real = _reproduced(diff, ro, rn, ro2, rn2)
             if "message" in real and opts.compare_messages and not inp.call and \
                     not _edited_message(ro, rn, edited_strings) and \
                     not _raised_by_edit(ro, rn, edit_raises):
@@ -1424,11 +1433,7 @@ def _check_function(old: Version, new: Version, opts: Options, test_inputs: Opti
             ro2, rn2 = sides[0].run(inp, opts, decorated=True), \
                 sides[1].run(inp, opts, decorated=True)
             fc.runs += 2
-            unstable = set(_differences(ro, ro2, points=True)) | \
-                set(_differences(rn, rn2, points=True))
-            real = [k for k in real if k not in unstable and
-                    ro2.get("outcome") == ro.get("outcome") and
-                    rn2.get("outcome") == rn.get("outcome")]
+            real = _reproduced(real, ro, rn, ro2, rn2)
             if "message" in real and (not opts.compare_messages or not inp.call and
                                       not _edited_message(ro, rn, edited_strings) and
                                       not _raised_by_edit(ro, rn, edit_raises)):
