@@ -670,3 +670,29 @@ def test_an_object_of_the_installed_class_as_one_of_the_versions_class():
     # a layout the state does not carry over to (slots): refused
     slotted = type("Clock", (), {"__module__": "core", "__slots__": ("zone", "tick")})
     assert _as_version_class(installed("abc"), slotted) is None
+
+
+def test_a_namedtuple_method_runs_on_a_tuple_built_from_its_fields(tmp_path):
+    # a method of a ``typing.NamedTuple`` in its repository: ``__new__``
+    # alone cannot build the object (three fields missing), and every input
+    # ended in "input:TypeError"; the tuple is built from its fields
+    r = new_repo(tmp_path, "sizes")
+    core = textwrap.dedent('''\
+        from typing import NamedTuple
+
+
+        class Size(NamedTuple):
+            w: int
+            h: int
+
+            def area(self):
+                return self.w * self.h
+        ''')
+    commit(r, "init", {"pkg/__init__.py": "", "pkg/core.py": core})
+    edit(r, "pkg/core.py", "        return self.w * self.h\n",
+         "        return max(self.w, 0) * self.h\n")
+    git(r, "commit", "-q", "-am", "no negative area")
+    (c,) = check_commits(str(r), "HEAD", **OPTS)
+    (f,) = [f for f in c.functions if f.function == "Size.area"]
+    assert "input:TypeError" not in (f.detail or ""), f.detail
+    assert f.verdict == CHANGED, f.detail

@@ -826,6 +826,32 @@ def _swapped_stand_ins(a: dict, b: dict, swapped: set) -> list:
             if (m.group(1) or m.group(2)) in swapped]
 
 
+_MADE_UP_RET = re.compile(r"^\"?(?:<Dummy(?:Resource)? '([^'\\]+)'>|\['C_([A-Za-z_]\w*)')")
+
+
+def _swapped_made_up(fields: list, a: dict, b: dict, swapped: set) -> bool:
+    """Do the two runs differ only in their return values, each a made-up
+    value (an injected Dummy, a stand-in object of the prefix) for a name
+    that only its own version reads (and in calls of made-up callees)?"""
+    if not swapped or "ret" not in fields or not set(fields) <= {"ret", "calls"}:
+        return False
+    if "calls" in fields:
+        # (and calls of made-up callees alone: what each stand-in was asked)
+        x, y = (_parse_calls(c) for c in _matched_calls(a.get("calls"), b.get("calls")))
+        if x is None or y is None or not all(
+                isinstance(c, list) and c and isinstance(c[0], str) and
+                c[0].startswith(("<injected>", "<input>.")) for c in x + y):
+            return False
+    for r in (a, b):
+        if r.get("outcome") != "returned":
+            return False
+        m = _MADE_UP_RET.match(str(r.get("ret") or ""))
+        name = m and (m.group(1) or m.group(2))
+        if not name or not any(name == n or name.startswith(n + "_") for n in swapped):
+            return False
+    return True
+
+
 def _parse_calls(calls) -> Optional[list]:
     import ast
     try:
@@ -942,9 +968,13 @@ def _stand_in_before_divergence(a: dict, b: dict) -> bool:
     # where they part: a stand-in called there by one version alone (what
     # it returned may be all the difference); one both call, later in the
     # other, was not where they went different ways
+    # (unless the other version raised right there, having called nothing
+    # more: it went its own way before the stand-in was asked anything --
+    # a key its constant no longer holds)
     return any(len(t) > n and _STAND_IN_CALL.search(repr(t[n])) and
-               _unnamed(repr(t[n])) not in {_unnamed(repr(c)) for c in u}
-               for t, u in ((x, y), (y, x)))
+               _unnamed(repr(t[n])) not in {_unnamed(repr(c)) for c in u} and
+               not (len(u) == n and str(r.get("outcome", "")).startswith("raised:"))
+               for t, u, r in ((x, y, b), (y, x, a)))
 
 
 def _own_call_difference(a: dict, b: dict) -> bool:
@@ -1084,8 +1114,11 @@ def _summary_of(field_: str, a: dict, b: dict) -> str:
         x, y = diff_excerpt(_oc(a), _oc(b))
         return f"{x} -> {y}"
     if field_ == "cause":
-        return f"{_FIELD_WORDS[field_]} {a.get('cause') or '(none)'} -> " \
-            f"{b.get('cause') or '(none)'}"
+        def chained(r):
+            c = r.get("cause") or ""
+            return "raised 'from None'" if c == "none" else \
+                f"raised 'from' a {c}" if c else "not chained"
+        return f"{_FIELD_WORDS[field_]}: {chained(a)} -> {chained(b)}"
     x, y = diff_excerpt(a.get(field_), b.get(field_))
     return f"{_FIELD_WORDS[field_]} {x} -> {y}"
 
@@ -1135,6 +1168,57 @@ def check_function(old: Version, new: Version, *, opts: Optional[Options] = None
     return fc
 
 
+def _module_bindings(module: ast.Module) -> dict:
+    """name -> the dumps of the module's top-level statements binding it
+    (assignments, definitions, imports), docstrings and annotations aside."""
+    out: dict = {}
+    for st in module.body:
+        names = []
+        if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names = [st.name]
+        elif isinstance(st, ast.Assign):
+            names = [n.id for t in st.targets for n in ast.walk(t) if isinstance(n, ast.Name)]
+        elif isinstance(st, (ast.AnnAssign, ast.AugAssign)) and \
+                isinstance(st.target, ast.Name):
+            names = [st.target.id]
+        elif isinstance(st, (ast.Import, ast.ImportFrom)):
+            names = [(a.asname or a.name).split(".")[0] for a in st.names]
+        if names:
+            dump = code_dump(st)
+            for n in names:
+                out.setdefault(n, []).append(dump)
+    return out
+
+
+def _context_edit(old: Version, new: Version) -> str:
+    """For a function whose own code is unchanged: the module-level names
+    it reads (or that those read, two steps on) whose definitions the edit
+    changed (``_TAGS = re.compile(...)`` given another pattern), as a
+    phrase; '' when there are none."""
+    a, b = _module_bindings(old.module), _module_bindings(new.module)
+
+    def read(node) -> set:
+        return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+    if a == b:
+        return ""
+    dumps = [(st, code_dump(st)) for st in new.module.body
+             if not isinstance(st, (ast.Import, ast.ImportFrom))]
+    todo = read(new.cls if new.cls is not None else new.node)
+    seen: set = set()
+    for _ in range(3):
+        more: set = set()
+        for nm in sorted(todo - seen):
+            seen.add(nm)
+            if a.get(nm) != b.get(nm) and (nm in a or nm in b):
+                return f"but {nm}, which it reads, changed"
+            mine = b.get(nm) or []
+            for st, dump in dumps:
+                if dump in mine:
+                    more |= read(st)
+        todo = more
+    return ""
+
+
 def _other_python_edit(old: Version, new: Version) -> str:
     """Why "same" holds only for this Python: the definitions of the
     function for other Python versions (``if PY_3_14_PLUS: def f``) differ
@@ -1154,11 +1238,14 @@ def _check_function(old: Version, new: Version, opts: Options, test_inputs: Opti
                     ) -> FunctionCheck:
     t0 = time.monotonic()
     fc = FunctionCheck(file or new.path, new.qualname, "modified", EXCEPTION)
+    context = ""
     if code_dump(old.node) == code_dump(new.node) and \
             (old.cls is None) == (new.cls is None) and old.kind == new.kind:
-        fc.status, fc.verdict = "static", SAME
-        fc.detail = "only docstrings or annotations changed"
-        return fc
+        context = _context_edit(old, new)
+        if not context:
+            fc.status, fc.verdict = "static", SAME
+            fc.detail = "only docstrings or annotations changed"
+            return fc
     if is_overload(old.node) and is_overload(new.node):
         # what a type checker reads: the name binds the definition after it
         fc.status, fc.verdict = "static", SAME
@@ -1337,6 +1424,12 @@ def _check_function(old: Version, new: Version, opts: Options, test_inputs: Opti
                 if message_note is None:
                     message_note = _summary_of("cause", ro, rn)
                 real.remove("cause")
+            if real and _swapped_made_up(real, ro, rn, swapped):
+                # both return a made-up value, each for a name only that
+                # version reads (``_HyperlinkState`` -> ``HyperlinkParams``
+                # moved to another module): two stand-ins, not the code
+                results.append((inp, ro, rn, None))
+                continue
             if real:
                 # weak: the values that differ, or the input, hold injected
                 # values (what a made-up object answers may be the cause)

@@ -41,6 +41,7 @@ import datetime as _dt
 from typing import Optional
 
 from .funcrun import AFTER_MODULE, FROZEN_CLOCK
+from . import regexdiff
 
 #: the sample datetime of an ``isinstance`` test: naive, an hour before the clock
 _AN_HOUR_BEFORE = _dt.datetime.fromtimestamp(FROZEN_CLOCK - 3600, _dt.timezone.utc) \
@@ -59,6 +60,12 @@ STAND_IN = '''class _LxObj:
 
 def _lx_absent():
     raise NameError("absent")
+
+
+class _LxLate:
+    # a name of the module, bound once the module ran (funcrun)
+    def __init__(self, name):
+        self.name = name
 '''
 
 _SAMPLES = {"str": "'a'", "int": "1", "float": "1.5", "bool": "True", "list": "[1]",
@@ -261,10 +268,19 @@ class _Scope:
             if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
                 stores[n.id] = stores.get(n.id, 0) + 1
         binds: dict = {}
+        # a local bound once to a slice of a parameter from a parameter's
+        # place (``escape_id = src[pos:pos + 2]``): name -> (text, place)
+        self.offsets: dict = {}
         for s in ast.walk(fn):
             if isinstance(s, ast.Assign) and len(s.targets) == 1 and \
                     isinstance(s.targets[0], ast.Name):
                 e = s.value
+                if isinstance(e, ast.Subscript) and isinstance(e.slice, ast.Slice) and \
+                        isinstance(e.value, ast.Name) and e.value.id in self.params and \
+                        isinstance(e.slice.lower, ast.Name) and \
+                        e.slice.lower.id in self.params and \
+                        stores.get(s.targets[0].id) == 1:
+                    self.offsets[s.targets[0].id] = (e.value.id, e.slice.lower.id)
                 if isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and \
                         e.func.id == "ord" and len(e.args) == 1 and not e.keywords:
                     # ``code_point = ord(char)``: a number compared with it
@@ -362,7 +378,14 @@ def _in_tuple(src: str, place) -> str:
     if place is None:
         return src
     j, n = place
-    return "(" + ", ".join(src if k == j else "0" for k in range(n)) + ")"
+    # the other places a value of the same kind (a header's name and its
+    # value both bytes: ``(b'content-length', b'1')``)
+    try:
+        kind = type(ast.literal_eval(src))
+    except Exception:
+        kind = None
+    other = {bytes: "b'1'", str: "'1'"}.get(kind, "0")
+    return "(" + ", ".join(src if k == j else other for k in range(n)) + ")"
 
 
 def _targets(s) -> list:
@@ -567,6 +590,15 @@ def _hints(node, scope: _Scope) -> list:
                 return
             vals = [f"[0] * {int(v)}" for v in vals if isinstance(v, int) and 0 <= v < 1000]
             raw = True
+        if p is not None and len(p) == 1 and p[0] in scope.offsets and vals:
+            # ``escape_id = src[pos:pos + 2]`` compared with ``"\\x"``: the
+            # parameter holding the text, read from the start
+            text, at = scope.offsets[p[0]]
+            for v in vals[:4]:
+                src = v if raw else repr(v)
+                if len(src) < 400:
+                    out.append(("RAW", [f"{text} = {src}", f"{at} = 0"], False, [text, at]))
+            return
         if p is not None and p[0] in scope.derived:
             if p[0] in scope.ords and len(p) == 1 and not raw:
                 vals = [chr(v) for v in vals if type(v) is int and 0 <= v < 0x110000]
@@ -664,6 +696,12 @@ def _hints(node, scope: _Scope) -> list:
                                     # ``x is no_default``: the sentinel, and a
                                     # value that is not it (``default == no_default``)
                                     out.append((pa, [ast.unparse(b), "None"], False))
+                            elif pb and len(pb) == 1 and pb[0] in scope.defined and \
+                                    pb[0] not in scope.params and _dotted(a) and \
+                                    len(_dotted(a)) == 1 and _dotted(a)[0] in scope.params:
+                                # ``role is SERVER``, a name the module itself
+                                # binds: what it is once the module ran
+                                out.append((_dotted(a), [f"_LxLate({pb[0]!r})"], False))
                 else:
                     # a literal, or a name bound once to a constant
                     # expression (``limit = 211 ** 2``)
@@ -897,6 +935,23 @@ def _handler_hints(node, scope: _Scope) -> list:
                         # a function of the module (``valid_contextj(label,
                         # pos)``): the module's name bound to the raiser
                         calls.append(p)
+        caught = {n.id for h in t.handlers if h.type is not None
+                  for n in ast.walk(h.type) if isinstance(n, ast.Name)}
+        if caught & {"AttributeError", "TypeError"}:
+            # ``s.replace(...)`` on a parameter, ``except (AttributeError,
+            # TypeError)``: the parameter a value of another kind, which
+            # has no such method or takes other arguments
+            on = []
+            for st in t.body:
+                for c in ast.walk(st):
+                    if isinstance(c, ast.Call) and isinstance(c.func, ast.Attribute) and \
+                            isinstance(c.func.value, ast.Name) and \
+                            c.func.value.id in scope.params and c.func.value.id != "self" and \
+                            c.func.value.id not in on:
+                        on.append(c.func.value.id)
+            for prm in on[:2]:
+                for val in ("b'a'", "1", "None"):
+                    out.append((f"{prm} = {val}", f"{prm} = {val}"))
         if not calls:
             continue
         for h in t.handlers:
@@ -996,6 +1051,15 @@ def _changed_nodes(v, lines: set) -> tuple:
         if isinstance(s, (ast.If, ast.While, ast.Try, ast.For, ast.With)) and \
                 any(s.lineno < ln <= end for ln in lines):
             guards.append(s)
+    # an ``assert`` of the blocks that hold the changed lines, before them,
+    # guards them as an ``if`` would (``assert role is SERVER``)
+    if lines:
+        first = min(lines)
+        for g in [v.node] + guards:
+            for body in (getattr(g, "body", None), getattr(g, "orelse", None)):
+                if isinstance(body, list):
+                    guards.extend(st for st in body if isinstance(st, ast.Assert) and
+                                  st.lineno < first and st not in changed)
     return changed, guards
 
 
@@ -1009,6 +1073,8 @@ def _headers(s) -> list:
         return [h for h in s.handlers]
     if isinstance(s, ast.With):
         return [i.context_expr for i in s.items]
+    if isinstance(s, ast.Assert):
+        return [s.test]
     return []
 
 
@@ -1782,6 +1848,127 @@ def _clock_hints(v, changed: list, guards: list, scope: _Scope) -> list:
     return out
 
 
+def _class_report_hints(changed: list, scope: _Scope) -> list:
+    """``type(s) is str`` or ``s.__class__ is str`` on a changed line: the
+    two differ only for an object that reports a class it is not of (a
+    proxy: ``__class__`` a property), so one such object, whose text is
+    markup, for the parameter."""
+    out = []
+    for st in changed:
+        for n in ast.walk(st):
+            if not isinstance(n, ast.Compare) or len(n.comparators) != 1:
+                continue
+            e, k = n.left, n.comparators[0]
+            if isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and \
+                    e.func.id == "type" and len(e.args) == 1:
+                e = e.args[0]
+            elif isinstance(e, ast.Attribute) and e.attr == "__class__":
+                e = e.value
+            else:
+                continue
+            if isinstance(e, ast.Name) and e.id in scope.params and e.id != "self" and \
+                    isinstance(k, (ast.Name, ast.Attribute)):
+                cls = ast.unparse(k)
+                out.append(([e.id], [
+                    f"type('_LxProxy', (), {{'__class__': property(lambda self: {cls}), "
+                    f"'__str__': lambda self: '<a&b>'}})()"], False))
+    return out
+
+
+def _parametrize_hints(v) -> list:
+    """A test's ``@pytest.mark.parametrize("n", LENS)`` values (a literal
+    list, or a module constant's): the values its runner passes, in each
+    version (an edit of the constant is what such a test shows)."""
+    consts = {}
+    for s in v.module.body:
+        if isinstance(s, ast.Assign) and len(s.targets) == 1 and \
+                isinstance(s.targets[0], ast.Name):
+            consts[s.targets[0].id] = s.value
+        elif isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name) and s.value:
+            consts[s.target.id] = s.value
+    out = []
+    for d in getattr(v.node, "decorator_list", []):
+        if not (isinstance(d, ast.Call) and isinstance(d.func, ast.Attribute) and
+                d.func.attr == "parametrize" and len(d.args) >= 2):
+            continue
+        names = d.args[0]
+        if isinstance(names, ast.Constant) and isinstance(names.value, str):
+            names = [x.strip() for x in names.value.split(",") if x.strip()]
+        elif isinstance(names, (ast.List, ast.Tuple)) and all(
+                isinstance(x, ast.Constant) and isinstance(x.value, str) for x in names.elts):
+            names = [x.value for x in names.elts]
+        else:
+            continue
+        values = d.args[1]
+        for _ in range(3):
+            if isinstance(values, ast.Name) and values.id in consts:
+                values = consts[values.id]
+        if not isinstance(values, (ast.List, ast.Tuple)):
+            continue
+        per = {n: [] for n in names}
+        for el in values.elts[:8]:
+            if len(names) == 1:
+                parts = [el]
+            elif isinstance(el, (ast.Tuple, ast.List)) and len(el.elts) == len(names):
+                parts = el.elts
+            else:
+                continue
+            for n, part in zip(names, parts):
+                src = ast.unparse(part)
+                if len(src) < 300 and src not in per[n]:
+                    per[n].append(src)
+        out.extend(([n], vals, "value") for n, vals in per.items() if vals)
+    return out
+
+
+_MATCH_METHODS = {"group", "groups", "groupdict", "start", "end", "span", "expand"}
+
+
+def _regex_hints(old, new) -> list:
+    """Texts the two versions' patterns treat differently (regexdiff), for
+    the parameter (or ``self``, a ``str`` subclass's) each pattern is
+    applied to; and for a parameter that is a match object (``m.groups()``)
+    a match of a pattern the edit changed, on such a text."""
+    out: list = []
+    uses = {}
+    for v in (old, new):
+        sc = _Scope(v)
+        uses[id(v)] = (sc, regexdiff.pattern_uses(v.node, v.module, set(sc.params)))
+    (s_old, (used_o, on_o)), (s_new, (used_n, on_n)) = uses[id(old)], uses[id(new)]
+    for p in list(dict.fromkeys(list(on_n) + list(on_o))):
+        a, b = on_o.get(p, used_o), on_n.get(p, used_n)
+        texts = regexdiff.telling_texts(a, b)
+        if texts:
+            v = new if p in s_new.params else old
+            out.append((([p], [repr(t) for t in texts], False), v))
+    changed = regexdiff.changed_patterns(old.module, new.module)
+    if not changed:
+        return out
+    words = set(re.split(r"_+", new.name.lower())) - {""}
+    changed.sort(key=lambda c: -len(words & set(re.split(r"_+", c[0].lower()))))
+    for p in s_new.params:
+        if p in on_n or p in on_o:
+            continue
+        if not any(isinstance(n, ast.Attribute) and n.attr in _MATCH_METHODS and
+                   isinstance(n.value, ast.Name) and n.value.id == p
+                   for n in ast.walk(new.node)):
+            continue
+        vals = []
+        for _name, po, pn in changed[:2]:
+            for t in regexdiff.telling_texts([po], [pn]):
+                for text, flags in (pn, po):
+                    try:
+                        if re.compile(text, flags).match(t):
+                            vals.append(f"__import__('re').compile({text!r}, {flags})"
+                                        f".match({t!r})")
+                            break
+                    except (re.error, TypeError, ValueError):
+                        break
+        if vals:
+            out.append((([p], vals[:4], False), new))
+    return out
+
+
 def aimed_inputs(old, new, ch_old: set, ch_new: set, base: str = "") -> list:
     """(prefix, note, names) triples aimed at the edit between two
     :class:`~lexecutor_c.apps.funcsource.Version` objects; ``ch_old`` /
@@ -1801,6 +1988,15 @@ def aimed_inputs(old, new, ch_old: set, ch_new: set, base: str = "") -> list:
         near.extend((h, new) for h in _default_hints(old, new))
     except Exception:
         pass
+    try:
+        near.extend(_regex_hints(old, new))
+    except Exception:
+        pass
+    for v in (new, old):
+        try:
+            near.extend((h, v) for h in _parametrize_hints(v))
+        except Exception:
+            pass
     for v, lines in ((new, ch_new), (old, ch_old)):
         try:
             scope = _Scope(v)
@@ -1818,6 +2014,7 @@ def aimed_inputs(old, new, ch_old: set, ch_new: set, base: str = "") -> list:
             for g in guards + changed:
                 handlers.extend(_handler_hints(g, scope))
             near.extend((h, v) for h in _parameter_alternatives(v, changed))
+            near.extend((h, v) for h in _class_report_hints(changed, scope))
             near.extend((h, v) for h in _rounding_hints(changed, scope))
             near.extend((h, v) for h in _carry_hints(changed, scope, v.node, v.module))
             near.extend((h, v) for h in _clock_hints(v, changed, guards, scope))

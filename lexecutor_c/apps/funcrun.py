@@ -36,6 +36,19 @@ from ..engine import sandbox
 __all__ = ["run_case", "snapshot", "callee_name"]
 
 _ADDR = re.compile(r"0x[0-9a-fA-F]{4,}")
+_BUILTIN_BASES = (str, bytes, int, float, tuple, frozenset)
+# a temporary file's random name (``tempfile``'s ``tmpXXXXXXXX``): another
+# in every run, so a call passing it would never show the same twice
+_TEMP_NAME = re.compile(r"\btmp[a-z0-9_]{8}\b")
+
+
+def _norm(text: str) -> str:
+    """A recorded text without what differs between identical runs:
+    addresses, temporary files' names."""
+    return _TEMP_NAME.sub("tmp?", _ADDR.sub("0x?", text))
+# a traceback the function prints: the line numbers are where each version
+# has its code, which any edit above moves (the frames and text still count)
+_TB_LINE = re.compile(r'(^[ \t]*File "[^"\n]*", line )\d+', re.M)
 _GEN_MAX = 200
 _CALLS_MAX = 200
 # arguments of one call kept in the trace: a keyword far down a long call
@@ -201,7 +214,8 @@ def _module_top(name) -> str:
     return (name or "").split(".")[0] if isinstance(name, str) else ""
 
 
-def callee_name(fn, filename: str, dummies, inside: tuple = (0, 0)) -> Optional[str]:
+def callee_name(fn, filename: str, dummies, inside: tuple = (0, 0),
+                package: str = "") -> Optional[str]:
     """How a call's callee is named in the interaction trace, or None for a
     call that is no interaction with the outside world: a function of the
     code under test (``filename``: its calls are traced in turn), a class
@@ -250,6 +264,12 @@ def callee_name(fn, filename: str, dummies, inside: tuple = (0, 0)) -> Optional[
             return None         # the input's stand-in for a builtin (``len``)
         mod = "<input>"
     q = getattr(inner, "__qualname__", None) or type(fn).__qualname__
+    if package and _module_top(mod) == package:
+        # a function of the package under test, named without its module: a
+        # refactoring that moved it to another module of the package
+        # (``wcwidth.wcwidth.iter_sequences`` -> ``wcwidth.escape_sequences.
+        # iter_sequences``) moved no interaction; what it does runs and shows
+        mod = f"{package}.(package)"
     return f"{mod}.{q}"
 
 
@@ -625,7 +645,10 @@ def _raising_attributes(load, handled: set):
     would, for the code's own handler.  Objects of the module's classes
     (perhaps built without ``__init__``) and made-up values keep injection."""
     def _a_(iid, obj, name):
-        if iid in handled and type(obj).__module__ == "builtins":
+        if iid in handled and type(obj).__module__ == "builtins" or \
+                type(obj).__name__ == "_LxProxy":
+            # (an input's object reporting another class: what it lacks it
+            # lacks, as the builtin value it poses as would not)
             return getattr(obj, name)
         return load(iid, obj, name)
     return _a_
@@ -1016,7 +1039,7 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
         sys.stdout = real_out
         res["outcome"] = outcome
         if e is not None:
-            res["message"] = _ADDR.sub("0x?", f"{type(e).__name__}: {e}")[:300]
+            res["message"] = _norm(f"{type(e).__name__}: {e}")[:300]
         return res
 
     # 0. the module object (module mode: registered, its package imported)
@@ -1086,6 +1109,7 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
     calls: list = []
     tracing = [False]
     inside = (drv["target_first"], drv["target_last"])
+    package = (drv.get("module_name") or "").split(".")[0] if drv.get("mode") == "module" else ""
     real_call = loaders["_c_"]
 
     def traced_call(iid, fn, *a, **k):
@@ -1099,7 +1123,7 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
             a = _super_args(caller)
         if tracing[0] and len(calls) < _CALLS_MAX:
             try:
-                who = callee_name(fn, filename, dummies, inside)
+                who = callee_name(fn, filename, dummies, inside, package)
                 if who is not None:
                     _NO_DRAIN[0] = True
                     try:
@@ -1117,7 +1141,7 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
     if drv.get("trace", True):
         loaders["_c_"] = traced_call
     handled = _handled_attribute_sites(drv["text"], inst.iids, drv.get("handled_spans"))
-    if handled:
+    if handled or "_LxProxy" in (inp.get("prefix") or ""):
         loaders["_a_"] = _raising_attributes(loaders["_a_"], handled)
     env.update(loaders)
     marks = {int(r.iid): int(r.line) for r in inst.lines}
@@ -1139,6 +1163,12 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
         after = env.pop(AFTER_MODULE, None)
         if isinstance(after, dict):
             env.update((k, v) for k, v in after.items() if isinstance(k, str))
+        for p, x in list(given.items()):
+            if type(x).__name__ == "_LxLate" and isinstance(getattr(x, "name", None), str):
+                # a parameter given a name of the module (``role = SERVER``):
+                # what the module bound, or what stands in for it
+                late = env[x.name] if x.name in env else loaders["_n_"](0, x.name, _absent)
+                given[p] = env[p] = late
         holder = env
         for c in drv["class_path"]:
             holder = holder[c].__dict__ if isinstance(holder, dict) else \
@@ -1209,6 +1239,29 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
             # ones at the value given or their default
             args = _with_varargs(fn, args, kwargs, drv.get("varargs") or (),
                                  inp.get("given") or (), env)
+        if needs_self and obj is None and type(s_obj) in _BUILTIN_BASES and \
+                isinstance(cls, type) and issubclass(cls, type(s_obj)):
+            # a subclass of str (bytes, int ...) given its value (a text an
+            # edited pattern treats anew, for ``Markup.striptags``)
+            try:
+                obj = cls(s_obj)
+            except Exception:
+                obj = None
+            else:
+                s_obj = None
+        if needs_self and obj is None and isinstance(cls, type) and issubclass(cls, tuple) \
+                and isinstance(getattr(cls, "_fields", None), tuple):
+            # a NamedTuple's method: the tuple built from its fields (what the
+            # input gives the object's attributes, else made up), as
+            # ``__new__`` alone cannot
+            try:
+                obj = cls(*[getattr(s_obj, f) if s_obj is not None and
+                            not isinstance(s_obj, dummies) and hasattr(s_obj, f)
+                            else loaders["_n_"](0, f, _absent) for f in cls._fields])
+            except Exception:
+                obj = None
+            else:
+                s_obj = None
         if needs_self and obj is None:
             obj = _constructed(cls, fn, env) if drv.get("construct", True) else _bare(cls)
             if s_obj is not None and not isinstance(s_obj, dummies):
@@ -1387,14 +1440,14 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
         if probed:
             chain.append(["<protocols>", probed])
         res["outcome"] = "returned"
-        res["ret"] = _ADDR.sub("0x?", repr(chain[0] if len(chain) == 1 else
+        res["ret"] = _norm(repr(chain[0] if len(chain) == 1 else
                                            ["<calls>"] + chain))
     except sandbox.Timeout:
         return stop("timeout")
     except BaseException as e:
         res["outcome"] = f"raised:{type(e).__name__}"
         try:
-            res["message"] = _ADDR.sub("0x?", str(e))[:300]
+            res["message"] = _norm(str(e))[:300]
         except BaseException:
             res["message"] = ""
         # how it is chained (``raise ... from err``: what a traceback shows
@@ -1410,7 +1463,7 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
             # call: what a caller that never iterates sees differs
             _NO_DRAIN[0] = True
             try:
-                res["ret"] = _ADDR.sub("0x?", repr(snapshot(
+                res["ret"] = _norm(repr(snapshot(
                     drained + [f"raised:{type(e).__name__}"], 0, dummies)))
             except Exception:
                 res["ret"] = repr(["<iterator>", f"raised:{type(e).__name__}"])
@@ -1424,14 +1477,14 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
         sandbox._disarm()
     except Exception:
         pass
-    res["calls"] = _ADDR.sub("0x?", repr(calls))
+    res["calls"] = _norm(repr(calls))
     try:
         after = {k: snapshot(x, 0, dummies) for k, x in _data_globals(env, dummies).items()}
         res["globals"] = _ADDR.sub("0x?", repr(sorted(
             [k, v] for k, v in after.items() if globals_before.get(k, "<unset>") != v)))
     except Exception:
         res["globals"] = "[]"
-    res["out"] = _ADDR.sub("0x?", sink.getvalue()[:20000])
+    res["out"] = _TB_LINE.sub(r"\1?", _norm(sink.getvalue()[:20000]))
     res["args"] = _ADDR.sub("0x?", repr([snapshot(x, 0, dummies) for x in args] +
                                         [snapshot(x, 0, dummies) for x in kwargs.values()]))
     res["self"] = _ADDR.sub("0x?", repr(snapshot(obj, 0, dummies))) if obj is not None else ""

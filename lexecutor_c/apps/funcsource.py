@@ -556,7 +556,13 @@ def build_driver(v: Version) -> Driver:
             if not isinstance(s, (ast.Import, ast.ImportFrom)):
                 todo.extend(sorted(_names_read(s) - seen, reverse=True))
     chosen.sort(key=lambda s: s.lineno)
-    out: list = list(stubs)
+    # the module's ``from __future__`` imports come first, whatever is read:
+    # without ``annotations`` the extract would evaluate every annotation
+    # (a class's ``x: Alias[T]`` with an injected ``T`` fails the class)
+    out: list = [ln for s in tops
+                 if isinstance(s, ast.ImportFrom) and s.module == "__future__"
+                 for ln in (ast.get_source_segment(v.text, s) or "").splitlines()]
+    out.extend(stubs)
     for s in chosen:
         # a class keeps its decorators (``@total_ordering``, ``@unique``)
         top = min([s.lineno] + [d.lineno for d in s.decorator_list]) \
@@ -634,6 +640,32 @@ def _null_translation(stmt: ast.ImportFrom, name: str) -> str:
 _NOT_KEPT_BASES = {"abc", "typing", "collections", "enum", "ctypes", "types"}
 
 
+def _plain_std_class(module: str, name: str) -> bool:
+    """Is ``module.name`` a class of the standard library whose instances
+    ``__new__`` alone can make (``string.Formatter``; not ``functools.partial``,
+    which wants its function)?"""
+    import importlib
+    import sys
+    # (a module this process already imported, or one of a few known to do
+    # nothing when imported: importing here, outside the sandbox, may do
+    # things -- ``antigravity``)
+    mod = sys.modules.get(module)
+    if mod is None and module in _QUIET_MODULES:
+        try:
+            mod = importlib.import_module(module)
+        except ImportError:
+            return False
+    c = getattr(mod, name, None)
+    return isinstance(c, type) and c.__new__ is object.__new__
+
+
+_QUIET_MODULES = frozenset({
+    "string", "json", "argparse", "logging", "threading", "io", "numbers", "unittest",
+    "socketserver", "configparser", "contextlib", "reprlib", "pprint", "codecs", "queue",
+    "random", "datetime", "decimal", "fractions", "shlex", "textwrap", "cmd", "optparse",
+    "ast", "html", "difflib", "email", "csv", "weakref"})
+
+
 def _builtin_bases(cls: ast.ClassDef, module: Optional[ast.Module] = None) -> list:
     """The bases of a class statement that are builtin classes other than
     ``object`` (by name) or classes the module imports from the standard
@@ -643,6 +675,7 @@ def _builtin_bases(cls: ast.ClassDef, module: Optional[ast.Module] = None) -> li
     import builtins
     import sys
     std: set = set()
+    std_modules: set = set()        # ``import string``: ``string.Formatter``
     tops = list(module.body) if module is not None else []
     for st in list(tops):
         # imports under ``try``/``if`` at the module's top (``try: from repr
@@ -654,10 +687,18 @@ def _builtin_bases(cls: ast.ClassDef, module: Optional[ast.Module] = None) -> li
             top = st.module.split(".")[0]
             if top in sys.stdlib_module_names and top not in _NOT_KEPT_BASES:
                 std.update(a.asname or a.name for a in st.names if a.name != "*")
+        elif isinstance(st, ast.Import):
+            std_modules.update(a.name for a in st.names if a.asname is None and
+                               "." not in a.name and a.name in sys.stdlib_module_names and
+                               a.name not in _NOT_KEPT_BASES)
     names = []
     for b in cls.bases:
         if isinstance(b, ast.Name) and b.id in std and not hasattr(builtins, b.id):
             names.append(b.id)
+            continue
+        if isinstance(b, ast.Attribute) and isinstance(b.value, ast.Name) and \
+                b.value.id in std_modules and _plain_std_class(b.value.id, b.attr):
+            names.append(f"{b.value.id}.{b.attr}")
             continue
         if not (isinstance(b, ast.Name) and isinstance(getattr(builtins, b.id, None), type)):
             return []

@@ -1,0 +1,260 @@
+"""Kinds of edits the commit check missed on a development set of six
+projects it had never seen (issue 20, stop 36), each with the smallest
+function that shows it."""
+import ast
+import textwrap
+
+from lexecutor_c.apps import behaviour as B
+from lexecutor_c.apps import diffinputs as D
+from lexecutor_c.apps.compare import compare_sources
+from lexecutor_c.apps.funcrun import _norm
+from lexecutor_c.apps.funcsource import build_driver, function_versions
+
+
+def d(s):
+    return textwrap.dedent(s).lstrip("\n")
+
+
+def test_the_extract_keeps_the_modules_future_import():
+    # ``from __future__ import annotations`` left out of the extract made
+    # a class-level annotation evaluate: ``Alias[int]`` with an injected
+    # type variable raised and the class was never defined (every input
+    # ended in "setup:KeyError")
+    old = d('''
+        from __future__ import annotations
+        import typing as t
+        from ._typing import KT
+
+        Alias = t.Callable[[KT], int]
+
+
+        class Box:
+            limit: t.ClassVar[Alias[int]]
+
+            def get(self, k):
+                return k + 1
+        ''')
+    new = old.replace("k + 1", "k + 2")
+    v = function_versions(old, "m.py")["Box.get"]
+    assert build_driver(v).text.startswith("from __future__ import annotations\n")
+    c = compare_sources(old, new, "Box.get")
+    assert c.verdict == "changed", c.detail
+
+
+def test_a_printed_traceback_is_compared_without_its_line_numbers():
+    # a local inlined: the ``raise`` moved up a line, and with it the line
+    # number the printed traceback shows (sortedcontainers' ``_check``)
+    old = d('''
+        import sys
+        import traceback
+
+
+        def check(x):
+            try:
+                value = x
+                raise ValueError(value)
+            except ValueError:
+                traceback.print_exc(file=sys.stdout)
+                return False
+        ''')
+    new = old.replace("value = x\n        raise ValueError(value)", "raise ValueError(x)")
+    assert new != old
+    c = compare_sources(old, new, "check")
+    assert c.verdict != "changed", c.detail
+    assert "Traceback" in str(c.to_dict()["evidence"]), "no input reached the handler"
+    assert _norm("x 0x7f12abcd y /tmp/tmpab_3x9zq.txt") == "x 0x? y /tmp/tmp?.txt"
+
+
+def test_an_argument_next_to_a_temporary_files_name_is_found():
+    # every run names its temporary file anew: the call passing it never
+    # showed the same twice, and the difference it made was dropped
+    old = d('''
+        import tempfile
+        from tool import launch
+
+
+        def go(args):
+            f = tempfile.NamedTemporaryFile('r+')
+            launch(['valgrind', '--tool=cachegrind', '--out=' + f.name] + list(args))
+            return 0
+        ''')
+    new = old.replace("'--tool=cachegrind',", "'--tool=cachegrind', '--cache-sim=yes',")
+    assert new != old
+    c = compare_sources(old, new, "go")
+    assert c.verdict == "changed", c.detail
+    assert "cache-sim" in c.detail
+
+
+def test_a_tests_parametrize_values_are_its_inputs():
+    src = d('''
+        import pytest
+        LENS = (99, 999)
+        PAIRS = [(1, 'a'), (2, 'b')]
+
+        @pytest.mark.parametrize('n', LENS)
+        @pytest.mark.parametrize('k, v', PAIRS)
+        def test_table(n, k, v):
+            assert n
+        ''')
+    v = function_versions(src, "m.py")["test_table"]
+    assert D._parametrize_hints(v) == [(["n"], ["99", "999"], "value"),
+                                       (["k"], ["1", "2"], "value"),
+                                       (["v"], ["'a'", "'b'"], "value")]
+
+
+def test_a_stand_in_the_other_version_never_reached_is_no_cause():
+    # the old version raised at once (a key its constant no longer holds);
+    # the new one went on to call a stand-in: that call came after the
+    # versions parted, what it returned is not why they differ
+    raised = {"outcome": "raised:KeyError", "calls": "[]"}
+    went_on = {"outcome": "returned",
+               "calls": "[['<input>.C_benchmark.pedantic', [\"'x'\"], []]]"}
+    assert not B._stand_in_before_divergence(raised, went_on)
+    # but a version that returned without calling it may owe that to it
+    assert B._stand_in_before_divergence({"outcome": "returned", "calls": "[]"}, went_on)
+
+
+def test_the_other_places_of_an_unpacked_item_get_a_value_of_its_kind():
+    assert D._in_tuple("b'content-length'", (0, 2)) == "(b'content-length', b'1')"
+    assert D._in_tuple("'a'", (1, 3)) == "('1', 'a', '1')"
+    assert D._in_tuple("3", (0, 2)) == "(3, 0)"
+
+
+def test_a_sentinel_of_the_module_and_an_assert_before_the_changed_lines():
+    # h11's ``process_event``: ``assert role is SERVER`` stands before the
+    # reworded message; ``role`` must be the module's own ``SERVER``, which
+    # exists only once the module ran
+    old = d('''
+        class SERVER:
+            pass
+
+
+        class ProtocolError(Exception):
+            pass
+
+
+        class State:
+            def __init__(self):
+                self.pending = set()
+
+            def process(self, role, switch=None):
+                if switch is not None:
+                    assert role is SERVER
+                    if switch not in self.pending:
+                        raise ProtocolError(
+                            "Received server {} event without a pending proposal".format(switch))
+                return role
+        ''')
+    new = old.replace('''"Received server {} event without a pending proposal".format(switch))''',
+                      '''"Received server upgrade event without a pending proposal")''')
+    assert new != old
+    c = compare_sources(old, new, "State.process")
+    assert c.verdict == "changed", c.detail
+    assert "_LxLate('SERVER')" in str(c.to_dict()["evidence"]["distinguishing_input"])
+
+
+def test_a_slice_from_a_parameters_place_is_given_its_text_from_the_start():
+    src = d('''
+        def escape(src, pos):
+            escape_id = src[pos:pos + 2]
+            if escape_id == "\\\\x":
+                return 1
+            return 0
+        ''')
+    f = function_versions(src, "m.py")["escape"]
+    hints = D._hints(f.node, D._Scope(f))
+    assert ("RAW", ["src = '\\\\x'", "pos = 0"], False, ["src", "pos"]) in hints
+
+
+def test_a_handler_for_a_wrong_kind_gets_values_of_other_kinds():
+    old = d('''
+        def loads(s):
+            src = s.replace("\\r\\n", "\\n")
+            return src.split("=")
+        ''')
+    new = old.replace('''    src = s.replace("\\r\\n", "\\n")''', '''    try:
+        src = s.replace("\\r\\n", "\\n")
+    except (AttributeError, TypeError):
+        raise TypeError(f"Expected str object, not '{type(s).__qualname__}'") from None''')
+    assert new != old
+    c = compare_sources(old, new, "loads")
+    assert c.verdict == "changed", c.detail
+    assert c.to_dict()["evidence"]["strength"] == "concrete"
+    assert "Expected str object, not 'bytes'" in c.detail or \
+        "Expected str object, not 'int'" in c.detail
+
+
+def test_an_unchanged_function_whose_module_constant_changed_is_run():
+    old = d('''
+        LIMITS = {'a': 1}
+
+
+        def limit(k):
+            """The limit."""
+            return LIMITS.get(k, 0)
+        ''')
+    docs = old.replace('"""The limit."""', '"""The limit of k."""')
+    c = compare_sources(old, docs, "limit")
+    assert (c.verdict, c.detail) == ("same", "only docstrings or annotations changed")
+    new = old.replace("{'a': 1}", "{'a': 2}")
+    c = compare_sources(old, new, "limit")
+    assert c.verdict == "changed", c.detail
+    va, vb = (function_versions(s, "m.py")["limit"] for s in (old, new))
+    assert B._context_edit(va, vb) == "but LIMITS, which it reads, changed"
+    assert isinstance(ast.parse(new), ast.Module)
+
+
+def test_a_base_class_of_a_standard_module_stays_in_the_extract():
+    # ``class EscapeFormatter(string.Formatter)``: with the base replaced,
+    # ``super().format_field`` went to a made-up base while the old
+    # ``string.Formatter.format_field(self, ...)`` ran the real one
+    old = d('''
+        import string
+
+
+        class EscapeFormatter(string.Formatter):
+            def __init__(self, escape):
+                self.escape = escape
+                super().__init__()
+
+            def format_field(self, value, format_spec):
+                rv = string.Formatter.format_field(self, value, format_spec)
+                return self.escape(rv)
+        ''')
+    new = old.replace("string.Formatter.format_field(self, value, format_spec)",
+                      "super().format_field(value, format_spec)")
+    assert new != old
+    v = function_versions(old, "m.py")["EscapeFormatter.format_field"]
+    assert "class EscapeFormatter(string.Formatter, __lx_base__):" in build_driver(v).text
+    c = compare_sources(old, new, "EscapeFormatter.format_field")
+    assert c.verdict != "changed", c.detail
+
+
+def test_two_made_up_values_for_names_each_version_alone_reads_are_no_difference():
+    old = {"outcome": "returned", "ret": "\"<Dummy '_State'>\"",
+           "calls": "[['<injected>', [], [['url', \"''\"]]]]"}
+    new = {"outcome": "returned", "ret": "['C_Params_parse_ret', [['url', \"'url'\"]]]",
+           "calls": "[['<input>.C_Params.parse', [\"'x'\"], []]]"}
+    assert B._swapped_made_up(["ret", "calls"], old, new, {"_State", "Params"})
+    # a name both read, or a real value on one side, or a real call: a difference
+    assert not B._swapped_made_up(["ret"], old, new, {"_State"})
+    assert not B._swapped_made_up(["ret"], old, dict(new, ret="'url'"), {"_State", "Params"})
+    real = dict(new, calls="[['os.remove', [\"'x'\"], []]]")
+    assert not B._swapped_made_up(["ret", "calls"], old, real, {"_State", "Params"})
+
+
+def test_type_of_and_class_attribute_told_apart_by_an_object_reporting_another_class():
+    # ``s.__class__ is str`` -> ``type(s) is str`` (markupsafe's ``escape``):
+    # only an object whose ``__class__`` reports ``str`` (a proxy) takes
+    # the other branch
+    old = d('''
+        def escape(s):
+            if s.__class__ is str:
+                return s.replace("&", "&amp;")
+            return str(s).replace("&", "&amp;")
+        ''')
+    new = old.replace("if s.__class__ is str:", "if type(s) is str:")
+    assert new != old
+    c = compare_sources(old, new, "escape")
+    assert c.verdict == "changed", c.detail
+    assert "_LxProxy" in str(c.to_dict()["evidence"]["distinguishing_input"])

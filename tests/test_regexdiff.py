@@ -1,0 +1,136 @@
+"""Texts that tell an edited regular expression apart (issue 20): the
+patterns a function uses, what an edit changed in them, and the commit
+check finding an edit that shows only on such a text."""
+import ast
+import re
+import textwrap
+
+from lexecutor_c.apps import diffinputs as D
+from lexecutor_c.apps import regexdiff as R
+from lexecutor_c.apps.compare import compare_sources
+from lexecutor_c.apps.funcsource import changed_lines, function_versions
+
+
+def d(s):
+    return textwrap.dedent(s).lstrip("\n")
+
+
+def _tells(old, new, s):
+    po = [re.compile(t, f) for t, f in old]
+    pn = [re.compile(t, f) for t, f in new]
+    return R._signature(po, s, len(po) == len(pn)) != R._signature(pn, s, len(po) == len(pn))
+
+
+def test_a_newline_inside_a_tag_tells_two_tag_patterns_apart():
+    old = [(r"(<!--.*?-->|<[^>]*>)", 0)]
+    new = [(r"<!--.*?-->", 0), (r"<.*?>", 0)]
+    texts = R.telling_texts(old, new)
+    assert texts and all(_tells(old, new, t) for t in texts)
+    assert any("\n" in t for t in texts)
+
+
+def test_an_optional_part_made_of_a_required_one():
+    old = [(r"([01][0-9]|2[0-3]):([0-5][0-9]):([0-5][0-9])", 0)]
+    new = [(r"([01][0-9]|2[0-3]):([0-5][0-9])(?::([0-5][0-9]))?", 0)]
+    texts = R.telling_texts(old, new)
+    assert texts
+    # a time without seconds: the new pattern matches it, the old does not
+    assert any(re.compile(new[0][0]).fullmatch(t) and not re.compile(old[0][0]).match(t)
+               for t in texts)
+
+
+def test_flags_and_anchors_count_and_equal_patterns_give_nothing():
+    assert R.telling_texts([(r"[a-z]+", 0)], [(r"[a-z]+", re.I)])
+    assert R.telling_texts([(r"^\d+$", 0)], [(r"^\d+\Z", 0)]) == ["1\n"]
+    assert R.telling_texts([(r"a+", 0)], [(r"a+", 0)]) == []
+    # a pattern that does not compile gives nothing rather than an error
+    assert R.telling_texts([(r"(", 0)], [(r"a", 0)]) == []
+
+
+def test_pattern_texts_are_read_through_constants_and_f_strings():
+    mod = ast.parse(d('''
+        import re
+        _TIME: Final = r"(\\d\\d):(\\d\\d)"
+        RE_TIME = re.compile(_TIME, flags=re.VERBOSE | re.I)
+        RE_STAMP = re.compile(rf"(\\d{{4}})-{_TIME}" + "Z?")
+        RE_BAD = re.compile(make())
+        '''))
+    pats = R.module_patterns(mod)
+    assert pats["RE_TIME"] == (r"(\d\d):(\d\d)", int(re.VERBOSE | re.I))
+    assert pats["RE_STAMP"] == (r"(\d{4})-(\d\d):(\d\d)Z?", 0)
+    assert "RE_BAD" not in pats
+
+
+def test_the_parameter_each_pattern_is_applied_to_through_locals():
+    src = d('''
+        import re
+        _C = re.compile(r"<!--.*?-->")
+        _T = re.compile(r"<.*?>")
+
+        def strip(self, other):
+            value = _C.sub("", self)
+            value = _T.sub("", value)
+            found = re.findall(r"x+", other)
+            return value, found
+        ''')
+    f = function_versions(src, "m.py")["strip"]
+    used, on = R.pattern_uses(f.node, f.module, {"self", "other"})
+    assert used == [(r"<!--.*?-->", 0), (r"<.*?>", 0), (r"x+", 0)]
+    assert on == {"self": [(r"<!--.*?-->", 0), (r"<.*?>", 0)], "other": [(r"x+", 0)]}
+
+
+def test_an_edited_pattern_is_found_changed_on_a_text_it_treats_anew():
+    old = d('''
+        import re
+        _TAGS = re.compile(r"<[^>]*>")
+
+        def strip_tags(text):
+            return " ".join(_TAGS.sub("", text).split())
+        ''')
+    new = old.replace(r'r"<[^>]*>"', r'r"<.*?>"')
+    assert new != old
+    c = compare_sources(old, new, "strip_tags")
+    assert c.verdict == "changed", c.detail
+    assert "\\n" in str(c.to_dict()["evidence"]["distinguishing_input"])
+
+
+def test_a_match_parameter_gets_a_match_of_the_edited_pattern():
+    # tomli's ``match_to_localtime(match)``: the pattern made the seconds
+    # optional; a match without them makes the old ``int(None)`` raise
+    old = d('''
+        import re
+        from datetime import time
+        RE_LOCALTIME = re.compile(r"([01][0-9]|2[0-3]):([0-5][0-9]):([0-5][0-9])")
+
+        def match_to_localtime(match):
+            hour_str, minute_str, sec_str = match.groups()
+            return time(int(hour_str), int(minute_str), int(sec_str))
+        ''')
+    new = old.replace(r':([0-5][0-9])")', r'(?::([0-5][0-9]))?")').replace(
+        "int(sec_str))", "int(sec_str) if sec_str else 0)")
+    assert new.count("?:") == 1 and "else 0" in new
+    fa, fb = (function_versions(s, "m.py")["match_to_localtime"] for s in (old, new))
+    (h, v), = D._regex_hints(fa, fb)
+    assert h[0] == ["match"] and all(".match(" in x for x in h[1])
+    c = compare_sources(old, new, "match_to_localtime")
+    assert c.verdict == "changed", c.detail
+    assert "TypeError" in c.detail
+
+
+def test_a_str_subclass_method_gets_the_telling_text_as_its_object():
+    old = d('''
+        import re
+        _TAGS = re.compile(r"<[^>]*>")
+
+        class Text(str):
+            def striptags(self):
+                return _TAGS.sub("", self)
+        ''')
+    new = old.replace(r'r"<[^>]*>"', r'r"<.*?>"')
+    fa, fb = (function_versions(s, "m.py")["Text.striptags"] for s in (old, new))
+    (h, _), = D._regex_hints(fa, fb)
+    assert h[0] == ["self"]
+    c = compare_sources(old, new, "Text.striptags")
+    assert c.verdict == "changed", c.detail
+    ch = changed_lines(fa, fb)
+    assert ch == (set(), set())      # the edit is outside the method
