@@ -110,7 +110,7 @@ def test_a_match_parameter_gets_a_match_of_the_edited_pattern():
         "int(sec_str))", "int(sec_str) if sec_str else 0)")
     assert new.count("?:") == 1 and "else 0" in new
     fa, fb = (function_versions(s, "m.py")["match_to_localtime"] for s in (old, new))
-    (h, v), = D._regex_hints(fa, fb)
+    (h, v), = D._regex_hints(fa, fb, {id(x): D._Scope(x) for x in (fa, fb)})
     assert h[0] == ["match"] and all(".match(" in x for x in h[1])
     c = compare_sources(old, new, "match_to_localtime")
     assert c.verdict == "changed", c.detail
@@ -128,7 +128,7 @@ def test_a_str_subclass_method_gets_the_telling_text_as_its_object():
         ''')
     new = old.replace(r'r"<[^>]*>"', r'r"<.*?>"')
     fa, fb = (function_versions(s, "m.py")["Text.striptags"] for s in (old, new))
-    (h, _), = D._regex_hints(fa, fb)
+    (h, _), = D._regex_hints(fa, fb, {id(x): D._Scope(x) for x in (fa, fb)})
     assert h[0] == ["self"]
     c = compare_sources(old, new, "Text.striptags")
     assert c.verdict == "changed", c.detail

@@ -44,9 +44,9 @@ from typing import Optional
 from ..engine import sandbox
 from .funcrun import handled_spans, run_case, snapshot
 from .diffinputs import handles_bytes
-from .funcsource import (Version, build_driver, changed_lines, code_dump, facts_source,
-                         function_versions, is_overload, module_driver, module_name_of,
-                         relative_levels)
+from .funcsource import (Version, _names_read, build_driver, changed_lines, code_dump,
+                         facts_source, function_versions, is_overload, module_driver,
+                         module_name_of, relative_levels)
 
 __all__ = ["Version", "FunctionCheck", "Options", "Input", "Tree", "function_versions",
            "check_function", "snapshot", "code_dump", "changed_lines", "build_driver",
@@ -1196,14 +1196,11 @@ def _context_edit(old: Version, new: Version) -> str:
     changed (``_TAGS = re.compile(...)`` given another pattern), as a
     phrase; '' when there are none."""
     a, b = _module_bindings(old.module), _module_bindings(new.module)
-
-    def read(node) -> set:
-        return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
     if a == b:
         return ""
     dumps = [(st, code_dump(st)) for st in new.module.body
              if not isinstance(st, (ast.Import, ast.ImportFrom))]
-    todo = read(new.cls if new.cls is not None else new.node)
+    todo = _names_read(new.cls if new.cls is not None else new.node)
     seen: set = set()
     for _ in range(3):
         more: set = set()
@@ -1214,7 +1211,7 @@ def _context_edit(old: Version, new: Version) -> str:
             mine = b.get(nm) or []
             for st, dump in dumps:
                 if dump in mine:
-                    more |= read(st)
+                    more |= _names_read(st)
         todo = more
     return ""
 
@@ -1238,14 +1235,12 @@ def _check_function(old: Version, new: Version, opts: Options, test_inputs: Opti
                     ) -> FunctionCheck:
     t0 = time.monotonic()
     fc = FunctionCheck(file or new.path, new.qualname, "modified", EXCEPTION)
-    context = ""
     if code_dump(old.node) == code_dump(new.node) and \
-            (old.cls is None) == (new.cls is None) and old.kind == new.kind:
-        context = _context_edit(old, new)
-        if not context:
-            fc.status, fc.verdict = "static", SAME
-            fc.detail = "only docstrings or annotations changed"
-            return fc
+            (old.cls is None) == (new.cls is None) and old.kind == new.kind and \
+            not _context_edit(old, new):
+        fc.status, fc.verdict = "static", SAME
+        fc.detail = "only docstrings or annotations changed"
+        return fc
     if is_overload(old.node) and is_overload(new.node):
         # what a type checker reads: the name binds the definition after it
         fc.status, fc.verdict = "static", SAME

@@ -1879,13 +1879,7 @@ def _parametrize_hints(v) -> list:
     """A test's ``@pytest.mark.parametrize("n", LENS)`` values (a literal
     list, or a module constant's): the values its runner passes, in each
     version (an edit of the constant is what such a test shows)."""
-    consts = {}
-    for s in v.module.body:
-        if isinstance(s, ast.Assign) and len(s.targets) == 1 and \
-                isinstance(s.targets[0], ast.Name):
-            consts[s.targets[0].id] = s.value
-        elif isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name) and s.value:
-            consts[s.target.id] = s.value
+    consts = dict(regexdiff.assignments(v.module.body))
     out = []
     for d in getattr(v.node, "decorator_list", []):
         if not (isinstance(d, ast.Call) and isinstance(d.func, ast.Attribute) and
@@ -1924,17 +1918,16 @@ def _parametrize_hints(v) -> list:
 _MATCH_METHODS = {"group", "groups", "groupdict", "start", "end", "span", "expand"}
 
 
-def _regex_hints(old, new) -> list:
+def _regex_hints(old, new, scopes: dict) -> list:
     """Texts the two versions' patterns treat differently (regexdiff), for
     the parameter (or ``self``, a ``str`` subclass's) each pattern is
     applied to; and for a parameter that is a match object (``m.groups()``)
-    a match of a pattern the edit changed, on such a text."""
+    a match of a pattern the edit changed, on such a text.  ``scopes``:
+    id(version) -> its :class:`_Scope`."""
     out: list = []
-    uses = {}
-    for v in (old, new):
-        sc = _Scope(v)
-        uses[id(v)] = (sc, regexdiff.pattern_uses(v.node, v.module, set(sc.params)))
-    (s_old, (used_o, on_o)), (s_new, (used_n, on_n)) = uses[id(old)], uses[id(new)]
+    s_old, s_new = scopes[id(old)], scopes[id(new)]
+    used_o, on_o = regexdiff.pattern_uses(old.node, old.module, set(s_old.params))
+    used_n, on_n = regexdiff.pattern_uses(new.node, new.module, set(s_new.params))
     for p in list(dict.fromkeys(list(on_n) + list(on_o))):
         a, b = on_o.get(p, used_o), on_n.get(p, used_n)
         texts = regexdiff.telling_texts(a, b)
@@ -1984,12 +1977,13 @@ def aimed_inputs(old, new, ch_old: set, ch_new: set, base: str = "") -> list:
     near: list = []             # ((path, [values], edge), version): changed lines, guards
     rest: list = []             # the rest of the function
     handlers: list = []
+    scopes = {id(v): _Scope(v) for v in (old, new)}
     try:
         near.extend((h, new) for h in _default_hints(old, new))
     except Exception:
         pass
     try:
-        near.extend(_regex_hints(old, new))
+        near.extend(_regex_hints(old, new, scopes))
     except Exception:
         pass
     for v in (new, old):
@@ -1999,7 +1993,7 @@ def aimed_inputs(old, new, ch_old: set, ch_new: set, base: str = "") -> list:
             pass
     for v, lines in ((new, ch_new), (old, ch_old)):
         try:
-            scope = _Scope(v)
+            scope = scopes[id(v)]
             changed, guards = _changed_nodes(v, lines)
             for s in changed:
                 near.extend((h, v) for h in _hints(s, scope))
@@ -2027,8 +2021,7 @@ def aimed_inputs(old, new, ch_old: set, ch_new: set, base: str = "") -> list:
             rest.extend((h, v) for h in _hints(v.node, scope))
         except Exception:        # an odd AST costs only these inputs
             continue
-    params = set(_Scope(old).params) | set(_Scope(new).params)
-    scopes = {id(v): _Scope(v) for v in (old, new)}
+    params = set(scopes[id(old)].params) | set(scopes[id(new)].params)
     head = STAND_IN + ("\n" + base if base else "")
     # a command-line main's arguments and input: under every aimed input
     try:

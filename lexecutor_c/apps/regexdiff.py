@@ -104,19 +104,25 @@ def _compiled(call, consts: dict) -> Optional[tuple]:
     return text, flags
 
 
+def assignments(stmts) -> list:
+    """(name, value expression) of the statements among ``stmts`` that bind
+    one name to a value (``X = ...``, ``X: T = ...``), in order."""
+    out = []
+    for s in stmts:
+        if isinstance(s, ast.Assign) and len(s.targets) == 1 and \
+                isinstance(s.targets[0], ast.Name):
+            out.append((s.targets[0].id, s.value))
+        elif isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name) and s.value:
+            out.append((s.target.id, s.value))
+    return out
+
+
 def module_patterns(module: ast.Module) -> dict:
     """name -> (pattern text, flags) of the module's top-level
     ``NAME = re.compile(...)`` (also annotated)."""
     consts: dict = {}
     pats: dict = {}
-    for s in module.body:
-        if isinstance(s, ast.Assign) and len(s.targets) == 1 and \
-                isinstance(s.targets[0], ast.Name):
-            name, value = s.targets[0].id, s.value
-        elif isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name) and s.value:
-            name, value = s.target.id, s.value
-        else:
-            continue
+    for name, value in assignments(module.body):
         c = _compiled(value, consts)
         if c is not None:
             pats[name] = c
@@ -135,17 +141,16 @@ def pattern_uses(fn, module: ast.Module, params: set) -> tuple:
     pattern is applied to, directly or through a local computed from it
     (``value = P.sub("", self)``; ``value = Q.sub("", value)``)."""
     pats = module_patterns(module)
-    consts = {}
-    for s in module.body:
-        if isinstance(s, ast.Assign) and len(s.targets) == 1 and \
-                isinstance(s.targets[0], ast.Name):
-            consts[s.targets[0].id] = s.value
-        elif isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name) and s.value:
-            consts[s.target.id] = s.value
-    # locals bound to a pattern inside the function
+    consts = dict(assignments(module.body))
+    assigns = {}            # id(value) -> the local a one-name assignment binds
+    parents: dict = {}
     for n in ast.walk(fn):
+        for ch in ast.iter_child_nodes(n):
+            parents[id(ch)] = n
         if isinstance(n, ast.Assign) and len(n.targets) == 1 and \
                 isinstance(n.targets[0], ast.Name):
+            assigns.setdefault(id(n.value), n.targets[0].id)
+            # a local bound to a pattern inside the function
             c = _compiled(n.value, consts)
             if c is not None:
                 pats[n.targets[0].id] = c
@@ -154,15 +159,6 @@ def pattern_uses(fn, module: ast.Module, params: set) -> tuple:
     on: dict = {}
     calls = sorted((n for n in ast.walk(fn) if isinstance(n, ast.Call)),
                    key=lambda c: (c.lineno, c.col_offset))
-    assigns = {}
-    for n in ast.walk(fn):
-        if isinstance(n, ast.Assign) and len(n.targets) == 1 and \
-                isinstance(n.targets[0], ast.Name):
-            assigns.setdefault(id(n.value), n.targets[0].id)
-    parents: dict = {}
-    for n in ast.walk(fn):
-        for ch in ast.iter_child_nodes(n):
-            parents[id(ch)] = n
     for c in calls:
         f = c.func
         if not (isinstance(f, ast.Attribute) and f.attr in _METHODS):
