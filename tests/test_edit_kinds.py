@@ -258,3 +258,131 @@ def test_type_of_and_class_attribute_told_apart_by_an_object_reporting_another_c
     c = compare_sources(old, new, "escape")
     assert c.verdict == "changed", c.detail
     assert "_LxProxy" in str(c.to_dict()["evidence"]["distinguishing_input"])
+
+
+# ---- stop 37: a subclass's view, a class method's writes, both outcomes of
+# an edited condition
+
+
+def test_the_class_named_where_a_subclass_would_be_built_is_a_change():
+    # ``Markup(value)`` -> ``self.__class__(value)``: on the object of a
+    # subclass the new version builds the subclass, whose override of
+    # ``plain`` would run there; the method is named by the class it is
+    # called on (markupsafe's ``striptags``)
+    old = d('''
+        class Text(str):
+            def plain(self):
+                return str(self).lower()
+
+            def stripped(self):
+                value = self.strip()
+                return Text(value).plain()
+        ''')
+    new = old.replace("return Text(value).plain()", "return self.__class__(value).plain()")
+    c = compare_sources(old, new, "Text.stripped")
+    assert c.verdict == "changed", c.detail
+    assert "_LxSubText.plain" in c.detail
+    # both versions building the object's own class: the same
+    same = old.replace("return Text(value).plain()", "return type(self)(value).plain()")
+    c = compare_sources(new, same, "Text.stripped")
+    assert c.verdict != "changed", c.detail
+
+
+def test_a_helper_called_on_either_class_alone_is_still_no_call():
+    # the subclass's name of a method is matched with the class's name of
+    # the same method only: a helper only one version calls stays out
+    a = "[['internal:_LxSubText.plain', [], []]]"
+    b = "[['internal:Text.plain', [], []]]"
+    x, y = B._matched_calls(a, b)
+    assert x != y
+    c = "[['internal:Text.other', [], []]]"
+    x, y = B._matched_calls(a, c)
+    assert x == y == "[]"
+    # a class whose name merely ends like the other's is another class
+    x, y = B._matched_calls(a, "[['internal:PlainText.plain', [], []]]")
+    assert x == y == "[]"
+
+
+def test_what_a_class_method_writes_to_its_class_is_compared():
+    # a class method that now also sets a class attribute (bidict's
+    # ``_init_class``): the attribute its class already has keeps the value
+    # on the class itself, so only a subclass shows the write
+    old = d('''
+        class Base:
+            kind = dict
+            is_dict = True
+
+            @classmethod
+            def setup(cls):
+                cls.ready = True
+        ''')
+    new = old.replace("cls.ready = True",
+                      "cls.ready = True\n        cls.is_dict = cls.kind is dict")
+    c = compare_sources(old, new, "Base.setup")
+    assert c.verdict == "changed", c.detail
+    assert "is_dict" in c.detail
+    # the same writes, reordered: no difference
+    same = old.replace("cls.ready = True", "flag = True\n        cls.ready = flag")
+    c = compare_sources(old, same, "Base.setup")
+    assert c.verdict == "same", c.detail
+
+
+def test_an_edited_condition_true_on_every_input_is_not_same():
+    # ``self.kind is dict`` -> ``self.is_dict``: both are true on every
+    # object of the class; "same" needs inputs where the condition is false
+    # too, and no input makes it so (bidict's ``items``)
+    old = d('''
+        class Box:
+            kind = dict
+            is_dict = True
+
+            def __init__(self):
+                self.data = {}
+
+            def items(self):
+                return self.data.items() if self.kind is dict else list(self.data)
+        ''')
+    new = old.replace("if self.kind is dict", "if self.is_dict")
+    c = compare_sources(old, new, "Box.items")
+    assert c.verdict == "undecided", c.detail
+    assert "mutants" in c.detail
+    # a condition whose both outcomes occur stays provable
+    old2 = d('''
+        def sign(x):
+            return 'neg' if x < 0 else 'pos'
+        ''')
+    new2 = old2.replace("x < 0", "0 > x")
+    c = compare_sources(old2, new2, "sign")
+    assert c.verdict == "same", c.detail
+
+
+def test_a_length_limit_of_the_module_and_the_name_beside_it_in_the_item():
+    # a limit on a header's digits (h11's ``normalize_and_validate``): the
+    # limit is a module constant, the value sits beside a name the code
+    # compares with a literal -- the item gets that name, the value a text
+    # one longer than the limit
+    old = d('''
+        MAX_DIGITS = 20
+
+
+        def normalize(headers):
+            out = []
+            for name, value in headers:
+                name = name.lower()
+                if name == b"content-length":
+                    value = value.strip()
+                out.append((name, value))
+            return out
+        ''')
+    new = old.replace("value = value.strip()\n",
+                      "value = value.strip()\n"
+                      "            if len(value) > MAX_DIGITS:\n"
+                      "                raise ValueError('bad Content-Length')\n")
+    assert "MAX_DIGITS:\n" in new
+    v = function_versions(new, "m.py")["normalize"]
+    scope = D._Scope(v)
+    assert scope.constants["MAX_DIGITS"] == 20
+    assert scope.literals_beside("value") == {0: "b'content-length'"}
+    c = compare_sources(old, new, "normalize")
+    assert c.verdict == "changed", c.detail
+    assert "ValueError" in c.detail

@@ -53,11 +53,34 @@ def test_mutants_keep_every_line_and_put_the_edits_tokens_first():
     # the nodes the old version lacks (the new comparison and what holds it)
     # come first; the constants both versions have come after them
     diff = [m.what for m in ms if m.diff]
-    assert set(diff) == {"condition negated", "and -> or", "comparison >= -> <"}
-    assert all(m.diff for m in ms[:3]) and not any(m.diff for m in ms[3:])
+    assert set(diff) == {"condition false on no input", "condition true on no input",
+                         "condition negated", "and -> or", "comparison >= -> <"}
+    assert all(m.diff for m in ms[:5]) and not any(m.diff for m in ms[5:])
     whats = {m.what for m in ms}
-    assert "condition negated" in whats and "and -> or" in whats
+    assert "condition true on no input" in whats and "and -> or" in whats
     assert "2 -> 3" in whats and "0 -> 1" in whats      # the constants of the line
+
+
+def test_a_condition_both_versions_have_is_negated_not_probed():
+    # an import inserted above an unchanged ``if``: the old version's marker
+    # of the insertion is the ``if``'s line, whose outcomes the edit does
+    # not ask about (humanize's ``_format_not_finite``)
+    old = d('''
+        import math
+
+        def fmt(value):
+            if math.isnan(value):
+                return "NaN"
+            return str(value)
+        ''')
+    new = old.replace("import math\n\n", "").replace(
+        "def fmt(value):\n", "def fmt(value):\n    import math\n\n")
+    a, b, (ch_old, ch_new) = _versions(old, new, "fmt")
+    whats = {m.what for m in mutants(a, {a.node.body[0].lineno}, b, limit=10)}
+    assert "condition negated" in whats
+    assert not whats & {"condition false on no input", "condition true on no input"}
+    c = compare_sources(old, new, "fmt")
+    assert c.verdict == "same", c.detail
 
 
 def test_mutants_of_statements_and_multiline_expressions():

@@ -877,11 +877,24 @@ def _matched_calls(a, b) -> tuple:
 
     nx, ny = names(x), names(y)
 
+    def kept(name, other):
+        # a method the one version calls on the object of the variant's
+        # subclass (``internal:_LxSubMarkup.unescape``) and the other on an
+        # object of the class itself (``internal:Markup.unescape``): a
+        # subclass's override runs in the one only
+        def on_base(n, m):
+            return n == f"internal:{m[1]}.{m[2]}" or (
+                n.startswith("internal:") and n.endswith(f".{m[1]}.{m[2]}"))
+        m = _ON_SUB.fullmatch(name)
+        if m:
+            return any(on_base(o, m) for o in other)
+        return any((m := _ON_SUB.fullmatch(o)) and on_base(name, m) for o in other)
+
     def keep(t, other):
         out, helpers, seen = [], [], set()
         for c in t:
             internal = isinstance(c, list) and c and str(c[0]).startswith("internal:")
-            if internal and str(c[0]) not in other:
+            if internal and str(c[0]) not in other and not kept(str(c[0]), other):
                 continue
             if internal:
                 # a helper of the module called again with the same
@@ -900,6 +913,10 @@ def _matched_calls(a, b) -> tuple:
         return repr(out + [c for _, c in sorted(helpers, key=lambda h: h[0])])
     return keep(x, ny), keep(y, nx)
 
+
+#: a method called on the object of the subclass ``SUBCLASS_SELF`` made
+#: (funcrun names it by that class): its class's name and the method's
+_ON_SUB = re.compile(r"internal:_LxSub(\w+)\.(\w+)")
 
 #: a call of a function the input's prefix defined (not the aimed inputs' own
 #: ``_lx_raise`` patches)
@@ -1749,11 +1766,19 @@ def _edit_none(old: Version, new: Version, ch_old: set, ch_new: set) -> bool:
 
 def _edit_own_class(old: Version, new: Version, ch_old: set, ch_new: set) -> bool:
     """Do the changed lines of either version ask for the object's own class
-    (``type(self)``, ``self.__class__``)?  Then an instance of a subclass
-    may tell the versions apart (``Version(...)`` -> ``type(self)(...)``)."""
+    (``type(self)``, ``self.__class__``, a class method's ``cls``)?  Then an
+    instance of a subclass, or a subclass, may tell the versions apart
+    (``Version(...)`` -> ``type(self)(...)``)."""
     import ast
 
     def asks(v, lines):
+        node = v.node
+        if v.cls is not None and node.args.args and any(
+                isinstance(d, ast.Name) and d.id == "classmethod" for d in node.decorator_list):
+            # a class method: its class itself, wherever a changed line
+            # uses it (``cls._x = ...`` writes to a subclass its own)
+            first = node.args.args[0].arg
+            return any(isinstance(n, ast.Name) and n.id == first for n in _on_lines(v, lines))
         return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and
                    n.func.id == "type" and len(n.args) == 1 and
                    isinstance(n.args[0], ast.Name) and n.args[0].id == "self" or
@@ -2106,8 +2131,11 @@ def _mutation_gate(old: Version, new: Version, ch_old: set, ch_new: set, agree: 
     from .mutants import mutants
     o_args, o_kw, n_args, n_kw = params
     t0 = time.monotonic()
-    # inputs of concrete values first, then the others, at most three
+    # inputs of concrete values first, then the others, at most three (a
+    # condition's probe, which asks whether an outcome occurred at all, on
+    # up to twelve)
     picked = _concrete_first(agree)[:3]
+    probed = _concrete_first(agree)[:12]
     n_new = max(1, (opts.mutants + 1) // 2)
     plans = []
     for label, v, other, lines in (("new", new, old, ch_new), ("old", old, new, ch_old)):
@@ -2143,7 +2171,7 @@ def _mutation_gate(old: Version, new: Version, ch_old: set, ch_new: set, agree: 
             except (ValueError, SyntaxError, IndexError):
                 continue
             killed, valid = False, False
-            for inp, ro, rn in picked:
+            for inp, ro, rn in probed if m.probe else picked:
                 base = rn if label == "new" else ro
                 r = side.run(inp, opts)
                 report["runs"] += 1

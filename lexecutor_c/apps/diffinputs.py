@@ -257,6 +257,20 @@ class _Scope:
                 for x, t in zip(names, targets):
                     if x is not None:
                         self.items.setdefault(t.id, (zipped, zipped.index(x[0])))
+        # the places of unpacked items that a test compares with a literal
+        # (``for name, value in headers: ... if name == b"content-length"``):
+        # (the parameter, the place) -> the literal's source; a hint for
+        # ``value`` gives ``name`` that, not a filler
+        self.place_literals: dict = {}
+        for n in ast.walk(fn):
+            if isinstance(n, ast.Compare) and len(n.ops) == 1 and \
+                    isinstance(n.ops[0], (ast.Eq, ast.Is)):
+                for a, b in ((n.left, n.comparators[0]), (n.comparators[0], n.left)):
+                    c = _const(b)
+                    if isinstance(a, ast.Name) and a.id in self.tupled and \
+                            isinstance(c, (str, bytes, int)) and not isinstance(c, bool):
+                        key = (tuple(self.items[a.id][0]), self.tupled[a.id][0])
+                        self.place_literals.setdefault(key, repr(c))
         # locals bound to a parameter (or something it holds) as it is or
         # through a conversion (``abs_bytes = abs(float(value))``), by every
         # assignment they have: a value the code compares the local with is
@@ -314,6 +328,16 @@ class _Scope:
                     c = _number_of(s.value)
                     if c is not _NO:
                         self.constants[name] = c
+        # and the module's names bound once to such a number (a limit:
+        # ``MAX_DIGITS = 20`` for ``len(value) > MAX_DIGITS``), where the
+        # function binds no name of theirs
+        bound = [n for n, _ in regexdiff.assignments(v.module.body)]
+        for name, value in regexdiff.assignments(v.module.body):
+            if bound.count(name) == 1 and name not in self.constants and \
+                    name not in self.params and name not in self.locals:
+                c = _number_of(value)
+                if c is not _NO:
+                    self.constants[name] = c
         # loop variables over literal containers: ``for t in ('a', 'b')``,
         # ``any(t in x for t in ('a', 'b'))``: t takes those values
         self.loopvals: dict = {}
@@ -322,6 +346,14 @@ class _Scope:
                 els = _elements(n.iter, self)
                 if els:
                     self.loopvals.setdefault(n.target.id, []).extend(els)
+
+    def literals_beside(self, name: str) -> dict:
+        """For a name unpacked from a parameter's items: the other places
+        of the item -> the literal the code compares the name there with."""
+        if name not in self.tupled:
+            return {}
+        src, j = tuple(self.items[name][0]), self.tupled[name][0]
+        return {k: lit for (s, k), lit in self.place_literals.items() if s == src and k != j}
 
     def _literal(self, name: str, e) -> None:
         if isinstance(e, ast.Dict):
@@ -371,13 +403,15 @@ def _item_object(name: str, attrs, src: str) -> list:
         f"{name}.{'.'.join(attrs)} = {src}"]
 
 
-def _in_tuple(src: str, place) -> str:
+def _in_tuple(src: str, place, literals: Optional[dict] = None) -> str:
     """``src`` as the item of a list whose items are unpacked (``for i, x
     in pairs``: ``(0, src)``; ``place``: (its place, the tuple's length)),
-    or as it is (None)."""
+    or as it is (None); ``literals``: place -> the literal the code compares
+    the name at that place with, given it there."""
     if place is None:
         return src
     j, n = place
+    literals = literals or {}
     # the other places a value of the same kind (a header's name and its
     # value both bytes: ``(b'content-length', b'1')``)
     try:
@@ -385,7 +419,7 @@ def _in_tuple(src: str, place) -> str:
     except Exception:
         kind = None
     other = {bytes: "b'1'", str: "'1'"}.get(kind, "0")
-    return "(" + ", ".join(src if k == j else other for k in range(n)) + ")"
+    return "(" + ", ".join(src if k == j else literals.get(k, other) for k in range(n)) + ")"
 
 
 def _targets(s) -> list:
@@ -588,7 +622,12 @@ def _hints(node, scope: _Scope) -> list:
             p = _dotted(e.args[0])
             if p is None:
                 return
-            vals = [f"[0] * {int(v)}" for v in vals if isinstance(v, int) and 0 <= v < 1000]
+            ns = [int(v) for v in vals if isinstance(v, int) and 0 <= v < 1000]
+            vals = [f"[0] * {k}" for k in ns]
+            if ns:
+                # and texts of the longest length (a limit on digits or
+                # characters: ``len(value) > MAX_DIGITS``)
+                vals += [f"b'1' * {max(ns)}", f"'1' * {max(ns)}"]
             raw = True
         if p is not None and len(p) == 1 and p[0] in scope.offsets and vals:
             # ``escape_id = src[pos:pos + 2]`` compared with ``"\\x"``: the
@@ -610,7 +649,8 @@ def _hints(node, scope: _Scope) -> list:
             zipped, i = scope.items[p[0]]
             twice = p[0] in scope.sliced
             for v in vals[:4]:
-                src = _in_tuple(v if raw else repr(v), scope.tupled.get(p[0]))
+                src = _in_tuple(v if raw else repr(v), scope.tupled.get(p[0]),
+                                scope.literals_beside(p[0]))
                 if len(src) < 400:
                     one = f"[{src}, {src}]" if twice else f"[{src}]"
                     out.append(_items_input(zipped, i, one, []))
@@ -620,7 +660,7 @@ def _hints(node, scope: _Scope) -> list:
             # an attribute of an item (``token.value`` of ``for token in
             # stream``): the parameter as a list of one object that has it
             zipped, i = scope.items[p[0]]
-            it = _in_tuple("_lx_item", scope.tupled.get(p[0]))
+            it = _in_tuple("_lx_item", scope.tupled.get(p[0]), scope.literals_beside(p[0]))
             one = f"[{it}, {it}]" if p[0] in scope.sliced else f"[{it}]"
             srcs = [v if raw else repr(v) for v in vals]
             srcs = [x for x in srcs if len(x) < 400]
@@ -1978,6 +2018,7 @@ def aimed_inputs(old, new, ch_old: set, ch_new: set, base: str = "") -> list:
     rest: list = []             # the rest of the function
     handlers: list = []
     scopes = {id(v): _Scope(v) for v in (old, new)}
+    cli_of: dict = {}       # version -> its command-line hints
     try:
         near.extend((h, new) for h in _default_hints(old, new))
     except Exception:
@@ -2015,7 +2056,8 @@ def aimed_inputs(old, new, ch_old: set, ch_new: set, base: str = "") -> list:
             near.extend((h, v) for h in _range_hints(guards, scope))
             near.extend((h, v) for h in _name_hints(v))
             near.extend((h, v) for h in _file_hints(v, scope))
-            near.extend((h, v) for h in _cli_hints(v))
+            cli_of[id(v)] = _cli_hints(v)
+            near.extend((h, v) for h in cli_of[id(v)])
             rest.extend((h, v) for h in _callee_hints(v, scope))
             rest.extend((h, v) for h in _iterable_hints(v, changed))
             rest.extend((h, v) for h in _hints(v.node, scope))
@@ -2024,10 +2066,7 @@ def aimed_inputs(old, new, ch_old: set, ch_new: set, base: str = "") -> list:
     params = set(scopes[id(old)].params) | set(scopes[id(new)].params)
     head = STAND_IN + ("\n" + base if base else "")
     # a command-line main's arguments and input: under every aimed input
-    try:
-        cli = [st for v in (new, old) for h in _cli_hints(v) for st in h[1]]
-    except Exception:
-        cli = []
+    cli = [st for v in (new, old) for h in cli_of.get(id(v), ()) for st in h[1]]
     if cli:
         head += "\n" + "\n".join(dict.fromkeys(cli))
     seen: set = set()

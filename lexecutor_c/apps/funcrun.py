@@ -42,13 +42,17 @@ _BUILTIN_BASES = (str, bytes, int, float, tuple, frozenset)
 _TEMP_NAME = re.compile(r"\btmp[a-z0-9_]{8}\b")
 
 
+# a traceback the function prints: the line numbers are where each version
+# has its code, which any edit above moves (the frames and text still count)
+_TB_LINE = re.compile(r'(^[ \t]*File "[^"\n]*", line )\d+', re.M)
+
+
 def _norm(text: str) -> str:
     """A recorded text without what differs between identical runs:
     addresses, temporary files' names."""
     return _TEMP_NAME.sub("tmp?", _ADDR.sub("0x?", text))
-# a traceback the function prints: the line numbers are where each version
-# has its code, which any edit above moves (the frames and text still count)
-_TB_LINE = re.compile(r'(^[ \t]*File "[^"\n]*", line )\d+', re.M)
+
+
 _GEN_MAX = 200
 _CALLS_MAX = 200
 # arguments of one call kept in the trace: a keyword far down a long call
@@ -238,6 +242,13 @@ def callee_name(fn, filename: str, dummies, inside: tuple = (0, 0),
     if code is not None and code.co_filename == filename:
         if inside[0] <= code.co_firstlineno <= inside[1]:
             return None
+        # a method called on the object of the subclass a variant made
+        # (``SUBCLASS_SELF``) is named by that class: a subclass's override
+        # would run there (``Markup(v).unescape()`` -> ``type(self)(v)...``)
+        owner = getattr(fn, "__self__", None)
+        sub = owner if isinstance(owner, type) else type(owner)
+        if sub.__name__.startswith(_SUB_PREFIX):
+            return f"internal:{sub.__name__}.{getattr(inner, '__name__', '?')}"
         return "internal:" + getattr(inner, "__qualname__", "?")
     if isinstance(fn, (types.BuiltinFunctionType, types.BuiltinMethodType)):
         owner = getattr(fn, "__self__", None)
@@ -694,6 +705,9 @@ PAIR = " + "
 #: the reshape that makes ``self`` an instance of a subclass of its class
 SUBCLASS_SELF = "subclass@self"
 
+#: how the name of that subclass begins
+_SUB_PREFIX = "_LxSub"
+
 #: a dict a prefix may bind: its names are bound in the module once the
 #: module's own statements ran (a function of the module that an input makes
 #: raise: the module's ``def`` would rebind the name the prefix gave it)
@@ -719,12 +733,41 @@ def _as_version_class(obj: object, cls: type) -> object:
     return twin
 
 
+#: what a class holds that no code of it writes
+_CLASS_MADE = frozenset(("__module__", "__qualname__", "__doc__", "__dict__", "__weakref__",
+                         "__slots__", "__annotations__", "__firstlineno__",
+                         "__static_attributes__", "__orig_bases__", "__parameters__",
+                         "_abc_impl", "__abstractmethods__"))
+
+#: how :func:`_class_state` shows an attribute that is not there
+_UNSET = "<unset>"
+
+
+def _class_state(cls: type, dummies) -> dict:
+    """A class's own attributes (its ``__dict__`` less what Python makes),
+    each described by :func:`snapshot`: before and after a class method
+    ran, what it wrote to its class."""
+    try:
+        items = list(vars(cls).items())
+    except TypeError:
+        return {}
+    out = {}
+    for k, x in items:
+        if k in _CLASS_MADE:
+            continue
+        try:
+            out[k] = snapshot(x, 0, dummies)
+        except Exception:
+            out[k] = "?"
+    return out
+
+
 def _as_subclass(obj):
     """``obj`` with its class replaced by a new subclass of it (same layout:
     no ``__dict__`` or slots of its own), or _SAME where Python refuses."""
     cls = type(obj)
     try:
-        sub = type("_LxSub" + cls.__name__, (cls,), {"__slots__": ()})
+        sub = type(_SUB_PREFIX + cls.__name__, (cls,), {"__slots__": ()})
         obj.__class__ = sub
     except (TypeError, AttributeError):
         return _SAME
@@ -1197,6 +1240,7 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
     # 3. the arguments: a test's call expressions, or the prefix's values and injection
     call = inp.get("call")
     obj = None
+    cls_before = None       # a class method's class's own attributes before the call
     entry = call.get("entry") if call else None
     try:
         if entry:
@@ -1310,11 +1354,16 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
                         y = _filled(obj, args, kwargs)
                 elif part == SUBCLASS_SELF:
                     # the object as an instance of a subclass of its class
-                    # (``Version(...)`` -> ``type(self)(...)``)
+                    # (``Version(...)`` -> ``type(self)(...)``); a class
+                    # method's class a new subclass of it (what a subclass's
+                    # ``__init_subclass__`` and the method write to it)
                     if needs_self and obj is not None:
                         y = _as_subclass(obj)
                         if y is not _SAME:
                             obj = y
+                    elif kind == "classmethod" and isinstance(cls, type):
+                        cls = y = type(_SUB_PREFIX + cls.__name__, (cls,), {})
+                        cls_before = {}
                 elif at.isdigit() and int(at) < n_pos:
                     y = reshape(args[int(at)], how)
                     if y is not _SAME:
@@ -1352,6 +1401,8 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
                     for p, x in list(zip(names, s_args)) + list(s_kwargs.items())}
     if shown is not None:
         res["input"]["(reshape)"] = inp["reshape"]
+    if kind == "classmethod" and isinstance(cls, type) and cls_before is None:
+        cls_before = _class_state(cls, dummies)
     sink = io.StringIO()
     sys.stdout = sink
     try:
@@ -1488,6 +1539,12 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
     res["args"] = _ADDR.sub("0x?", repr([snapshot(x, 0, dummies) for x in args] +
                                         [snapshot(x, 0, dummies) for x in kwargs.values()]))
     res["self"] = _ADDR.sub("0x?", repr(snapshot(obj, 0, dummies))) if obj is not None else ""
+    if cls_before is not None:
+        # what a class method wrote to its class (set, changed, deleted)
+        after = _class_state(cls, dummies)
+        res["self"] = _ADDR.sub("0x?", repr(
+            sorted([k, v] for k, v in after.items() if cls_before.get(k, _UNSET) != v) +
+            sorted([k, _UNSET] for k in cls_before if k not in after)))
     first, last, off = drv["target_first"], drv["target_last"], drv["offset"]
     res["reached"] = sorted({marks[i] - off for i in rt.reached()
                              if i in marks and first <= marks[i] <= last})

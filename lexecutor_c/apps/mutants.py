@@ -46,6 +46,7 @@ class Mutant:
     what: str
     line: int
     diff: bool
+    probe: bool = False     # a condition's probe: killed where an outcome occurred
 
 
 def _header_exprs(st: ast.stmt) -> list:
@@ -92,8 +93,10 @@ def _candidates(st: ast.stmt) -> list:
         return out
     roots = _header_exprs(st)
     for root in roots:
-        if isinstance(st, (ast.If, ast.While)) and root is st.test:
-            out.append((st.test, ast.UnaryOp(ast.Not(), st.test), "condition negated"))
+        if isinstance(st, ast.If) and root is st.test:
+            out += _fixed_conditions(st.test)
+        elif isinstance(st, ast.While) and root is st.test:
+            out.append((st.test, ast.UnaryOp(ast.Not(), st.test), _NEGATED))
         for n in _walk_expr(root):
             if isinstance(n, ast.Constant):
                 v = n.value
@@ -124,7 +127,7 @@ def _candidates(st: ast.stmt) -> list:
             elif isinstance(n, ast.UnaryOp) and isinstance(n.op, ast.Not):
                 out.append((n, n.operand, "'not' dropped"))
             elif isinstance(n, ast.IfExp):
-                out.append((n.test, ast.UnaryOp(ast.Not(), n.test), "condition negated"))
+                out += _fixed_conditions(n.test)
             elif isinstance(n, ast.Call) and n.keywords:
                 for i, k in enumerate(n.keywords):
                     if k.arg is None:
@@ -145,6 +148,32 @@ def _candidates(st: ast.stmt) -> list:
         out.append((st, ast.AugAssign(st.target, op, st.value),
                     f"{_op(st.op)}= -> {_op(op)}="))
     return out
+
+
+#: what the probes of a condition are called, and its negation (the one for
+#: a condition both versions have, the probes for one the edit wrote)
+_PROBES = ("condition false on no input", "condition true on no input")
+_NEGATED = "condition negated"
+
+
+def _fixed_conditions(test: ast.expr) -> list:
+    """Two probes of a condition (an ``if``'s, a conditional expression's):
+    one raises where the condition is false, the other where it is true,
+    and each behaves as the condition does otherwise.  The inputs kill both
+    only when each outcome occurred: an edited condition that was true on
+    every input says nothing of when it is false (a negated condition is
+    killed by either outcome alone; a condition fixed at true or false
+    would survive where the branch it skips happens not to matter, an
+    early return that the code after it would also give).  And the
+    condition negated (whether its outcome matters): :func:`mutants` keeps
+    the probes of a condition the edit wrote only, not of one both versions
+    have (a line next to an inserted one)."""
+    if isinstance(test, ast.Constant):
+        return []
+    boom = ast.BinOp(ast.Constant(1), ast.FloorDiv(), ast.Constant(0))
+    return [(test, ast.BoolOp(ast.Or(), [test, boom]), _PROBES[0]),
+            (test, ast.BoolOp(ast.And(), [test, boom]), _PROBES[1]),
+            (test, ast.UnaryOp(ast.Not(), test), _NEGATED)]
 
 
 def _short(v, n: int = 24):
@@ -203,6 +232,12 @@ def mutants(v, lines: set, other=None, limit: int = 6) -> list:
         for node, repl, what in _candidates(st):
             diff = other is not None and isinstance(node, ast.expr) and \
                 _shape(node) not in theirs
+            if what in _PROBES and not diff:
+                # a condition the other version has too (a line next to
+                # an inserted one): whether each outcome occurred is not
+                # the edit's question (one the edit wrote: its negation,
+                # whether its outcome matters, and its probes)
+                continue
             found.append((not diff, st.lineno, node, repl, what, diff))
     found.sort(key=lambda t: (t[0], t[1]))
     src = v.text if v.text.endswith("\n") else v.text + "\n"
@@ -236,5 +271,5 @@ def mutants(v, lines: set, other=None, limit: int = 6) -> list:
         except (SyntaxError, ValueError, UnicodeDecodeError):
             continue
         seen.add(text)
-        out.append(Mutant(s, what, line, diff))
+        out.append(Mutant(s, what, line, diff, what in _PROBES))
     return out
