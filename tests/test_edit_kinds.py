@@ -386,3 +386,31 @@ def test_a_length_limit_of_the_module_and_the_name_beside_it_in_the_item():
     c = compare_sources(old, new, "normalize")
     assert c.verdict == "changed", c.detail
     assert "ValueError" in c.detail
+
+
+def test_a_release_bound_and_a_parameter_named_for_a_version():
+    # ``assert (3, 0, 2) <= (major, minor, patch) < (6, 0, 0)`` over the
+    # parts of a parameter split at dots: the bounds as release texts
+    # (requests' ``check_compatibility``), whatever the parameter's name
+    old = d('''
+        def check(spec):
+            major, minor, patch = spec.split(".")[:3]
+            major, minor, patch = int(major), int(minor), int(patch)
+            assert (3, 0, 2) <= (major, minor, patch) < (6, 0, 0)
+            return True
+        ''')
+    new = old.replace("(6, 0, 0)", "(7, 0, 0)")
+    v = function_versions(old, "m.py")["check"]
+    got = [h for h in D._hints(v.node, D._Scope(v)) if h[0] == ["spec"]]
+    assert got and "'6.0.0'" in got[0][1] and "'3.0.2'" in got[0][1]
+    c = compare_sources(old, new, "check")
+    assert c.verdict == "changed", c.detail
+    # a parameter named for a version gets release texts (not a URL:
+    # ``urllib3_version``), two parts among them
+    src = d('''
+        def parts(urllib3_version):
+            return urllib3_version.split(".")
+        ''')
+    hints = D._name_hints(function_versions(src, "m.py")["parts"])
+    assert hints and "'2.0.0'" in hints[0][1] and "'1.26'" in hints[0][1]
+    assert not any("example.com" in x for h in hints for x in h[1])

@@ -690,6 +690,7 @@ def _hints(node, scope: _Scope) -> list:
 
     for n in ast.walk(node):
         if isinstance(n, ast.Compare):
+            _release_bounds(n, node, scope, out)
             left = n.left
             for op, right in zip(n.ops, n.comparators):
                 cl, cr = _const(left), _const(right)
@@ -885,6 +886,46 @@ def _hints(node, scope: _Scope) -> list:
 #: the moment a text parsed by a format is written at (a sample that every
 #: directive has something to show for: not midnight, a day above 12)
 _SAMPLE_MOMENT = "__import__('datetime').datetime(2024, 6, 15, 21, 21, 9)"
+
+
+def _release_bounds(cmp, fn, scope: _Scope, out: list) -> None:
+    """``(3, 0, 2) <= (major, minor, patch) < (7, 0, 0)`` where ``major,
+    minor, patch = version.split(".")[:3]`` (a parameter): the release
+    numbers at each bound and one past it, as the text the parameter
+    holds."""
+    parts = [cmp.left] + list(cmp.comparators)
+    names = next((tuple(e.id for e in p.elts) for p in parts
+                  if isinstance(p, ast.Tuple) and p.elts and
+                  all(isinstance(e, ast.Name) for e in p.elts)), None)
+    if names is None:
+        return
+    source, at = None, 0
+    for st in ast.walk(fn):
+        # (the assignment nearest above the comparison: the same names may
+        # be split from another parameter elsewhere)
+        if isinstance(st, ast.Assign) and len(st.targets) == 1 and \
+                at < st.lineno < cmp.lineno and isinstance(st.targets[0], ast.Tuple) and \
+                tuple(getattr(e, "id", None) for e in st.targets[0].elts) == names:
+            e = st.value.value if isinstance(st.value, ast.Subscript) else st.value
+            if isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute) and \
+                    e.func.attr == "split" and isinstance(e.func.value, ast.Name) and \
+                    e.func.value.id in scope.params:
+                sep = _const(e.args[0]) if e.args else None
+                source = (e.func.value.id, sep if isinstance(sep, str) else ".")
+                at = st.lineno
+    if source is None:
+        return
+    vals = []
+    for p in parts:
+        c = _const(p)
+        if isinstance(c, tuple) and c and all(type(x) is int and x >= 0 for x in c):
+            up = c[:-1] + (c[-1] + 1,)
+            for t in (c, up) + ((c[:-1] + (c[-1] - 1,),) if c[-1] else ()):
+                v = repr(source[1].join(map(str, t + (0,) * (len(names) - len(t)))))
+                if v not in vals:
+                    vals.append(v)
+    if vals:
+        out.append(([source[0]], vals, False))
 
 
 def _strptime_hints(node, scope: _Scope, got: list) -> list:
@@ -1380,6 +1421,10 @@ def _parameter_alternatives(v, changed: list) -> list:
 #: strings of the formats a parameter's name says it holds: (words of the
 #: name, words it must not have, the values); the first rule that matches
 _NAMED_TEXT = (
+    # a release number: three parts, two, four, and a first part past the
+    # usual upper bounds (``assert (3, 0, 2) <= (major, minor, patch) < (6, 0, 0)``);
+    # first: ``urllib3_version`` is no URL
+    (("version",), ("versions",), ("2.0.0", "1.26", "2.0.0.1", "6.0.0", "7.0.0")),
     (("iso", "datetime", "dtstr", "dt_str", "timestamp"), (),
      ("2024-06-15T21:21:09.371254", "2024-06-15T24:00:00+05:30")),
     (("date",), ("update", "validate", "candidate"), ("2024-06-15", "20240615")),
@@ -2108,7 +2153,7 @@ def aimed_inputs(old, new, ch_old: set, ch_new: set, base: str = "") -> list:
                 seen.add((patch,))
                 out.append((head + "\n" + patch, f"aimed: {note}", []))
     patched(handlers)
-    out.extend(single([x for x in near if not x[0][2] or x[0][0] == "RAW"]))
+    singles = single([x for x in near if not x[0][2] or x[0][0] == "RAW"])
     # every subject near the edit at once
     subjects: dict = {}
     for (path, vals, edge, *_), v in near:
@@ -2131,6 +2176,7 @@ def aimed_inputs(old, new, ch_old: set, ch_new: set, base: str = "") -> list:
             out.append((head + "\n" + patch + "\n" + "\n".join(stmts),
                         f"aimed: {note}, " + ", ".join(shown),
                         [p[0] for p in subjects if len(p) == 1 and p[0] in params]))
+    combos = []
     if len(subjects) >= 2:
         for k in range(min(4, max(len(vals) for vals, _ in subjects.values()))):
             stmts, shown = [], []
@@ -2138,8 +2184,13 @@ def aimed_inputs(old, new, ch_old: set, ch_new: set, base: str = "") -> list:
                 val = vals[k % len(vals)]
                 stmts += _assign(list(path), val, scopes[id(v)])
                 shown.append(f"{'.'.join(path)} = {val}")
-            out.append((head + "\n" + "\n".join(stmts), "aimed: " + ", ".join(shown),
-                        [p[0] for p in subjects if len(p) == 1 and p[0] in params]))
+            combos.append((head + "\n" + "\n".join(stmts), "aimed: " + ", ".join(shown),
+                           [p[0] for p in subjects if len(p) == 1 and p[0] in params]))
+    # the first two of them before the values aimed at one subject alone (a
+    # value that matters only where the other parameters let the code reach
+    # it: a release's upper bound behind another parameter's parse), the
+    # rest after them
+    out.extend(combos[:2] + singles + combos[2:])
     out.extend(_fall_through(near + rest, [(new, ch_new), (old, ch_old)], scopes, head,
                              params))
     out.extend(single([x for x in near if x[0][2] and x[0][0] != "RAW"]))
