@@ -59,6 +59,9 @@ def test_mutants_keep_every_line_and_put_the_edits_tokens_first():
     whats = {m.what for m in ms}
     assert "condition true on no input" in whats and "and -> or" in whats
     assert "2 -> 3" in whats and "0 -> 1" in whats      # the constants of the line
+    # the probes come besides the limit's other mutants, not in their place
+    few = mutants(b, ch_new, a, limit=2)
+    assert sum(m.probe for m in few) == 2 and sum(not m.probe for m in few) == 2
 
 
 def test_a_condition_both_versions_have_is_negated_not_probed():

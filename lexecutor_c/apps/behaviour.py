@@ -2143,10 +2143,11 @@ def _mutation_gate(old: Version, new: Version, ch_old: set, ch_new: set, agree: 
             ms = mutants(v, lines, other, limit=opts.mutants)
         except Exception:           # an odd AST: no mutants from this version
             ms = []
-        plans.append((label, v, ms))
-    # the new version's mutants first, the old one's fill what is left
-    take_new = plans[0][2][:max(n_new, opts.mutants - len(plans[1][2]))]
-    take_old = plans[1][2][:opts.mutants - len(take_new)]
+        plans.append((label, v, [m for m in ms if not m.probe], [m for m in ms if m.probe]))
+    # the new version's mutants first, the old one's fill what is left (and
+    # each version's probes of its edited conditions besides)
+    take_new = plans[0][2][:max(n_new, opts.mutants - len(plans[1][2]))] + plans[0][3]
+    take_old = plans[1][2][:opts.mutants - len(take_new) + len(plans[0][3])] + plans[1][3]
     report = {"tried": 0, "killed": 0, "diff_tried": 0, "diff_killed": 0, "runs": 0,
               "survivors": [], "inputs": len(picked)}
     for label, v, ms in (("new", new, take_new), ("old", old, take_old)):

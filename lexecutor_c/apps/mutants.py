@@ -155,6 +155,9 @@ def _candidates(st: ast.stmt) -> list:
 _PROBES = ("condition false on no input", "condition true on no input")
 _NEGATED = "condition negated"
 
+#: how many probes a version's mutants get at the most (two conditions')
+_PROBES_MAX = 4
+
 
 def _fixed_conditions(test: ast.expr) -> list:
     """Two probes of a condition (an ``if``'s, a conditional expression's):
@@ -218,8 +221,9 @@ def mutants(v, lines: set, other=None, limit: int = 6) -> list:
     """Up to ``limit`` :class:`Mutant` of version ``v`` (a funcsource
     Version) for its statements whose line markers are ``lines``; nodes the
     ``other`` version's function does not have first (``diff``), then the
-    rest, each group in line order.  Mutants that do not compile are left
-    out."""
+    rest, each group in line order; and besides them up to four probes of
+    the conditions the edit wrote (``probe``).  Mutants that do not compile
+    are left out."""
     fn = v.node
     theirs = set()
     if other is not None:
@@ -256,9 +260,13 @@ def mutants(v, lines: set, other=None, limit: int = 6) -> list:
             for ln in sorted(rounds):
                 if rounds[ln]:
                     ordered.append(rounds[ln].pop(0))
+    regular = probes = 0
     for _, line, node, repl, what, diff in ordered:
-        if len(out) >= limit:
-            break
+        probe = what in _PROBES
+        # (a condition's probes come besides the ``limit`` others, not in
+        # their place: the other mutants would ask less of "same" than before)
+        if probe and probes >= _PROBES_MAX or not probe and regular >= limit:
+            continue
         new = _replace(blines, node, repl)
         if new is None:
             continue
@@ -271,5 +279,7 @@ def mutants(v, lines: set, other=None, limit: int = 6) -> list:
         except (SyntaxError, ValueError, UnicodeDecodeError):
             continue
         seen.add(text)
-        out.append(Mutant(s, what, line, diff, what in _PROBES))
+        out.append(Mutant(s, what, line, diff, probe))
+        probes += probe
+        regular += not probe
     return out
