@@ -331,8 +331,9 @@ class _Scope:
         # and the module's names bound once to such a number (a limit:
         # ``MAX_DIGITS = 20`` for ``len(value) > MAX_DIGITS``), where the
         # function binds no name of theirs
-        bound = [n for n, _ in regexdiff.assignments(v.module.body)]
-        for name, value in regexdiff.assignments(v.module.body):
+        assigned = regexdiff.assignments(v.module.body)
+        bound = [n for n, _ in assigned]
+        for name, value in assigned:
             if bound.count(name) == 1 and name not in self.constants and \
                     name not in self.params and name not in self.locals:
                 c = _number_of(value)
@@ -891,8 +892,8 @@ _SAMPLE_MOMENT = "__import__('datetime').datetime(2024, 6, 15, 21, 21, 9)"
 def _release_bounds(cmp, fn, scope: _Scope, out: list) -> None:
     """``(3, 0, 2) <= (major, minor, patch) < (7, 0, 0)`` where ``major,
     minor, patch = version.split(".")[:3]`` (a parameter): the release
-    numbers at each bound and one past it, as the text the parameter
-    holds."""
+    numbers at each bound, one past it and one below it, as the text the
+    parameter holds."""
     parts = [cmp.left] + list(cmp.comparators)
     names = next((tuple(e.id for e in p.elts) for p in parts
                   if isinstance(p, ast.Tuple) and p.elts and
