@@ -1772,12 +1772,10 @@ def _edit_own_class(old: Version, new: Version, ch_old: set, ch_new: set) -> boo
     import ast
 
     def asks(v, lines):
-        node = v.node
-        if v.cls is not None and node.args.args and any(
-                isinstance(d, ast.Name) and d.id == "classmethod" for d in node.decorator_list):
+        if v.kind == "classmethod" and v.node.args.args:
             # a class method: its class itself, wherever a changed line
             # uses it (``cls._x = ...`` writes to a subclass its own)
-            first = node.args.args[0].arg
+            first = v.node.args.args[0].arg
             return any(isinstance(n, ast.Name) and n.id == first for n in _on_lines(v, lines))
         return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and
                    n.func.id == "type" and len(n.args) == 1 and
@@ -2146,8 +2144,9 @@ def _mutation_gate(old: Version, new: Version, ch_old: set, ch_new: set, agree: 
         plans.append((label, v, [m for m in ms if not m.probe], [m for m in ms if m.probe]))
     # the new version's mutants first, the old one's fill what is left (and
     # each version's probes of its edited conditions besides)
-    take_new = plans[0][2][:max(n_new, opts.mutants - len(plans[1][2]))] + plans[0][3]
-    take_old = plans[1][2][:opts.mutants - len(take_new) + len(plans[0][3])] + plans[1][3]
+    regular_new = plans[0][2][:max(n_new, opts.mutants - len(plans[1][2]))]
+    regular_old = plans[1][2][:opts.mutants - len(regular_new)]
+    take_new, take_old = regular_new + plans[0][3], regular_old + plans[1][3]
     report = {"tried": 0, "killed": 0, "diff_tried": 0, "diff_killed": 0, "runs": 0,
               "survivors": [], "inputs": len(picked)}
     for label, v, ms in (("new", new, take_new), ("old", old, take_old)):
