@@ -414,3 +414,129 @@ def test_a_release_bound_and_a_parameter_named_for_a_version():
     hints = D._name_hints(function_versions(src, "m.py")["parts"])
     assert hints and "'2.0.0'" in hints[0][1] and "'1.26'" in hints[0][1]
     assert not any("example.com" in x for h in hints for x in h[1])
+
+
+def test_an_entry_of_a_dict_a_parameter_gives_reaches_a_loop_over_its_items():
+    # ``for key, val in env.items(): if val == ""`` over a dict merged from
+    # a parameter (``{**os.environ, **(extra or {})}``): the parameter as a
+    # dict holding an entry with that value (pluggy's ``subprocess_env``:
+    # deleting while iterating raised; a new version copies the items)
+    old = d('''
+        import os
+
+        def subprocess_env(*, extra, home):
+            env = {**os.environ, **dict(extra or {})}
+            for key, val in env.items():
+                if val == "":
+                    del env[key]
+            if home is None:
+                return env
+            env["HOME"] = str(home.resolve())
+            return env
+        ''')
+    new = old.replace("env.items()", "list(env.items())")
+    v = function_versions(old, "m.py")["subprocess_env"]
+    scope = D._Scope(v)
+    assert scope.items["val"] == (["extra"], 0) and scope.tupled["val"] == (1, 2)
+    raw = [h for h in D._hints(v.node, scope) if h[0] == "RAW"]
+    assert any("extra = dict([('1', '')])" in h[1] for h in raw), raw
+    # keys and values of one, and through ``.copy()``
+    src = d('''
+        def f(opts, names):
+            o = opts.copy()
+            for n in sorted(names.keys()):
+                if n == "x":
+                    return 1
+            for w in o.values():
+                if w == 3:
+                    return 2
+        ''')
+    s = D._Scope(function_versions(src, "m.py")["f"])
+    assert s.wraps == {"n": "dict.fromkeys({})", "w": "dict(enumerate({}))"}
+    assert s.items["w"] == (["opts"], 0)
+    c = compare_sources(old, new, "subprocess_env")
+    assert c.verdict == "changed", c.detail
+    # the entry the input gave, which one version removes from the
+    # returned dict, is the code's own, not the made-up ``home``'s (whose
+    # entry both versions' dicts hold alike)
+    old2 = new.replace('''    if home is None:
+        return env
+''', "")
+    new2 = old2.replace('''    for key, val in list(env.items()):
+        if val == "":
+            del env[key]
+''', "")
+    assert new2 != old2 and "is None" not in old2
+    c = compare_sources(new2, old2, "subprocess_env")
+    assert c.verdict == "changed", c.detail
+
+
+def test_differing_parts_of_a_container_decide_whether_a_made_up_value_differs():
+    a = repr(["dict", ["'1'", "''"], ["'P'", "\"<Dummy 'x'>\""]])
+    b = repr(["dict", ["'P'", "\"<Dummy 'x'>\""]])
+    assert B._differing_parts(a, b) == [repr(["'1'", "''"])]
+    assert not B._through_injection(["ret"], {"ret": a}, {"ret": b})
+    c = repr(["dict", ["'P'", "\"<Dummy 'y'>\""]])
+    assert B._through_injection(["ret"], {"ret": a}, {"ret": c})
+    # lists item by item; not containers: as before
+    assert B._differing_parts(repr(["list", "1", "2"]), repr(["list", "1", "3"])) == ["'2'", "'3'"]
+    assert B._differing_parts("'a'", "'b'") is None
+    assert B._through_injection(["ret"], {"ret": "\"<Dummy 'x'>\""}, {"ret": "1"})
+
+
+def test_a_helper_the_same_edit_changed_keeps_same_from_being_said():
+    # the function's changed lines ran alike, but a helper it calls changed
+    # in the same edit (tinydb: ``_read_table`` stopped converting keys,
+    # ``__iter__`` converts them now; keys '1' and '01' differ): the inputs
+    # checked the function's lines, not the helper's -- "undecided"
+    old = d('''
+        def helper(x):
+            return x + 1
+
+        def unrelated(x):
+            return x
+
+        def f(x):
+            return helper(x) * 2 + unrelated(x)
+        ''')
+    new = old.replace("    return x + 1", "    if str(x)[::-1] == '54321':\n"
+                      "        return 0\n    return x + 1").replace(
+        "helper(x) * 2", "2 * helper(x)")
+    fa, fb = function_versions(old, "m.py")["f"], function_versions(new, "m.py")["f"]
+    assert B._changed_callees(fa, fb) == ["helper"]
+    c = compare_sources(old, new, "f")
+    assert c.verdict == "undecided", c.detail
+    assert "helper, which it calls, changed too" in c.detail
+    # the helper unchanged: "same" as before
+    c = compare_sources(old, old.replace("helper(x) * 2", "2 * helper(x)"), "f")
+    assert c.verdict == "same", c.detail
+    # a method of the class the function calls on self
+    src = d('''
+        class T:
+            def _read(self):
+                return {}
+
+            def __iter__(self):
+                return iter(self._read())
+        ''')
+    va = function_versions(src, "m.py")["T.__iter__"]
+    vb = function_versions(src.replace("return {}", "return {1: 2}").replace(
+        "iter(self._read())", "iter(list(self._read()))"), "m.py")["T.__iter__"]
+    assert B._changed_callees(va, vb) == ["T._read"]
+
+
+def test_a_raise_of_the_codes_own_against_a_return_holding_made_up_values():
+    # one version raised with a message that names no made-up value, the
+    # other returned a dict holding one: the raise is the difference
+    ret = repr(["dict", ["'P'", "\"<Dummy 'x'>\""]])
+    a = {"outcome": "returned", "ret": ret}
+    b = {"outcome": "raised:RuntimeError",
+         "message": "dictionary changed size during iteration"}
+    assert not B._through_injection(["outcome"], a, b)
+    # ... but a message about a made-up value (or a stand-in class) is weak,
+    # and so is the kind of failure a value lacking what the code asks of
+    # it gives (``'dict' object has no attribute 'iteritems'``)
+    for o, m in (("raised:TypeError", "unsupported operand type(s) for +: 'int' and 'Dummy'"),
+                 ("raised:ValueError", "'C_x' object is not subscriptable"),
+                 ("raised:AttributeError", "'dict' object has no attribute 'iteritems'")):
+        assert B._through_injection(["outcome"], a, {"outcome": o, "message": m})

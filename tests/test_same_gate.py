@@ -591,3 +591,31 @@ def test_the_extracted_function_takes_the_same_helpers_whatever_the_hash_seed():
         texts.add(out.stdout)
     assert len(texts) == 1
     assert next(iter(texts)).count("def h") == 12
+
+
+def test_a_call_the_edit_wrote_is_unwrapped_by_a_mutant():
+    # ``return str(name)`` where the inputs' names are all texts: the
+    # mutant returning ``name`` itself survives, and "same" needs more
+    # (click's ``_format_default``: a file's name may be a number)
+    old = d('''
+        def fmt(default):
+            name = getattr(default, "name", None)
+            if name is not None:
+                return name
+            return default
+        ''')
+    new = old.replace("return name", "return str(name)")
+    fa, fb = function_versions(old, "m.py")["fmt"], function_versions(new, "m.py")["fmt"]
+    ch_o, ch_n = changed_lines(fa, fb)
+    ms = mutants(fb, ch_n, fa)
+    assert [m.what for m in ms if m.what.startswith("argument")] == ["argument instead of str()"]
+    assert "return (name)" in [m for m in ms if m.what.startswith("argument")][0].text
+    # nor a copy of a container, or a question asked of the value
+    # (``list(x)`` of a list, ``len(x)`` in a test)
+    fl = function_versions(old.replace("return name", "return list(name)"), "m.py")["fmt"]
+    assert not any(m.what.startswith("argument") for m in mutants(fl, changed_lines(fa, fl)[1], fa))
+    # a call both versions make is not unwrapped
+    assert not any(m.what.startswith("argument") for m in mutants(fa, ch_o, fb))
+    fc = function_versions(new.replace("str(name)", "str(name) + '!'"), "m.py")["fmt"]
+    assert not any(m.what.startswith("argument")
+                   for m in mutants(fc, changed_lines(fb, fc)[1], fb))

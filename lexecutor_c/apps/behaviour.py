@@ -770,6 +770,10 @@ def _reproduced(fields: list, ro: dict, rn: dict, ro2: dict, rn2: dict) -> list:
     return [k for k in fields if k in so and k in sn]
 
 
+#: a message that names an injected value or a stand-in class of the input
+_MADE_UP_NAMED = re.compile(r"Dummy|<injected|'C_\w+'|\bC_\w+ object")
+
+
 def _through_injection(fields: list, a: dict, b: dict) -> bool:
     """Whether the values that differ involve an injected Dummy (then the
     difference may come from what the Dummy does rather than the code)."""
@@ -787,9 +791,43 @@ def _through_injection(fields: list, a: dict, b: dict) -> bool:
             continue
         if k == "outcome":
             vals = [a.get("ret"), b.get("ret"), a.get("message"), b.get("message")]
+            raised = [r for r in (a, b) if str(r.get("outcome", "")).startswith("raised:")]
+            msg = str(raised[0].get("message") or "") if len(raised) == 1 else ""
+            if msg and not _MADE_UP_NAMED.search(msg) and raised[0]["outcome"] not in (
+                    "raised:TypeError", "raised:AttributeError"):
+                # one version raised, of the code's own accord (its message
+                # names no made-up value: ``dictionary changed size during
+                # iteration``), where the other returned: that is the
+                # difference, whatever the value returned holds
+                vals = [msg]
+        else:
+            vals = _differing_parts(vals[0], vals[1]) or vals
         if any("Dummy" in str(v) for v in vals if v is not None):
             return True
     return False
+
+
+def _differing_parts(a, b) -> Optional[list]:
+    """The items of two snapshots of a container (a dict's entries, a
+    list's items) that the other lacks, when both are containers of the
+    same kind: a dict that gained an entry of the code's own besides
+    entries from made-up values differs in that entry, not in those (None
+    when they are not such snapshots)."""
+    if not (isinstance(a, str) and isinstance(b, str)) or not a.startswith("[") or \
+            not b.startswith("["):
+        return None
+    import ast
+    try:
+        x, y = ast.literal_eval(a), ast.literal_eval(b)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return None
+    if not (isinstance(x, list) and isinstance(y, list) and x and y and x[0] == y[0] and
+            x[0] in ("dict", "list", "tuple", "set", "frozenset")):
+        return None
+    xs, ys = [repr(e) for e in x[1:]], [repr(e) for e in y[1:]]
+    if x[0] in ("list", "tuple") and len(xs) == len(ys):
+        return [p for i, (u, w) in enumerate(zip(xs, ys)) if u != w for p in (u, w)]
+    return [e for e in xs if e not in ys] + [e for e in ys if e not in xs]
 
 
 def _swapped_names(old: Version, new: Version) -> set:
@@ -1179,10 +1217,53 @@ def check_function(old: Version, new: Version, *, opts: Optional[Options] = None
     fc = _check_function(old, new, opts, test_inputs, file, old_tree, new_tree)
     if fc.verdict == SAME:
         elsewhere = _other_python_edit(old, new)
+        # (a static "same": the function's code did not change)
+        callees = _changed_callees(old, new) if fc.status != "static" else []
         if elsewhere:
             fc.verdict = UNDECIDED
             fc.detail = f"{fc.detail}; but {elsewhere}"
+        elif callees:
+            # the inputs ran the function's changed lines, not those of a
+            # helper the same edit changed (a table reader that no longer
+            # converts keys): what reaches that change is its own question
+            fc.verdict = UNDECIDED
+            fc.detail = f"{fc.detail}; but {', '.join(callees)}, which it calls, " \
+                "changed too (\"same\" needs the inputs to reach that change)"
     return fc
+
+
+def _changed_callees(old: Version, new: Version) -> list:
+    """The functions of the module, and methods of the function's class
+    (``self.x()``, ``cls.x()``), that either version of the function calls
+    and that the edit changed too; sorted names, [] for none."""
+    def called(v) -> set:
+        out = set()
+        for n in ast.walk(v.node):
+            if not isinstance(n, ast.Call):
+                continue
+            f = n.func
+            if isinstance(f, ast.Name):
+                out.add(("", f.id))
+            elif isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and \
+                    f.value.id in ("self", "cls") and v.cls is not None:
+                out.add((v.cls.name, f.attr))
+        return out
+
+    def defs(v) -> dict:
+        out = {}
+        for st in v.module.body:
+            if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                out.setdefault(("", st.name), []).append(code_dump(st))
+        if v.cls is not None:
+            for st in v.cls.body:
+                if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    out.setdefault((v.cls.name, st.name), []).append(code_dump(st))
+        return out
+    own = {("", new.node.name), (new.cls.name if new.cls is not None else "", new.node.name)}
+    a, b = defs(old), defs(new)
+    names = (called(old) | called(new)) - own
+    return sorted(".".join(x for x in k if x) for k in names
+                  if (k in a or k in b) and a.get(k) != b.get(k) and k in a and k in b)
 
 
 def _module_bindings(module: ast.Module) -> dict:
@@ -1453,11 +1534,15 @@ def _check_function(old: Version, new: Version, opts: Options, test_inputs: Opti
                 own = inp.note.startswith(("aimed: ", "doctest: "))
                 # one version all real, on an edit of no dependency: not
                 # weak whatever the other did with made-up values
+                # (an aimed input on which both called the same stand-ins
+                # alike, and what differs holds no made-up value: a dict
+                # entry the input gave that one version removes)
                 weak = not _real_side(ro, rn, swapped) and (
                     _through_injection(real, ro, rn) or
                     not (own or _concrete(ro) and _concrete(rn)) or
                     _stand_in_before_divergence(ro, rn) and
-                    not _own_call_difference(ro, rn))
+                    not _own_call_difference(ro, rn) and
+                    not (own and "calls" not in real))
                 # what the function does outside (returns, raises, calls,
                 # writes) over a value at the changed lines' exits, either
                 # over a difference in injected values

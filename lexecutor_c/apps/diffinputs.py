@@ -216,10 +216,32 @@ class _Scope:
         self.sliced: set = set()
         # ... unpacked from tuple items: name -> (its place, the tuple's length)
         self.tupled: dict = {}
+        # ... of a dict a parameter gives (``for key, val in env.items()``):
+        # name -> how the list of items is made that dict ("dict({})")
+        self.wraps: dict = {}
+        dicts = _dict_locals(fn, set(self.params))
         for n in ast.walk(fn):
             if not isinstance(n, (ast.For, ast.comprehension)):
                 continue
             it, tg = n.iter, n.target
+            view = _dict_view(it, set(self.params), dicts)
+            if view is not None:
+                param, how = view
+                names = [tg] if isinstance(tg, ast.Name) else \
+                    list(tg.elts) if isinstance(tg, ast.Tuple) else []
+                if how == "items" and len(names) == 2 and \
+                        all(isinstance(t, ast.Name) for t in names):
+                    for j, t in enumerate(names):
+                        if t.id not in self.items:
+                            self.items[t.id] = ([param], 0)
+                            self.tupled[t.id] = (j, 2)
+                            self.wraps[t.id] = "dict({})"
+                elif how in ("keys", "values") and len(names) == 1 and \
+                        isinstance(tg, ast.Name) and tg.id not in self.items:
+                    self.items[tg.id] = ([param], 0)
+                    self.wraps[tg.id] = "dict.fromkeys({})" if how == "keys" else \
+                        "dict(enumerate({}))"
+                continue
             if isinstance(it, ast.Subscript) and isinstance(it.slice, ast.Slice) and \
                     isinstance(it.value, ast.Name) and it.value.id in self.params and \
                     isinstance(tg, ast.Name) and tg.id not in self.items:
@@ -381,10 +403,77 @@ class _Scope:
         return root not in self.defined and not hasattr(builtins, root)
 
 
-def _items_input(zipped: list, i: int, items: str, stmts: list) -> tuple:
+#: calls whose one argument a loop iterates as it is (``list(env.items())``)
+_AS_IS = {"list", "tuple", "sorted", "reversed"}
+
+
+def _dict_source(e, params: set, dicts: dict) -> Optional[str]:
+    """The parameter whose dict ``e`` is, or holds the items of: ``extra``,
+    ``extra or {}``, ``dict(extra)``, ``extra.copy()``, ``{**os.environ,
+    **(extra or {})}`` (the last parameter merged in), a local bound to one
+    of those (``dicts``); None otherwise."""
+    while True:
+        if isinstance(e, ast.BoolOp) and isinstance(e.op, ast.Or) and \
+                isinstance(e.values[-1], ast.Dict) and not e.values[-1].keys:
+            e = e.values[0]
+        elif isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and \
+                e.func.id == "dict" and len(e.args) == 1:
+            e = e.args[0]
+        elif isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute) and \
+                e.func.attr == "copy" and not e.args and not e.keywords:
+            e = e.func.value
+        else:
+            break
+    if isinstance(e, ast.Name):
+        if e.id in params:
+            return e.id
+        return dicts.get(e.id)
+    if isinstance(e, ast.Dict):
+        found = [_dict_source(v, params, dicts) for k, v in zip(e.keys, e.values) if k is None]
+        found = [f for f in found if f is not None]
+        return found[-1] if found else None
+    return None
+
+
+def _dict_locals(fn, params: set) -> dict:
+    """The function's locals bound once, to a dict a parameter gives
+    (:func:`_dict_source`): name -> the parameter."""
+    stores: dict = {}
+    for n in ast.walk(fn):
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+            stores[n.id] = stores.get(n.id, 0) + 1
+    out: dict = {}
+    for s in ast.walk(fn):
+        if isinstance(s, ast.Assign) and len(s.targets) == 1 and \
+                isinstance(s.targets[0], ast.Name) and s.targets[0].id not in params and \
+                stores.get(s.targets[0].id) == 1:
+            src = _dict_source(s.value, params, out)
+            if src is not None:
+                out[s.targets[0].id] = src
+    return out
+
+
+def _dict_view(it, params: set, dicts: dict) -> Optional[tuple]:
+    """(the parameter, "items" | "keys" | "values") for a loop over a view
+    of a dict a parameter gives (``env.items()``, ``list(env.items())``)."""
+    while isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and \
+            it.func.id in _AS_IS and len(it.args) == 1 and not it.keywords:
+        it = it.args[0]
+    if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute) and
+            it.func.attr in ("items", "keys", "values") and not it.args and not it.keywords):
+        return None
+    src = _dict_source(it.func.value, params, dicts)
+    return None if src is None else (src, it.func.attr)
+
+
+def _items_input(zipped: list, i: int, items: str, stmts: list,
+                 wrap: Optional[str] = None) -> tuple:
     """A RAW hint: ``stmts``, then the ``i``-th of the parameters a loop
     zips (``zipped``; one may be an attribute of a parameter, ``tlist.tokens``)
-    given the list ``items``, the others a list of one text each."""
+    given the list ``items`` (as ``wrap`` makes it a dict, when the loop
+    reads a dict's items), the others a list of one text each."""
+    if wrap is not None and len(zipped) == 1:
+        items = wrap.format(items)
     made, names = [], []
     for q in zipped:
         root = q.split(".")[0]
@@ -654,7 +743,7 @@ def _hints(node, scope: _Scope) -> list:
                                 scope.literals_beside(p[0]))
                 if len(src) < 400:
                     one = f"[{src}, {src}]" if twice else f"[{src}]"
-                    out.append(_items_input(zipped, i, one, []))
+                    out.append(_items_input(zipped, i, one, [], scope.wraps.get(p[0])))
             return
         if p is not None and len(p) > 1 and p[0] in scope.items and vals and \
                 all(isinstance(x, str) and x.isidentifier() for x in p[1:]):
@@ -666,7 +755,8 @@ def _hints(node, scope: _Scope) -> list:
             srcs = [v if raw else repr(v) for v in vals]
             srcs = [x for x in srcs if len(x) < 400]
             for src in srcs[:4]:
-                out.append(_items_input(zipped, i, one, _item_object("_lx_item", p[1:], src)))
+                out.append(_items_input(zipped, i, one, _item_object("_lx_item", p[1:], src),
+                                        scope.wraps.get(p[0])))
             if srcs and len(zipped) == 1:
                 item_tests.setdefault(tuple(p), []).append(srcs)
             return
@@ -870,7 +960,8 @@ def _hints(node, scope: _Scope) -> list:
                 name = f"_lx_item{n}"
                 stmts += _item_object(name, path[1:], t[k % len(t)])
                 made.append(_in_tuple(name, scope.tupled.get(path[0])))
-            out.append(_items_input(zipped, i, "[" + ", ".join(made) + "]", stmts))
+            out.append(_items_input(zipped, i, "[" + ", ".join(made) + "]", stmts,
+                                    scope.wraps.get(path[0])))
     out.extend(_strptime_hints(node, scope, out))
     for e, toks in ends.values():
         # ``s.startswith(("'", '"')) and s.endswith(("'", '"'))``: a quoted

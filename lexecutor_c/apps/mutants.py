@@ -128,6 +128,14 @@ def _candidates(st: ast.stmt) -> list:
                 out.append((n, n.operand, "'not' dropped"))
             elif isinstance(n, ast.IfExp):
                 out += _fixed_conditions(n.test)
+            elif isinstance(n, ast.Call) and not n.keywords and len(n.args) == 1 and \
+                    not isinstance(n.args[0], ast.Starred) and (
+                        isinstance(n.func, ast.Attribute) or
+                        isinstance(n.func, ast.Name) and n.func.id not in _KEPT_CALLS):
+                # a conversion or wrapper (``str(name)``, ``self.id_class(i)``):
+                # its argument as it is (kept for a call the edit wrote)
+                name = n.func.id if isinstance(n.func, ast.Name) else n.func.attr
+                out.append((n, n.args[0], f"{_UNWRAPPED} {name}()"))
             elif isinstance(n, ast.Call) and n.keywords:
                 for i, k in enumerate(n.keywords):
                     if k.arg is None:
@@ -154,6 +162,17 @@ def _candidates(st: ast.stmt) -> list:
 #: a condition both versions have, the probes for one the edit wrote)
 _PROBES = ("condition false on no input", "condition true on no input")
 _NEGATED = "condition negated"
+
+#: what a call replaced by its one argument is called (made for calls the
+#: edit wrote only)
+_UNWRAPPED = "argument instead of"
+
+#: builtins not unwrapped: a copy or view of a container (``list(x)`` of a
+#: list is the list again, ``len(x)`` in a test is its truth), a question
+#: asked of the value, or what no value passes through
+_KEPT_CALLS = frozenset(dir(__import__("builtins"))) - {
+    "str", "int", "float", "bytes", "repr", "abs", "round", "ord", "chr", "hex", "oct",
+    "bin", "ascii", "format", "complex"}
 
 #: how many probes a version's mutants get at the most (two conditions')
 _PROBES_MAX = 4
@@ -241,6 +260,9 @@ def mutants(v, lines: set, other=None, limit: int = 6) -> list:
                 # an inserted one): whether each outcome occurred is not
                 # the edit's question (one the edit wrote: its negation,
                 # whether its outcome matters, and its probes)
+                continue
+            if what.startswith(_UNWRAPPED) and not diff:
+                # a call both versions make, on a line beside the edit
                 continue
             found.append((not diff, st.lineno, node, repl, what, diff))
     found.sort(key=lambda t: (t[0], t[1]))
