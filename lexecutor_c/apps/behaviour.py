@@ -826,7 +826,7 @@ def _differing_parts(a, b) -> Optional[list]:
         return None
     xs, ys = [repr(e) for e in x[1:]], [repr(e) for e in y[1:]]
     if x[0] in ("list", "tuple") and len(xs) == len(ys):
-        return [p for i, (u, w) in enumerate(zip(xs, ys)) if u != w for p in (u, w)]
+        return [p for u, w in zip(xs, ys) if u != w for p in (u, w)]
     return [e for e in xs if e not in ys] + [e for e in ys if e not in xs]
 
 
@@ -1218,7 +1218,8 @@ def check_function(old: Version, new: Version, *, opts: Optional[Options] = None
     if fc.verdict == SAME:
         elsewhere = _other_python_edit(old, new)
         # (a static "same": the function's code did not change)
-        callees = _changed_callees(old, new) if fc.status != "static" else []
+        callees = _changed_callees(old, new) if not elsewhere and fc.status != "static" \
+            else []
         if elsewhere:
             fc.verdict = UNDECIDED
             fc.detail = f"{fc.detail}; but {elsewhere}"
@@ -1249,21 +1250,22 @@ def _changed_callees(old: Version, new: Version) -> list:
                 out.add((v.cls.name, f.attr))
         return out
 
-    def defs(v) -> dict:
+    def defs(v, names: set) -> dict:
+        # the dumps of the definitions of those names only
         out = {}
-        for st in v.module.body:
-            if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                out.setdefault(("", st.name), []).append(code_dump(st))
-        if v.cls is not None:
-            for st in v.cls.body:
-                if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                    out.setdefault((v.cls.name, st.name), []).append(code_dump(st))
+        for holder, body in (("", v.module.body),
+                             (v.cls.name if v.cls is not None else None,
+                              v.cls.body if v.cls is not None else ())):
+            for st in body:
+                if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef)) and \
+                        (holder, st.name) in names:
+                    out.setdefault((holder, st.name), []).append(code_dump(st))
         return out
     own = {("", new.node.name), (new.cls.name if new.cls is not None else "", new.node.name)}
-    a, b = defs(old), defs(new)
     names = (called(old) | called(new)) - own
+    a, b = defs(old, names), defs(new, names)
     return sorted(".".join(x for x in k if x) for k in names
-                  if (k in a or k in b) and a.get(k) != b.get(k) and k in a and k in b)
+                  if k in a and k in b and a[k] != b[k])
 
 
 def _module_bindings(module: ast.Module) -> dict:

@@ -219,12 +219,18 @@ class _Scope:
         # ... of a dict a parameter gives (``for key, val in env.items()``):
         # name -> how the list of items is made that dict ("dict({})")
         self.wraps: dict = {}
-        dicts = _dict_locals(fn, set(self.params))
+        # how many times the function binds each name
+        stores: dict = {}
+        for n in ast.walk(fn):
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+                stores[n.id] = stores.get(n.id, 0) + 1
+        params = set(self.params)
+        dicts = _dict_locals(fn, params, stores)
         for n in ast.walk(fn):
             if not isinstance(n, (ast.For, ast.comprehension)):
                 continue
             it, tg = n.iter, n.target
-            view = _dict_view(it, set(self.params), dicts)
+            view = _dict_view(it, params, dicts)
             if view is not None:
                 param, how = view
                 names = [tg] if isinstance(tg, ast.Name) else \
@@ -299,10 +305,6 @@ class _Scope:
         # given to the parameter
         self.derived: dict = {}
         self.ords: set = set()
-        stores: dict = {}
-        for n in ast.walk(fn):
-            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
-                stores[n.id] = stores.get(n.id, 0) + 1
         binds: dict = {}
         # a local bound once to a slice of a parameter from a parameter's
         # place (``escape_id = src[pos:pos + 2]``): name -> (text, place)
@@ -435,13 +437,10 @@ def _dict_source(e, params: set, dicts: dict) -> Optional[str]:
     return None
 
 
-def _dict_locals(fn, params: set) -> dict:
-    """The function's locals bound once, to a dict a parameter gives
+def _dict_locals(fn, params: set, stores: dict) -> dict:
+    """The function's locals bound once (``stores``: name -> how many times
+    the function binds it), to a dict a parameter gives
     (:func:`_dict_source`): name -> the parameter."""
-    stores: dict = {}
-    for n in ast.walk(fn):
-        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
-            stores[n.id] = stores.get(n.id, 0) + 1
     out: dict = {}
     for s in ast.walk(fn):
         if isinstance(s, ast.Assign) and len(s.targets) == 1 and \
