@@ -540,3 +540,195 @@ def test_a_raise_of_the_codes_own_against_a_return_holding_made_up_values():
                  ("raised:ValueError", "'C_x' object is not subscriptable"),
                  ("raised:AttributeError", "'dict' object has no attribute 'iteritems'")):
         assert B._through_injection(["outcome"], a, {"outcome": o, "message": m})
+
+
+def test_a_parameter_the_body_rebinds_from_itself_keeps_its_values():
+    # ``version = version.split(".")`` makes ``version`` a local of the
+    # wrapper the analysis sees the body in: it had no value of its own and
+    # every run stopped at its unpacking, before the changed bound of the
+    # second parameter (requests' ``check_compatibility``); the bound's
+    # release texts come from the split above the changed line
+    old = d('''
+        def compatible(version, other):
+            version = version.split(".")
+            if len(version) == 2:
+                version.append("0")
+            major, minor, patch = version
+            major, minor, patch = int(major), int(minor), int(patch)
+            assert major >= 1
+            if other:
+                major, minor, patch = other.split(".")[:3]
+                major, minor, patch = int(major), int(minor), int(patch)
+                assert (3, 0, 2) <= (major, minor, patch) < (6, 0, 0)
+            return True
+        ''')
+    new = old.replace("(6, 0, 0)", "(7, 0, 0)")
+    from lexecutor_c.apps.funcsource import facts_source
+    from lexecutor_c.prefixtree.analysis import analyze
+    from lexecutor_c.prefixtree.values import string_values
+    v = function_versions(old, "m.py")["compatible"]
+    facts = analyze(facts_source(v))
+    assert "version" in facts.roots and facts.roots["version"].maybe_bound
+    # the parts int() converts are numbers, not placeholders
+    assert [c[1] for c in string_values(facts.roots["version"])] == ["2.2.2"]
+    # the changed line's bounds, though the split is above it
+    changed, guards = D._changed_nodes(v, {11})
+    got = [h for h in D._hints(changed[0], D._Scope(v)) if h[0] == ["other"]]
+    assert got and "'6.0.0'" in got[0][1]
+    c = compare_sources(old, new, "compatible")
+    assert c.verdict == "changed", c.detail
+    assert "AssertionError" in c.detail
+
+
+def test_a_helper_imported_under_a_new_name_is_no_evidence():
+    # ``make_default_short_help`` -> ``_make_default_short_help``, both
+    # imported: each name gets a made-up value of its own, and their
+    # difference says nothing of the code (click's ``get_short_help_str``)
+    old = d('''
+        from .utils import make_label
+
+        def describe(item, deprecated):
+            if item:
+                text = make_label(item)
+            else:
+                text = ""
+            if deprecated:
+                text = f"{text} (DEPRECATED)"
+            return text
+        ''')
+    new = old.replace("make_label", "_make_label")
+    c = compare_sources(old, new, "describe")
+    assert c.verdict != "changed", c.detail
+    # names of one version alone (an attribute the edit started to copy)
+    # are the code's own difference; a renamed pair is not
+    a = {"ret": "['State', [['src', \"''\"], ['depth', \"<Dummy 'depth'>\"]]]"}
+    b = {"ret": "['State', [['src', \"''\"], ['depth', '0']]]"}
+    assert B._swapped_difference(["ret"], a, b, set(), {"depth"}) == []
+    a = {"ret": "<Dummy 'make_label'>", "calls": "[['<injected>', ['True'], []]]"}
+    b = {"ret": "'x'", "calls": "[['<input>._make_label', ['True'], []]]"}
+    assert B._swapped_difference(["ret"], a, b, {"make_label"}, {"_make_label"}) == \
+        ["_make_label", "make_label"]
+    # a helper of the same name whose result the edit changes still is
+    changed = compare_sources(old, old.replace("(DEPRECATED)", "(deprecated)"), "describe")
+    assert changed.verdict == "changed", changed.detail
+
+
+def test_a_tuple_of_another_length_is_the_codes_own_shape():
+    # ``yield stdin, encoding, color`` -> ``yield stdin, color`` where
+    # ``encoding`` is made up: the items differ by a made-up value, but
+    # the number of them is the code's (click's ``_pipepager``)
+    old = d('''
+        from ._compat import get_best_encoding
+
+        def pager(stream, color):
+            encoding = get_best_encoding(stream)
+            yield stream, encoding, color
+        ''')
+    new = old.replace("yield stream, encoding, color", "yield stream, color")
+    def ret(*items):
+        return {"outcome": "returned", "ret": str(["<iterator>", ["tuple", *items]])}
+    a = ret("<Dummy 'stream'>", "<Dummy 'enc'>", "False")
+    b = ret("<Dummy 'stream'>", "False")
+    assert not B._through_injection(["ret"], a, b)
+    # the same length, a made-up item that differs: weak
+    c = ret("<Dummy 'stream'>", "<Dummy 'other'>", "False")
+    assert B._through_injection(["ret"], a, c)
+    got = compare_sources(old, new, "pager")
+    assert got.verdict == "changed", got.detail
+
+
+def test_a_helper_of_the_module_that_exits_before_the_edit_is_made_up():
+    # ``recipe = load_recipe(name)`` exits where the recipe's file is not
+    # there (pluggy's ``run_recipe``): every run ended before the changed
+    # lines; the helper made up for that input and every later one, the
+    # runs go on to them
+    old = d('''
+        import os
+        import sys
+
+        RECIPES = "/nonexistent/lx-recipes"
+
+        def load_recipe(name):
+            path = os.path.join(RECIPES, name + ".toml")
+            if not os.path.exists(path):
+                print("no such recipe", file=sys.stderr)
+                sys.exit(2)
+            return path
+
+        def run_recipe(name):
+            recipe = load_recipe(name)
+            label = "quick"
+            return label + ":" + name
+        ''')
+    new = old.replace('label = "quick"', 'label = "slow"')
+    v = function_versions(old, "m.py")["run_recipe"]
+    helpers = B._called_helpers(v)
+    assert list(helpers) == ["load_recipe"]
+    first, last, alone = helpers["load_recipe"]
+    assert not alone        # its result counts
+    exited = {"outcome": "raised:SystemExit", "line": first + 3, "foreign": True}
+    assert B._stub_for(exited, helpers) == "load_recipe"
+    assert B._stub_for(dict(exited, line=last + 3), helpers) is None
+    assert B._stub_for(dict(exited, outcome="returned"), helpers) is None
+    # a ValueError of its own is what it does; where its result is thrown
+    # away, any exception stops the run for nothing
+    own = {"outcome": "raised:ValueError", "line": first + 3, "foreign": False}
+    assert B._stub_for(own, helpers) is None
+    assert B._stub_for(own, {"load_recipe": (first, last, True)}) == "load_recipe"
+    prefix = B._with_stubs("x = 1", ["load_recipe"])
+    assert "_lx_stub_load_recipe" in prefix and "x = 1" in prefix
+    assert B._with_stubs(prefix, ["load_recipe"]) == prefix
+    c = compare_sources(old, new, "run_recipe")
+    assert c.verdict == "changed", c.detail
+    assert "load_recipe made up" in c.evidence["distinguishing_input"]["note"]
+
+
+def test_an_attribute_aimed_at_on_a_parameter_the_base_gave_a_text():
+    # ``annot = str(annot)`` rebinds the parameter, so the base input now
+    # gives ``annot`` a text; the input aimed at ``annot.__forward_arg__``
+    # makes it an object first (a text takes no attributes) -- attrs'
+    # ``_is_class_var``
+    old = d('''
+        _PREFIXES = ("typing.ClassVar", "ClassVar")
+
+        def is_class_var(annot):
+            annot = str(annot)
+            if annot.startswith(("'", '"')) and annot.endswith(("'", '"')):
+                annot = annot[1:-1]
+            return annot.startswith(_PREFIXES)
+        ''')
+    new = old.replace('    annot = str(annot)\n',
+                      '    annot = getattr(annot, "__forward_arg__", annot)\n'
+                      '    annot = str(annot)\n')
+    v = function_versions(new, "m.py")["is_class_var"]
+    stmts = D._assign(["annot", "__forward_arg__"], "'ClassVar'", D._Scope(v))
+    ns = {"_LxObj": type("_LxObj", (), {}), "annot": "[1, 2]"}
+    exec("\n".join(stmts), ns)
+    assert ns["annot"].__forward_arg__ == "ClassVar"
+    c = compare_sources(old, new, "is_class_var")
+    assert c.verdict == "changed", c.detail
+
+
+def test_a_method_of_the_class_that_fails_before_the_edit_is_made_up():
+    # ``self._load()`` reads a file that is not there: the method made up
+    # on the class (``Loader._load``) once the module ran
+    old = d('''
+        class Loader:
+            path = "/nonexistent/lx-config.toml"
+
+            def _load(self):
+                with open(self.path) as f:
+                    return f.read()
+
+            def describe(self, name):
+                config = self._load()
+                label = "quick"
+                return label + ":" + name
+        ''')
+    new = old.replace('label = "quick"', 'label = "slow"')
+    v = function_versions(old, "m.py")["Loader.describe"]
+    assert list(B._called_helpers(v)) == ["Loader._load"]
+    assert "_lx_stub_Loader__load" in B._with_stubs("", ["Loader._load"])
+    c = compare_sources(old, new, "Loader.describe")
+    assert c.verdict == "changed", c.detail
+    assert "Loader._load made up" in c.evidence["distinguishing_input"]["note"]

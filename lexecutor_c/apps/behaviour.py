@@ -801,9 +801,39 @@ def _through_injection(fields: list, a: dict, b: dict) -> bool:
                 # difference, whatever the value returned holds
                 vals = [msg]
         else:
+            if _arity_changed(_parsed(vals[0]), _parsed(vals[1])):
+                # a tuple of other length at the same place (``yield
+                # stdin, encoding, color`` -> ``yield stdin, color``): the
+                # code's own shape, whatever its items are made of
+                continue
             vals = _differing_parts(vals[0], vals[1]) or vals
         if any("Dummy" in str(v) for v in vals if v is not None):
             return True
+    return False
+
+
+def _parsed(snap):
+    """A snapshot's text (``"['tuple', '1', ...]"``) as lists again (None
+    for a value that is not a container's)."""
+    if not isinstance(snap, str) or not snap.startswith("["):
+        return None
+    import ast
+    try:
+        return ast.literal_eval(snap)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return None
+
+
+def _arity_changed(x, y) -> bool:
+    """Whether two parsed snapshots hold, at the same place, tuples of
+    different lengths (inside lists, tuples and iterators' items of the
+    same lengths)."""
+    if not (isinstance(x, list) and isinstance(y, list) and x and y and x[0] == y[0]):
+        return False
+    if x[0] == "tuple" and len(x) != len(y) and "..." not in x + y:
+        return True
+    if x[0] in ("list", "tuple", "<iterator>") and len(x) == len(y):
+        return any(_arity_changed(u, w) for u, w in zip(x[1:], y[1:]) if u != w)
     return False
 
 
@@ -830,10 +860,11 @@ def _differing_parts(a, b) -> Optional[list]:
     return [e for e in xs if e not in ys] + [e for e in ys if e not in xs]
 
 
-def _swapped_names(old: Version, new: Version) -> set:
+def _swapped_names(old: Version, new: Version, side: str = "") -> set:
     """The names (and attribute names) one version's function reads that
     the other's does not: the dependencies an edit swapped (``iteritems(d)``
-    -> ``d.items()``, ``tzutc()`` -> ``tz.UTC``)."""
+    -> ``d.items()``, ``tzutc()`` -> ``tz.UTC``); ``side`` "old" or "new":
+    those only that version reads."""
     import ast
 
     def read(v):
@@ -846,10 +877,31 @@ def _swapped_names(old: Version, new: Version) -> set:
         return {n.id for n in ast.walk(v.node) if isinstance(n, ast.Name)
                 and n.id not in bound} | \
             {n.attr for n in ast.walk(v.node) if isinstance(n, ast.Attribute)}
+    if side:
+        a, b = (old, new) if side == "old" else (new, old)
+        return read(a) - read(b)
     return read(old) ^ read(new)
 
 
-_DUMMY_OF = re.compile(r"<Dummy(?:Resource)? '([^'\\]+)'>|'<input>\.([A-Za-z_]\w*)'")
+def _swapped_difference(fields: list, a: dict, b: dict, old_only: set,
+                        new_only: set) -> list:
+    """The names one version alone reads whose made-up values (or
+    stand-in calls) show in the ``fields`` in which two runs differ (the
+    return value for ``outcome``), where names of both versions show: a
+    dependency the edit renamed (``make_x`` -> ``_make_x``), each name
+    with made-up values of its own (none where only one version's names
+    show: an attribute the edit started to set is the code's own)."""
+    shown = {"outcome": ("ret", "message")}
+    names = {m.group(1) or m.group(2) for k in fields for f in shown.get(k, (k,))
+             for r in (a, b) for m in _DUMMY_OF.finditer(str(r.get(f) or ""))}
+    both = set(_swapped_stand_ins(a, b, old_only | new_only))
+    if not (names & (old_only | new_only) and both & old_only and both & new_only):
+        return []
+    return sorted(both)
+
+
+#: a made-up value's name (also inside a text's repr: ``<Dummy \'x\'>``), or a stand-in called
+_DUMMY_OF = re.compile(r"<Dummy(?:Resource)? \\?'([^'\\]+)\\?'>|'<input>\.([A-Za-z_]\w*)'")
 
 
 #: what a run shows of the function's behaviour (besides its outcome)
@@ -1638,16 +1690,24 @@ def _check_function(old: Version, new: Version, opts: Options, test_inputs: Opti
                 break
     fc.inputs = n_inputs
     fc.seconds = round(time.monotonic() - t0, 3)
-    if best is not None and best[4] and concrete_agreeing:
+    renamed = _swapped_difference(best[3], best[1], best[2],
+                                  _swapped_names(old, new, "old"),
+                                  _swapped_names(old, new, "new")) \
+        if best is not None and best[4] and swapped else []
+    if best is not None and best[4] and (concrete_agreeing or renamed):
         # the only differences show in injected values (what a made-up
         # object answers), while inputs of concrete values that ran the
-        # changed lines in both versions agree: no evidence either way
+        # changed lines in both versions agree: no evidence either way;
+        # nor where the values that differ are made up for names one
+        # version alone uses (a helper imported under a new name: the two
+        # names get made-up values of their own)
         inp, ro, rn, real, weak = best
         fc.verdict = UNDECIDED
         fc.reached = True
         fc.lines_old, fc.lines_new = sorted(ran_old), sorted(ran_new)
-        fc.detail = f"{fc.agreeing} inputs alike; differs only through injected values: " + \
-            _summary_of(real[0], ro, rn) + sig_note
+        fc.detail = f"{fc.agreeing} inputs alike; differs only through injected values" + \
+            (f" for names one version alone uses ({', '.join(renamed)})" if renamed else "") + \
+            ": " + _summary_of(real[0], ro, rn) + sig_note
         fc.input = inp.show()
         fc.old, fc.new = _describe(ro), _describe(rn)
         return fc
@@ -2286,6 +2346,75 @@ def _mutation_gate(old: Version, new: Version, ch_old: set, ch_new: set, agree: 
 
 # ------------------------------------------------------------------ inputs
 
+def _called_helpers(v: Version) -> dict:
+    """{name: (first line, last line, whether every call of it is a
+    statement of its own)} of the module's functions that the function
+    calls by name, and of its class's methods it calls on ``self``
+    (``Class.name``; a class at the module's top level)."""
+    import ast
+    defs = (ast.FunctionDef, ast.AsyncFunctionDef)
+    calls = [c.func for c in ast.walk(v.node) if isinstance(c, ast.Call)]
+    # the calls whose result is thrown away (``git_clone_or_pull(...)``)
+    alone = {id(s.value.func) for s in ast.walk(v.node)
+             if isinstance(s, ast.Expr) and isinstance(s.value, ast.Call)}
+
+    def key(f):
+        if isinstance(f, ast.Name):
+            return f.id
+        if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and \
+                f.value.id in ("self", "cls") and cls is not None:
+            return f"{cls.name}.{f.attr}"
+        return None
+    cls = getattr(v, "cls", None)
+    if cls is not None and cls not in v.module.body:
+        cls = None
+    found = {d.name: d for d in v.module.body if isinstance(d, defs) and d is not v.node}
+    if cls is not None:
+        found.update({f"{cls.name}.{d.name}": d for d in cls.body
+                      if isinstance(d, defs) and d is not v.node})
+    out: dict = {}
+    for f in calls:
+        k = key(f)
+        if k in found:
+            d = found[k]
+            was = out.get(k, (0, 0, True))[2]
+            out[k] = (d.lineno, d.end_lineno, was and id(f) in alone)
+    return out
+
+
+def _stub_for(r: dict, helpers: dict) -> Optional[str]:
+    """The function of the module the function calls (a recipe loader that
+    exits, a helper that runs ``git``) inside which a run raised: of the
+    environment's accord (an exit, an ``OSError``, a failed subprocess),
+    or anyhow where the function throws its result away (None where it
+    raised elsewhere, or of its own logic in a helper whose result counts:
+    a parser's ``ValueError`` on a bad text is what it does)."""
+    line = r.get("line")
+    if not str(r.get("outcome", "")).startswith("raised:") or not isinstance(line, int):
+        return None
+    return next((n for n, (a, b, alone) in helpers.items()
+                 if a <= line <= (b or a) and (alone or r.get("foreign"))), None)
+
+
+def _with_stubs(prefix: str, names: list) -> str:
+    """``prefix`` with the functions ``names`` of the module made up: each
+    returns an object whose attributes are injected, bound after the
+    module's own definitions ran."""
+    from .diffinputs import STAND_IN
+    from .funcrun import AFTER_MODULE
+    def stub(n):
+        return "_lx_stub_" + n.replace(".", "_")
+    add = [n for n in names if stub(n) not in (prefix or "")]
+    if not add:
+        return prefix
+    stmts = [] if "class _LxObj" in (prefix or "") else [STAND_IN]
+    stmts.append(prefix or "")
+    for n in add:
+        stmts += [f"def {stub(n)}(*a, **k):\n    return _LxObj()",
+                  f"globals().setdefault({AFTER_MODULE!r}, {{}})[{n!r}] = {stub(n)}"]
+    return "\n".join(x for x in stmts if x)
+
+
 class _InputSource:
     """Inputs in order: the Treefix generator's top plan for each version,
     the test calls, the empty prefix (injection alone), the generator's
@@ -2302,6 +2431,9 @@ class _InputSource:
         self.gens: list = []
         self.plans: dict = {}
         self.ch = {"old": ch_old, "new": ch_new}
+        # the module's functions each version calls by name: (first, last line)
+        self.helpers = {"old": _called_helpers(old), "new": _called_helpers(new)}
+        self.stubs: list = []           # those found raising, made up from then on
         self.cov = {"old": set(), "new": set()}
         self.errors: list = []
         self.guided = 0
@@ -2383,6 +2515,24 @@ class _InputSource:
             # on an object the run builds itself, whose state is injected
             self._add(Input(inp.prefix, dict(inp.call, self=None), inp.seed,
                             f"{inp.note} (its object made here)"[:200], inp.plan, inp.given))
+        if not self._reached():
+            # a function of the module raised before the changed lines ran:
+            # this input again with it made up, and with those found so far,
+            # as every later input (a loader that exits where its file is
+            # not there, a helper that runs ``git``: they fail on any input)
+            for label, r in (("old", ro), ("new", rn)):
+                name = _stub_for(r, self.helpers[label])
+                if name is None:
+                    continue
+                if name not in self.stubs:
+                    self.stubs.append(name)
+                prefix = _with_stubs(inp.prefix, self.stubs)
+                if prefix != inp.prefix:
+                    self._add(Input(prefix, inp.call, inp.seed,
+                                    f"{inp.note.split(' (with ')[0]} (with "
+                                    f"{', '.join(self.stubs)} made up)"[:200],
+                                    inp.plan, inp.given, inp.reshape), guided=True)
+                break
         if inp.call:
             return
         for label, r in (("old", ro), ("new", rn)):
@@ -2401,6 +2551,22 @@ class _InputSource:
         return bool(self.cov["old"] & self.ch["old"] or self.cov["new"] & self.ch["new"])
 
     def next(self) -> Optional[Input]:
+        """The next input (see :meth:`_next`), with the functions of the
+        module found raising before the changed lines made up."""
+        inp = self._next()
+        if inp is not None and self.stubs:
+            prefix = _with_stubs(inp.prefix, self.stubs)
+            if prefix != inp.prefix:
+                import dataclasses
+                note = inp.note if " made up)" in inp.note else \
+                    f"{inp.note} (with {', '.join(self.stubs)} made up)"[:200]
+                inp = dataclasses.replace(inp, prefix=prefix, note=note)
+                if inp.key() in self.seen:
+                    return self.next()
+                self.seen.add(inp.key())
+        return inp
+
+    def _next(self) -> Optional[Input]:
         """The first four initial inputs, then guided and initial ones in
         turn (guidance only while the changed lines are unreached, or when
         nothing else is left)."""

@@ -172,7 +172,7 @@ class _Scope:
     dict literals bound to names (in the function or the module)."""
 
     def __init__(self, v):
-        fn = v.node
+        fn = self.fn = v.node
         a = fn.args
         # a private name (``self.__match_re``) in a class's code is mangled
         # (``self._Parser__match_re``): what an input sets must be too
@@ -780,7 +780,8 @@ def _hints(node, scope: _Scope) -> list:
 
     for n in ast.walk(node):
         if isinstance(n, ast.Compare):
-            _release_bounds(n, node, scope, out)
+            # (the split that names the parts may be above the changed lines)
+            _release_bounds(n, scope.fn, scope, out)
             left = n.left
             for op, right in zip(n.ops, n.comparators):
                 cl, cr = _const(left), _const(right)
@@ -1168,6 +1169,10 @@ def _handler_hints(node, scope: _Scope) -> list:
     return out
 
 
+#: the builtin types whose values take no attributes
+_PLAIN = "(str, bytes, int, float, complex, list, tuple, dict, set, frozenset, type(None))"
+
+
 def _assign(path: list, value: str, scope: _Scope) -> list:
     """Statements that give the subject ``path`` the value ``value`` (an
     object made for the root when the base prefix did not make one; a dict
@@ -1184,7 +1189,11 @@ def _assign(path: list, value: str, scope: _Scope) -> list:
     if root in scope.imports and root not in scope.params:
         stmts.append(scope.imports[root])
     elif not isinstance(path[1], tuple):
-        stmts.append(f"if {root!r} not in globals(): {root} = _LxObj()")
+        # (a value of a builtin type the base gave the root takes no
+        # attributes: ``annot = '[1, 2]'`` where ``annot.__forward_arg__``
+        # is aimed at)
+        stmts.append(f"if {root!r} not in globals() or isinstance({root}, {_PLAIN}): "
+                     f"{root} = _LxObj()")
     expr = root
     for i, part in enumerate(path[1:], 1):
         last = i == len(path) - 1

@@ -1205,7 +1205,22 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
                 res["skipped_statements"] = res.get("skipped_statements", 0) + 1
         after = env.pop(AFTER_MODULE, None)
         if isinstance(after, dict):
-            env.update((k, v) for k, v in after.items() if isinstance(k, str))
+            for k, x in after.items():
+                if not isinstance(k, str):
+                    continue
+                if "." not in k:
+                    env[k] = x
+                    continue
+                # ``Class.method``: a method of a class of the module
+                head, _, attr = k.rpartition(".")
+                owner = env.get(head.split(".")[0])
+                try:
+                    for part in head.split(".")[1:]:
+                        owner = getattr(owner, part)
+                    if isinstance(owner, type):
+                        setattr(owner, attr, x)
+                except (AttributeError, TypeError):
+                    pass
         for p, x in list(given.items()):
             if type(x).__name__ == "_LxLate" and isinstance(getattr(x, "name", None), str):
                 # a parameter given a name of the module (``role = SERVER``):
@@ -1509,6 +1524,10 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
             "none" if getattr(e, "__suppress_context__", False) else ""
         line = _line_of(e, filename)
         res["line"] = None if line is None else line - drv["offset"]
+        # raised by the environment (an exit, a file, process or host that is
+        # not there), not by the module's own logic
+        res["foreign"] = isinstance(e, (OSError, SystemExit)) or \
+            type(e).__module__ == "subprocess"
         if drained:
             # raised while its returned iterator was iterated, not by the
             # call: what a caller that never iterates sees differs

@@ -711,6 +711,7 @@ def facts_source(v: Version) -> str:
     """The function as Treefix's analysis should see it: at its own line
     numbers (every other line blank), parameters removed so that they are
     free names like the globals it reads (``self`` included)."""
+    from ..prefixtree.flow import WRAPPER
     lines = _lines(v.text)
     node = v.node
     body_first = node.body[0].lineno
@@ -718,16 +719,16 @@ def facts_source(v: Version) -> str:
     if body_first <= node.lineno:          # def f(x): return x
         stmt = lines[node.lineno - 1]
         idx = stmt.find(":", stmt.find(")"))
-        out[node.lineno - 1] = "def __lx_f__(): " + stmt[idx + 1:].strip()
+        out[node.lineno - 1] = f"def {WRAPPER}(): " + stmt[idx + 1:].strip()
         return "\n".join(out) + "\n"
     col = node.col_offset
-    out[node.lineno - 1] = "def __lx_f__():"
+    out[node.lineno - 1] = f"def {WRAPPER}():"
     for i in range(body_first, v.last_line + 1):
         ln = lines[i - 1]
         out[i - 1] = ln[col:] if not ln[:col].strip() else ln
     if col and node.lineno >= 2:
         # indented in the module (a method): wrap in a block at column 0
-        out[node.lineno - 1] = " " * col + "def __lx_f__():"
+        out[node.lineno - 1] = " " * col + f"def {WRAPPER}():"
         out[node.lineno - 2] = "if 1:"
         for i in range(body_first, v.last_line + 1):
             out[i - 1] = lines[i - 1]

@@ -203,6 +203,11 @@ class _Reads:
         return b
 
 
+# the name of the function a function's body is wrapped in for analysis
+# (funcsource.facts_source)
+WRAPPER = "__lx_f__"
+
+
 def unbound_reads(tree: ast.Module) -> dict:
     """{name: line} for names the snippet binds at top level but may read
     before any binding of it has run.  A builtin's name counts too: a body
@@ -211,7 +216,36 @@ def unbound_reads(tree: ast.Module) -> dict:
     r = _Reads()
     r.block(tree.body, set())
     bound = _bound_anywhere(tree)
-    return {n: ln for n, ln in r.first.items() if n in bound}
+    out = {n: ln for n, ln in r.first.items() if n in bound}
+    # a function's body wrapped to be analysed (its parameters removed,
+    # funcsource.facts_source): a parameter the body rebinds from itself
+    # (``v = v.split(".")``) is a local of the wrapper, read before it is
+    # bound, so the body reads it from outside like a snippet would
+    # (only names read no later than the first line that binds them: a
+    # local bound in one branch and read after it is no parameter)
+    for fn in _wrapped_bodies(tree):
+        r = _Reads()
+        r.block(fn.body, set())
+        bound = _bound_anywhere(ast.Module(body=fn.body, type_ignores=[]))
+        first_store: dict = {}
+        for n in ast.walk(fn):
+            if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load):
+                first_store[n.id] = min(first_store.get(n.id, n.lineno), n.lineno)
+        for n, ln in r.first.items():
+            if n in bound and ln <= first_store.get(n, ln):
+                out.setdefault(n, ln)
+    return out
+
+
+def _wrapped_bodies(tree: ast.Module) -> list:
+    """The wrapper functions at the top of ``tree`` (also in an ``if 1:``
+    block, where a method's body keeps its indentation)."""
+    out = []
+    for s in tree.body:
+        for d in (s.body if isinstance(s, ast.If) else [s]):
+            if isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef)) and d.name == WRAPPER:
+                out.append(d)
+    return out
 
 
 def _dotted(e) -> str:

@@ -169,6 +169,16 @@ def _child_call(node: Node, method: str) -> Optional[Node]:
     return a.ret if a is not None else None
 
 
+def _piece(sub: Optional[Node], i: int) -> str:
+    """A part of a split string the code gives no constant for: a number
+    where the code converts it with int()/float() (``major, minor, patch =
+    v.split(".")`` then ``int(major)``), else a placeholder."""
+    if sub is not None and any(t.startswith(("numstr", "num", "int", "float"))
+                               for t in sub.arg_specs):
+        return "2"
+    return f"p{i}"
+
+
 def string_values(node: Node, depth: int = 0, limit: int = 6) -> list:
     """Strings meeting the constraints on ``node`` (see the module
     docstring), most constrained first; [] when nothing constrains it."""
@@ -223,7 +233,8 @@ def string_values(node: Node, depth: int = 0, limit: int = 6) -> list:
         if r is not None and r.width:
             subs = [r.attrs.get(f"_{i}") for i in range(r.width)]
             sub_vals = [string_values(s, depth + 1, 1) if s is not None else [] for s in subs]
-            pieces = [(sv[0][1] if sv else f"p{i}") for i, sv in enumerate(sub_vals)]
+            pieces = [(sv[0][1] if sv else _piece(s, i)) for i, (s, sv) in
+                      enumerate(zip(subs, sub_vals))]
             if m.endswith("partition"):
                 pieces = [pieces[0], pieces[-1]]
         else:
