@@ -843,14 +843,7 @@ def _differing_parts(a, b) -> Optional[list]:
     same kind: a dict that gained an entry of the code's own besides
     entries from made-up values differs in that entry, not in those (None
     when they are not such snapshots)."""
-    if not (isinstance(a, str) and isinstance(b, str)) or not a.startswith("[") or \
-            not b.startswith("["):
-        return None
-    import ast
-    try:
-        x, y = ast.literal_eval(a), ast.literal_eval(b)
-    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
-        return None
+    x, y = _parsed(a), _parsed(b)
     if not (isinstance(x, list) and isinstance(y, list) and x and y and x[0] == y[0] and
             x[0] in ("dict", "list", "tuple", "set", "frozenset")):
         return None
@@ -860,11 +853,17 @@ def _differing_parts(a, b) -> Optional[list]:
     return [e for e in xs if e not in ys] + [e for e in ys if e not in xs]
 
 
-def _swapped_names(old: Version, new: Version, side: str = "") -> set:
+def _swapped_names(old: Version, new: Version) -> set:
     """The names (and attribute names) one version's function reads that
     the other's does not: the dependencies an edit swapped (``iteritems(d)``
-    -> ``d.items()``, ``tzutc()`` -> ``tz.UTC``); ``side`` "old" or "new":
-    those only that version reads."""
+    -> ``d.items()``, ``tzutc()`` -> ``tz.UTC``)."""
+    a, b = _swapped_sides(old, new)
+    return a | b
+
+
+def _swapped_sides(old: Version, new: Version) -> tuple:
+    """:func:`_swapped_names` by version: (those only the old function
+    reads, those only the new one reads)."""
     import ast
 
     def read(v):
@@ -877,10 +876,8 @@ def _swapped_names(old: Version, new: Version, side: str = "") -> set:
         return {n.id for n in ast.walk(v.node) if isinstance(n, ast.Name)
                 and n.id not in bound} | \
             {n.attr for n in ast.walk(v.node) if isinstance(n, ast.Attribute)}
-    if side:
-        a, b = (old, new) if side == "old" else (new, old)
-        return read(a) - read(b)
-    return read(old) ^ read(new)
+    r_old, r_new = read(old), read(new)
+    return r_old - r_new, r_new - r_old
 
 
 def _swapped_difference(fields: list, a: dict, b: dict, old_only: set,
@@ -1448,7 +1445,8 @@ def _check_function(old: Version, new: Version, opts: Options, test_inputs: Opti
     raise_forms = _raise_forms(old, new, ch_old, ch_new)
     edit_raises = (_raise_lines(old, ch_old), _raise_lines(new, ch_new))
     own_tokens = tuple(_edit_tokens(old, new, ch_old, ch_new))
-    swapped = _swapped_names(old, new)
+    old_only, new_only = _swapped_sides(old, new)
+    swapped = old_only | new_only
     swap_note = None    # runs alike only through stand-ins of a swapped dependency
     ran_old: set = set()
     ran_new: set = set()
@@ -1690,9 +1688,7 @@ def _check_function(old: Version, new: Version, opts: Options, test_inputs: Opti
                 break
     fc.inputs = n_inputs
     fc.seconds = round(time.monotonic() - t0, 3)
-    renamed = _swapped_difference(best[3], best[1], best[2],
-                                  _swapped_names(old, new, "old"),
-                                  _swapped_names(old, new, "new")) \
+    renamed = _swapped_difference(best[3], best[1], best[2], old_only, new_only) \
         if best is not None and best[4] and swapped else []
     if best is not None and best[4] and (concrete_agreeing or renamed):
         # the only differences show in injected values (what a made-up
@@ -2358,6 +2354,10 @@ def _called_helpers(v: Version) -> dict:
     alone = {id(s.value.func) for s in ast.walk(v.node)
              if isinstance(s, ast.Expr) and isinstance(s.value, ast.Call)}
 
+    cls = getattr(v, "cls", None)
+    if cls is not None and cls not in v.module.body:
+        cls = None
+
     def key(f):
         if isinstance(f, ast.Name):
             return f.id
@@ -2365,9 +2365,6 @@ def _called_helpers(v: Version) -> dict:
                 f.value.id in ("self", "cls") and cls is not None:
             return f"{cls.name}.{f.attr}"
         return None
-    cls = getattr(v, "cls", None)
-    if cls is not None and cls not in v.module.body:
-        cls = None
     found = {d.name: d for d in v.module.body if isinstance(d, defs) and d is not v.node}
     if cls is not None:
         found.update({f"{cls.name}.{d.name}": d for d in cls.body
@@ -2526,12 +2523,9 @@ class _InputSource:
                     continue
                 if name not in self.stubs:
                     self.stubs.append(name)
-                prefix = _with_stubs(inp.prefix, self.stubs)
-                if prefix != inp.prefix:
-                    self._add(Input(prefix, inp.call, inp.seed,
-                                    f"{inp.note.split(' (with ')[0]} (with "
-                                    f"{', '.join(self.stubs)} made up)"[:200],
-                                    inp.plan, inp.given, inp.reshape), guided=True)
+                stubbed = self._stubbed(inp)
+                if stubbed is not inp:
+                    self._add(stubbed, guided=True)
                 break
         if inp.call:
             return
@@ -2553,18 +2547,26 @@ class _InputSource:
     def next(self) -> Optional[Input]:
         """The next input (see :meth:`_next`), with the functions of the
         module found raising before the changed lines made up."""
-        inp = self._next()
-        if inp is not None and self.stubs:
-            prefix = _with_stubs(inp.prefix, self.stubs)
-            if prefix != inp.prefix:
-                import dataclasses
-                note = inp.note if " made up)" in inp.note else \
-                    f"{inp.note} (with {', '.join(self.stubs)} made up)"[:200]
-                inp = dataclasses.replace(inp, prefix=prefix, note=note)
-                if inp.key() in self.seen:
-                    return self.next()
-                self.seen.add(inp.key())
-        return inp
+        while True:
+            inp = self._next()
+            if inp is None:
+                return None
+            stubbed = self._stubbed(inp)
+            if stubbed is inp:
+                return inp
+            if stubbed.key() not in self.seen:
+                self.seen.add(stubbed.key())
+                return stubbed
+
+    def _stubbed(self, inp: Input) -> Input:
+        """``inp`` with the functions found raising made up (itself where
+        its prefix has them all already)."""
+        prefix = _with_stubs(inp.prefix, self.stubs) if self.stubs else inp.prefix
+        if prefix == inp.prefix:
+            return inp
+        import dataclasses
+        note = f"{inp.note.split(' (with ')[0]} (with {', '.join(self.stubs)} made up)"
+        return dataclasses.replace(inp, prefix=prefix, note=note[:200])
 
     def _next(self) -> Optional[Input]:
         """The first four initial inputs, then guided and initial ones in

@@ -169,12 +169,16 @@ def _child_call(node: Node, method: str) -> Optional[Node]:
     return a.ret if a is not None else None
 
 
+def _numeric(node: Node) -> bool:
+    """Whether the code converts the value to a number (``int(x)``)."""
+    return any(t.startswith(("numstr", "num", "int", "float")) for t in node.arg_specs)
+
+
 def _piece(sub: Optional[Node], i: int) -> str:
     """A part of a split string the code gives no constant for: a number
     where the code converts it with int()/float() (``major, minor, patch =
     v.split(".")`` then ``int(major)``), else a placeholder."""
-    if sub is not None and any(t.startswith(("numstr", "num", "int", "float"))
-                               for t in sub.arg_specs):
+    if sub is not None and _numeric(sub):
         return "2"
     return f"p{i}"
 
@@ -251,7 +255,7 @@ def string_values(node: Node, depth: int = 0, limit: int = 6) -> list:
             out.append(c)
     for e in eqs[:3]:
         add(e)
-    numeric = any(t.startswith(("numstr", "num", "int", "float")) for t in node.arg_specs)
+    numeric = _numeric(node)
     core = split_strs[0] if split_strs else ("12" if numeric else "abc")
 
     def mid(text, piece):        # '12' with '.' inside: '1.2' (still a number)
