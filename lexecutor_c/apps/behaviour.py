@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from ..engine import sandbox
-from .funcrun import handled_spans, run_case, snapshot
+from .funcrun import AFTER_MODULE, handled_spans, run_case, snapshot
 from .diffinputs import handles_bytes
 from .funcsource import (Version, _names_read, build_driver, changed_lines, code_dump,
                          facts_source, function_versions, is_overload, module_driver,
@@ -203,6 +203,7 @@ class _Side:
         else:
             self.driver = build_driver(v)
         d = self.driver
+        self.heads = _statement_heads(v.node)
         # the child sees a read-only view of the system (engine.sandbox): the
         # checkout its module is imported from is added to it
         self.readable = (d.root,) if d.mode == "module" and d.root else ()
@@ -242,9 +243,40 @@ class _Side:
             r = out.value
             if r.get("outcome") is None:
                 r["outcome"] = "crash"
+            if isinstance(r.get("lines"), list) and self.heads:
+                # a statement whose own first line runs nothing (``if (``,
+                # ``return (``) ran where a line of it did
+                r["lines"] = sorted(set(r["lines"]) | {self.heads[ln] for ln in r["lines"]
+                                                       if ln in self.heads})
             return r
         return {"outcome": {"timeout": "timeout", "memory": "memory"}.get(out.status, "crash"),
                 "message": out.describe()[:300]}
+
+
+def _statement_heads(fn) -> dict:
+    """line -> the first line of the statement it continues, for the lines
+    of the function's statements after their first (a simple statement's
+    whole extent, a compound statement's header: ``if (`` over the lines of
+    its test).  The line tracer reports the lines that hold code, and a
+    statement's first line may hold none of it (``if (``): the statement
+    ran where one of those lines did."""
+    import ast
+    out: dict = {}
+    for st in ast.walk(fn):
+        if not isinstance(st, ast.stmt) or st is fn:
+            continue
+        body = getattr(st, "body", None)
+        if isinstance(st, ast.Match):
+            end = st.subject.end_lineno or st.lineno
+        elif isinstance(body, list) and body and isinstance(body[0], ast.stmt):
+            end = body[0].lineno - 1        # a compound statement: its header
+            if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                continue                    # (a nested definition: its own lines)
+        else:
+            end = st.end_lineno or st.lineno
+        for ln in range(st.lineno + 1, end + 1):
+            out.setdefault(ln, st.lineno)
+    return out
 
 
 def _init_code(v: Version) -> Optional[str]:
@@ -1269,7 +1301,15 @@ def check_function(old: Version, new: Version, *, opts: Optional[Options] = None
         # (a static "same": the function's code did not change)
         callees = _changed_callees(old, new) if not elsewhere and fc.status != "static" \
             else []
-        if elsewhere:
+        held = _class_value_swap(old, new) if not (elsewhere or callees) and \
+            fc.status != "static" else None
+        if held:
+            # ``isinstance(doc, Document)`` -> ``isinstance(doc, self.document_class)``
+            # with ``document_class = Document`` in the class: alike on the
+            # class as it stands, not on an object or subclass holding another
+            fc.verdict = UNDECIDED
+            fc.detail = f"{fc.detail}; but {held}"
+        elif elsewhere:
             fc.verdict = UNDECIDED
             fc.detail = f"{fc.detail}; but {elsewhere}"
         elif callees:
@@ -1280,6 +1320,46 @@ def check_function(old: Version, new: Version, *, opts: Optional[Options] = None
             fc.detail = f"{fc.detail}; but {', '.join(callees)}, which it calls, " \
                 "changed too (\"same\" needs the inputs to reach that change)"
     return fc
+
+
+def _class_value_swap(old: Version, new: Version) -> Optional[str]:
+    """Where one version's changed lines read an attribute of the object or
+    class (``self.document_class``) and the other's read, in its place, the
+    name the class binds that attribute to (``document_class = Document``):
+    what says so (None where not).  The two agree only while no object or
+    subclass holds another value there."""
+    if old.cls is None or new.cls is None:
+        return None
+    ch_old, ch_new = changed_lines(old, new)
+
+    def reads(v, lines):
+        attrs, names = set(), set()
+        for n in ast.walk(v.node):
+            if getattr(n, "lineno", None) not in lines:
+                continue
+            if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and \
+                    n.value.id in ("self", "cls"):
+                attrs.add(n.attr)
+            elif isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load):
+                names.add(n.id)
+        return attrs, names
+
+    def bound(v) -> dict:
+        return {t.id: st.value.id for st in v.cls.body if isinstance(st, ast.Assign)
+                and isinstance(st.value, ast.Name) for t in st.targets
+                if isinstance(t, ast.Name)}
+    held = {**bound(old), **bound(new)}
+    (ao, no), (an, nn) = reads(old, ch_old), reads(new, ch_new)
+    for attrs, names, other_attrs, other_names, who in (
+            (an, nn, ao, no, "new"), (ao, no, an, nn, "old")):
+        for a in sorted(attrs - other_attrs):
+            x = held.get(a)
+            if x is not None and x in other_names and x not in names:
+                other = "old" if who == "new" else "new"
+                return (f"the {who} version reads self.{a} where the {other} read {x}, "
+                        f"which the class holds there: an object or a subclass may hold "
+                        f"another (\"same\" needs an input that tells them apart)")
+    return None
 
 
 def _changed_callees(old: Version, new: Version) -> list:
@@ -2412,6 +2492,61 @@ def _with_stubs(prefix: str, names: list) -> str:
     return "\n".join(x for x in stmts if x)
 
 
+def _helpers_near(v: Version, changed: set, helpers: dict) -> dict:
+    """{helper: True} for the helpers of ``helpers`` (``_called_helpers``)
+    that the function calls on its ``changed`` lines or in the test of an
+    ``if``/``while`` whose body or else branch holds one of them."""
+    import ast
+    lines = set(changed)
+    for n in ast.walk(v.node):
+        if isinstance(n, (ast.If, ast.While)) and any(
+                n.test.end_lineno < ln <= (n.end_lineno or n.lineno) for ln in changed):
+            lines |= set(range(n.test.lineno, (n.test.end_lineno or n.test.lineno) + 1))
+    cls = v.cls.name if getattr(v, "cls", None) is not None else None
+    out: dict = {}
+    for c in ast.walk(v.node):
+        if not isinstance(c, ast.Call) or c.lineno not in lines:
+            continue
+        f = c.func
+        k = f.id if isinstance(f, ast.Name) else \
+            f"{cls}.{f.attr}" if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) \
+            and f.value.id in ("self", "cls") and cls else None
+        if k in helpers:
+            out[k] = True
+    return out
+
+
+def _prefix_methods(prefix: str, helpers: dict) -> list:
+    """The helpers (functions of the module the function calls by name,
+    methods of its class it calls on ``self``: ``Class.method``) that
+    ``prefix`` makes up too, as a function of that name or a method of its
+    made-up ``self`` (``class C_self``): a made-up answer the module's own
+    code does not give (``fetch_unicode_versions()`` empty without its data
+    file; ``self.get_name(plugin)`` None on an empty registry;
+    ``self.render_children(token)`` failing on a token without children)."""
+    import ast
+    try:
+        tree = ast.parse(prefix or "")
+    except SyntaxError:
+        return []
+    defs = (ast.FunctionDef, ast.AsyncFunctionDef)
+    made = {d.name for c in tree.body if isinstance(c, ast.ClassDef) and c.name == "C_self"
+            for d in c.body if isinstance(d, defs)}
+    top = {d.name for d in tree.body if isinstance(d, defs)}
+    return [k for k in helpers if ("." in k and k.rpartition(".")[2] in made) or
+            ("." not in k and k in top)]
+
+
+def _with_prefix_methods(prefix: str, names: list) -> str:
+    """``prefix`` with the helpers ``names`` (see :func:`_prefix_methods`)
+    bound, after the module's own definitions ran, to what the prefix
+    defines for them."""
+    from .funcrun import AFTER_MODULE
+    add = [f"globals().setdefault({AFTER_MODULE!r}, {{}})[{n!r}] = "
+           f"{'C_self.' + n.rpartition('.')[2] if '.' in n else n}" for n in names]
+    return "\n".join([prefix] + add)
+
+
 class _InputSource:
     """Inputs in order: the Treefix generator's top plan for each version,
     the test calls, the empty prefix (injection alone), the generator's
@@ -2430,6 +2565,12 @@ class _InputSource:
         self.ch = {"old": ch_old, "new": ch_new}
         # the module's functions each version calls by name: (first, last line)
         self.helpers = {"old": _called_helpers(old), "new": _called_helpers(new)}
+        # which of them each version calls on its changed lines or in the
+        # tests that guard them; inputs with those made up as the generator
+        # made them up (two at most: they take the place of others)
+        self.near = {"old": _helpers_near(old, ch_old, self.helpers["old"]),
+                     "new": _helpers_near(new, ch_new, self.helpers["new"])}
+        self.made_up = 0
         self.stubs: list = []           # those found raising, made up from then on
         self.cov = {"old": set(), "new": set()}
         self.errors: list = []
@@ -2527,6 +2668,24 @@ class _InputSource:
                 if stubbed is not inp:
                     self._add(stubbed, guided=True)
                 break
+        if not inp.call and AFTER_MODULE not in (inp.prefix or "") and self._reached() and \
+                any(self.ch[k] - self.cov[k] for k in ("old", "new")):
+            # changed lines reached, but some not run yet: this input again
+            # with the helpers both versions call (the module's functions,
+            # the class's methods on ``self``) answering as the generator
+            # made them up, where it did (not before the changed lines are
+            # reached at all: error guidance and made-up failing helpers
+            # come first there)
+            both = {k: v for k, v in self.helpers["new"].items() if k in self.helpers["old"] and
+                    any(self.near[lb].get(k) for lb in ("old", "new"))}
+            names = _prefix_methods(inp.prefix, both)
+            if names and self.made_up < 2:
+                self.made_up += 1
+                import dataclasses
+                self._add(dataclasses.replace(
+                    inp, prefix=_with_prefix_methods(inp.prefix, names),
+                    note=f"{inp.note} (with {', '.join(names)} as it makes them up)"[:200]),
+                    guided=True)
         if inp.call:
             return
         for label, r in (("old", ro), ("new", rn)):

@@ -63,9 +63,11 @@ def _lx_absent():
 
 
 class _LxLate:
-    # a name of the module, bound once the module ran (funcrun)
-    def __init__(self, name):
+    # a name of the module, bound once the module ran (funcrun); new: an
+    # instance of that class, made without its __init__
+    def __init__(self, name, new=False):
         self.name = name
+        self.new = new
 '''
 
 _SAMPLES = {"str": "'a'", "int": "1", "float": "1.5", "bool": "True", "list": "[1]",
@@ -328,6 +330,12 @@ class _Scope:
                 while isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and \
                         e.func.id in _CONVERSIONS and len(e.args) == 1 and not e.keywords:
                     e = e.args[0]
+                if isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and \
+                        e.func.id == "getattr" and len(e.args) in (2, 3) and \
+                        not e.keywords and isinstance(e.args[1], ast.Constant) and \
+                        isinstance(e.args[1].value, str) and e.args[1].value.isidentifier():
+                    # ``name = getattr(default, "name", None)``: ``default.name``
+                    e = ast.Attribute(value=e.args[0], attr=e.args[1].value, ctx=ast.Load())
                 binds.setdefault(s.targets[0].id, []).append(_dotted(e))
         for _ in range(3):              # chains: ``b = float(v)``, ``a = abs(b)``
             for name, paths in binds.items():
@@ -363,6 +371,19 @@ class _Scope:
                 c = _number_of(value)
                 if c is not _NO:
                     self.constants[name] = c
+        # the module's flags: names bound once at its top level to True,
+        # False or None (``CHECK_LAST_MODIFIED = False``) that the function
+        # does not bind -> the value of the other truth
+        self.flags: dict = {}
+        for st in v.module.body:
+            if isinstance(st, ast.Assign) and len(st.targets) == 1 and \
+                    isinstance(st.targets[0], ast.Name) and \
+                    isinstance(st.value, ast.Constant) and \
+                    (st.value.value is None or isinstance(st.value.value, bool)):
+                name = st.targets[0].id
+                if bound.count(name) == 1 and name not in self.params and \
+                        name not in self.locals:
+                    self.flags[name] = repr(not st.value.value)
         # loop variables over literal containers: ``for t in ('a', 'b')``,
         # ``any(t in x for t in ('a', 'b'))``: t takes those values
         self.loopvals: dict = {}
@@ -695,6 +716,13 @@ def _between(nums: list) -> list:
     return out
 
 
+#: the path tests of ``os.path`` -> a path that passes them (the file made
+#: by the expression itself)
+_EXISTING = "(open('lx-exists.txt', 'a').close() or 'lx-exists.txt')"
+_PATH_TESTS = {("os", "path", "exists"): _EXISTING, ("os", "path", "isfile"): _EXISTING,
+               ("os", "path", "lexists"): _EXISTING, ("os", "path", "isdir"): "'.'"}
+
+
 def _hints(node, scope: _Scope) -> list:
     """(subject path, [values as source], edge?) in ``node``; edge: the
     values are the edge values of a truth test, not the code's own."""
@@ -853,6 +881,11 @@ def _hints(node, scope: _Scope) -> list:
         elif isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name) and \
                 n.value.id in scope.dicts:
             add(n.slice, scope.dicts[n.value.id])
+        elif isinstance(n, ast.Call) and tuple(_dotted(n.func) or ()) in _PATH_TESTS and \
+                len(n.args) == 1 and not n.keywords:
+            # ``os.path.exists(fname)``: a file that is there (written by the
+            # input), and one that is not
+            add(n.args[0], [_PATH_TESTS[tuple(_dotted(n.func))], "'lx-missing.txt'"], raw=True)
         elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute):
             f = n.func
             if f.attr in ("get", "pop", "setdefault") and isinstance(f.value, ast.Name) and \
@@ -905,7 +938,20 @@ def _hints(node, scope: _Scope) -> list:
             vals = [v for v in map(_sample_of, names) if v is not None]
             # a class of the module: an instance made without its
             # ``__init__`` (what it holds is left to injection)
-            vals += [f"{x}.__new__({x})" for x in names if x in scope.classes]
+            # (a parameter's: made once the module ran, as the prefix runs
+            # before the class is defined)
+            sub = _dotted(n.args[0])
+            late = sub is not None and len(sub) == 1 and (
+                sub[0] in scope.params or sub[0] in scope.items and
+                len(scope.items[sub[0]][0]) == 1)
+            vals += [f"_LxLate({x!r}, True)" if late else f"{x}.__new__({x})"
+                     for x in names if x in scope.classes]
+            for x in (t.elts if isinstance(t, ast.Tuple) else [t]):
+                if isinstance(x, ast.Attribute) and _dotted(x) is not None:
+                    # a class an object holds (``self.document_class``):
+                    # one nothing else is an instance of, where the other
+                    # version tests a class of its own
+                    add(x, ["type('_LxKind', (), {})"], raw=True)
             # and a value of a kindred class the test leaves out (a
             # memoryview beside ``(bytes, bytearray)``): where a widened or
             # narrowed test shows
@@ -1080,6 +1126,11 @@ def _truth(test, scope: _Scope, out: list) -> None:
     p = _dotted(test)
     if p is not None and scope.settable(p):
         out.append((p, list(_EDGES), True))
+    elif p is not None and len(p) == 1 and p[0] in scope.flags:
+        # a flag of the module (``if CHECK_LAST_MODIFIED:``): its other
+        # value, bound once the module's own statements ran
+        out.append(("RAW", [f"globals().setdefault({AFTER_MODULE!r}, {{}})"
+                            f"[{p[0]!r}] = {scope.flags[p[0]]}"], False, []))
 
 
 def _handler_hints(node, scope: _Scope) -> list:
@@ -2147,6 +2198,14 @@ def _regex_hints(old, new, scopes: dict) -> list:
     return out
 
 
+def _given_attrs(paths) -> list:
+    """``self.name`` for each subject that is an attribute of ``self``: the
+    run keeps the value the input aims at there even where the class holds
+    one of its own (``document_class = Document``; funcrun)."""
+    return [f"self.{p[1]}" for p in paths if len(p) == 2 and p[0] == "self" and
+            isinstance(p[1], str)]
+
+
 def aimed_inputs(old, new, ch_old: set, ch_new: set, base: str = "") -> list:
     """(prefix, note, names) triples aimed at the edit between two
     :class:`~lexecutor_c.apps.funcsource.Version` objects; ``ch_old`` /
@@ -2238,7 +2297,7 @@ def aimed_inputs(old, new, ch_old: set, ch_new: set, base: str = "") -> list:
                 label = {True: " (edge)", "value": " (value)"}.get(edge, "")
                 items.append((head + "\n" + "\n".join(stmts),
                               f"aimed{label}: {shown} = {val}",
-                              [path[0]] if path[0] in params else []))
+                              ([path[0]] if path[0] in params else []) + _given_attrs([path])))
         return items
 
     # a function of the module made to raise: after every value aimed at a
@@ -2275,17 +2334,25 @@ def aimed_inputs(old, new, ch_old: set, ch_new: set, base: str = "") -> list:
         for patch, note in handlers[:4]:
             out.append((head + "\n" + patch + "\n" + "\n".join(stmts),
                         f"aimed: {note}, " + ", ".join(shown),
-                        [p[0] for p in subjects if len(p) == 1 and p[0] in params]))
+                        [p[0] for p in subjects if len(p) == 1 and p[0] in params] +
+                        _given_attrs(subjects)))
+    # the module's flags flipped (``if CHECK_LAST_MODIFIED:``) go with
+    # every subject at once
+    flagged = f"globals().setdefault({AFTER_MODULE!r}"
+    flags = list(dict.fromkeys(st for (path, sts, *_), _ in near + rest if path == "RAW"
+                               for st in sts if st.startswith(flagged)))
     combos = []
-    if len(subjects) >= 2:
+    if len(subjects) >= 2 or subjects and flags:
         for k in range(min(4, max(len(vals) for vals, _ in subjects.values()))):
-            stmts, shown = [], []
+            stmts = list(flags)
+            shown = [f"{st.split('[')[-1].split(']')[0]} flipped" for st in flags]
             for path, (vals, v) in subjects.items():
                 val = vals[k % len(vals)]
                 stmts += _assign(list(path), val, scopes[id(v)])
                 shown.append(f"{'.'.join(path)} = {val}")
             combos.append((head + "\n" + "\n".join(stmts), "aimed: " + ", ".join(shown),
-                           [p[0] for p in subjects if len(p) == 1 and p[0] in params]))
+                           [p[0] for p in subjects if len(p) == 1 and p[0] in params] +
+                           _given_attrs(subjects)))
     # the first two of them before the values aimed at one subject alone (a
     # value that matters only where the other parameters let the code reach
     # it: a release's upper bound behind another parameter's parse), the
@@ -2294,7 +2361,12 @@ def aimed_inputs(old, new, ch_old: set, ch_new: set, base: str = "") -> list:
     out.extend(_fall_through(near + rest, [(new, ch_new), (old, ch_old)], scopes, head,
                              params))
     out.extend(single([x for x in near if x[0][2] and x[0][0] != "RAW"]))
-    out.extend(single(rest))
+    rest_items = single(rest)
+    # the values aimed at the rest of the function (``os.path.exists(fname)``
+    # before the flag's test) with the module's flags flipped too
+    out.extend((prefix + "\n" + "\n".join(flags), f"{note} (the module's flags flipped)"[:200],
+                names) for prefix, note, names in rest_items[:6] if flags)
+    out.extend(rest_items)
     # the parameters at the values their annotations name, all at once,
     # after every value the code itself aims at (they displaced those)
     try:

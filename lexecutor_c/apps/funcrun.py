@@ -83,6 +83,9 @@ _PURE_MODULES = frozenset((
 _FRAME_BUILTINS = (super, locals, vars, dir, globals)
 
 
+_SLOT = type(type("_S", (), {"__slots__": ("x",)}).x)
+
+
 def _class_constant(x) -> bool:
     """A class-level value that is the code's own: data of a builtin type
     (not None), a compiled pattern, a function or a descriptor wrapping
@@ -379,6 +382,20 @@ def _is_iterator(v) -> bool:
         return hasattr(t, "__next__") and hasattr(t, "__iter__") and iter(v) is v
     except Exception:
         return False
+
+
+def _awaited(value):
+    """What a coroutine returns, run to its end on an event loop of its
+    own; any other value as it is."""
+    import types
+    if not isinstance(value, types.CoroutineType):
+        return value
+    import asyncio
+    loop = asyncio.new_event_loop()
+    try:
+        return loop.run_until_complete(value)
+    finally:
+        loop.close()
 
 
 def _drain(value, got: Optional[list] = None):
@@ -1221,12 +1238,32 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
                         setattr(owner, attr, x)
                 except (AttributeError, TypeError):
                     pass
-        for p, x in list(given.items()):
-            if type(x).__name__ == "_LxLate" and isinstance(getattr(x, "name", None), str):
-                # a parameter given a name of the module (``role = SERVER``):
-                # what the module bound, or what stands in for it
-                late = env[x.name] if x.name in env else loaders["_n_"](0, x.name, _absent)
-                given[p] = env[p] = late
+        def late(x):
+            # a name of the module (``role = SERVER``): what the module
+            # bound, or what stands in for it; ``new``: an instance of that
+            # class, made without its ``__init__``
+            got = env[x.name] if x.name in env else loaders["_n_"](0, x.name, _absent)
+            if getattr(x, "new", False) is True and isinstance(got, type):
+                try:
+                    got = got.__new__(got)
+                except Exception:
+                    pass
+            return got
+
+        def is_late(x):
+            return type(x).__name__ == "_LxLate" and isinstance(getattr(x, "name", None), str)
+        for p in list(given) + [v for v in drv.get("varargs") or () if v in env]:
+            x = env.get(p, given.get(p))
+            if is_late(x):
+                x = late(x)
+            elif type(x) in (list, tuple) and any(is_late(i) for i in x):
+                # the items of a parameter (``parts = [_LxLate('Segment', True)]``)
+                x = type(x)(late(i) if is_late(i) else i for i in x)
+            else:
+                continue
+            env[p] = x
+            if p in given:
+                given[p] = x
         holder = env
         for c in drv["class_path"]:
             holder = holder[c].__dict__ if isinstance(holder, dict) else \
@@ -1336,9 +1373,17 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
                 for k in cls.__mro__:
                     if k is not object and k is not env.get("__lx_base__"):
                         skip.update(a for a, x in vars(k).items() if _class_constant(x))
+                # but for an attribute an aimed input gives (``self.document_class``
+                # a class nothing is an instance of)
+                skip -= {g[5:] for g in inp.get("given") or () if str(g).startswith("self.")}
                 src = {a: x for a, x in src.items() if a not in skip}
                 for a, x in src.items():
                     try:
+                        if isinstance(getattr(type(obj), a, None), _SLOT):
+                            # a ``__slots__`` name: its descriptor, not the
+                            # instance dict a made-up base class gives, is
+                            # what the code reads (pluggy's ``HookCaller``)
+                            raise AttributeError(a)
                         obj.__dict__[a] = x
                     except (AttributeError, TypeError):
                         try:
@@ -1474,15 +1519,7 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
     try:
         tracing[0] = True
         sys.settrace(line_tracer)
-        value = (outer or fn)(*lead, *args, **kwargs)
-        if isinstance(value, types.CoroutineType):
-            import asyncio
-            loop = asyncio.new_event_loop()
-            try:
-                value = loop.run_until_complete(value)
-            finally:
-                loop.close()
-        value = _drain(value, drained)
+        value = _drain(_awaited((outer or fn)(*lead, *args, **kwargs)), drained)
         chain = [snapshot(value, 0, dummies)]
         # an object of a class the function defines (a sentinel, a record
         # type): what callers do with any object -- copy it, compare it,
@@ -1496,7 +1533,9 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
             if inner is None:
                 break
             try:
-                value = _drain(inner(*_closure_args(inner, pre, loaders["_n_"])))
+                # (awaited where it is a coroutine function: an async
+                # decorator's wrapper)
+                value = _drain(_awaited(inner(*_closure_args(inner, pre, loaders["_n_"]))))
                 chain.append(snapshot(value, 0, dummies))
             except sandbox.Timeout:
                 raise
