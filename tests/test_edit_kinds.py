@@ -983,9 +983,9 @@ def test_helpers_made_up_as_the_generator_did_are_those_near_the_edit():
     helpers = B._called_helpers(v)
     assert set(helpers) == {"check", "other"}
     guarded = v.node.body[1].body[0].lineno          # ``return "a"``
-    assert B._helpers_near(v, {guarded}, helpers) == {"check": True}
-    assert B._helpers_near(v, {v.node.body[0].lineno}, helpers) == {"other": True}
-    assert B._helpers_near(v, {v.node.body[2].lineno}, helpers) == {}
+    assert B._helpers_near(v, {guarded}, helpers) == {"check"}
+    assert B._helpers_near(v, {v.node.body[0].lineno}, helpers) == {"other"}
+    assert B._helpers_near(v, {v.node.body[2].lineno}, helpers) == set()
 
 
 def test_a_flag_of_the_module_and_a_file_that_is_there_are_aimed_at():

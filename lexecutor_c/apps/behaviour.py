@@ -42,8 +42,8 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from ..engine import sandbox
-from .funcrun import AFTER_MODULE, handled_spans, run_case, snapshot
-from .diffinputs import handles_bytes
+from .funcrun import AFTER_MODULE, after_module, handled_spans, run_case, snapshot
+from .diffinputs import STAND_IN, handles_bytes
 from .funcsource import (Version, _names_read, build_driver, changed_lines, code_dump,
                          facts_source, function_versions, is_overload, module_driver,
                          module_name_of, relative_levels)
@@ -260,7 +260,6 @@ def _statement_heads(fn) -> dict:
     its test).  The line tracer reports the lines that hold code, and a
     statement's first line may hold none of it (``if (``): the statement
     ran where one of those lines did."""
-    import ast
     out: dict = {}
     for st in ast.walk(fn):
         if not isinstance(st, ast.stmt) or st is fn:
@@ -849,7 +848,6 @@ def _parsed(snap):
     for a value that is not a container's)."""
     if not isinstance(snap, str) or not snap.startswith("["):
         return None
-    import ast
     try:
         return ast.literal_eval(snap)
     except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
@@ -2422,36 +2420,43 @@ def _mutation_gate(old: Version, new: Version, ch_old: set, ch_new: set, agree: 
 
 # ------------------------------------------------------------------ inputs
 
+def _top_class(v: Version):
+    """The class of a method, where it stands at the module's top level
+    (None for a function, or a nested class)."""
+    cls = getattr(v, "cls", None)
+    return cls if cls is not None and cls in v.module.body else None
+
+
+def _helper_key(f, cls) -> Optional[str]:
+    """How :func:`_called_helpers` names the callee ``f`` of a call: a name
+    (``load_recipe``), or ``Class.name`` for a method called on ``self`` or
+    ``cls`` (``cls``: the method's top-level class, or None)."""
+    if isinstance(f, ast.Name):
+        return f.id
+    if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and \
+            f.value.id in ("self", "cls") and cls is not None:
+        return f"{cls.name}.{f.attr}"
+    return None
+
+
 def _called_helpers(v: Version) -> dict:
     """{name: (first line, last line, whether every call of it is a
     statement of its own)} of the module's functions that the function
     calls by name, and of its class's methods it calls on ``self``
     (``Class.name``; a class at the module's top level)."""
-    import ast
     defs = (ast.FunctionDef, ast.AsyncFunctionDef)
     calls = [c.func for c in ast.walk(v.node) if isinstance(c, ast.Call)]
     # the calls whose result is thrown away (``git_clone_or_pull(...)``)
     alone = {id(s.value.func) for s in ast.walk(v.node)
              if isinstance(s, ast.Expr) and isinstance(s.value, ast.Call)}
-
-    cls = getattr(v, "cls", None)
-    if cls is not None and cls not in v.module.body:
-        cls = None
-
-    def key(f):
-        if isinstance(f, ast.Name):
-            return f.id
-        if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and \
-                f.value.id in ("self", "cls") and cls is not None:
-            return f"{cls.name}.{f.attr}"
-        return None
+    cls = _top_class(v)
     found = {d.name: d for d in v.module.body if isinstance(d, defs) and d is not v.node}
     if cls is not None:
         found.update({f"{cls.name}.{d.name}": d for d in cls.body
                       if isinstance(d, defs) and d is not v.node})
     out: dict = {}
     for f in calls:
-        k = key(f)
+        k = _helper_key(f, cls)
         if k in found:
             d = found[k]
             was = out.get(k, (0, 0, True))[2]
@@ -2477,8 +2482,6 @@ def _with_stubs(prefix: str, names: list) -> str:
     """``prefix`` with the functions ``names`` of the module made up: each
     returns an object whose attributes are injected, bound after the
     module's own definitions ran."""
-    from .diffinputs import STAND_IN
-    from .funcrun import AFTER_MODULE
     def stub(n):
         return "_lx_stub_" + n.replace(".", "_")
     add = [n for n in names if stub(n) not in (prefix or "")]
@@ -2487,33 +2490,23 @@ def _with_stubs(prefix: str, names: list) -> str:
     stmts = [] if "class _LxObj" in (prefix or "") else [STAND_IN]
     stmts.append(prefix or "")
     for n in add:
-        stmts += [f"def {stub(n)}(*a, **k):\n    return _LxObj()",
-                  f"globals().setdefault({AFTER_MODULE!r}, {{}})[{n!r}] = {stub(n)}"]
+        stmts += [f"def {stub(n)}(*a, **k):\n    return _LxObj()", after_module(n, stub(n))]
     return "\n".join(x for x in stmts if x)
 
 
-def _helpers_near(v: Version, changed: set, helpers: dict) -> dict:
-    """{helper: True} for the helpers of ``helpers`` (``_called_helpers``)
-    that the function calls on its ``changed`` lines or in the test of an
-    ``if``/``while`` whose body or else branch holds one of them."""
-    import ast
+def _helpers_near(v: Version, changed: set, helpers: dict) -> set:
+    """The helpers of ``helpers`` (``_called_helpers``) that the function
+    calls on its ``changed`` lines or in the test of an ``if``/``while``
+    whose body or else branch holds one of them."""
     lines = set(changed)
     for n in ast.walk(v.node):
         if isinstance(n, (ast.If, ast.While)) and any(
                 n.test.end_lineno < ln <= (n.end_lineno or n.lineno) for ln in changed):
             lines |= set(range(n.test.lineno, (n.test.end_lineno or n.test.lineno) + 1))
-    cls = v.cls.name if getattr(v, "cls", None) is not None else None
-    out: dict = {}
-    for c in ast.walk(v.node):
-        if not isinstance(c, ast.Call) or c.lineno not in lines:
-            continue
-        f = c.func
-        k = f.id if isinstance(f, ast.Name) else \
-            f"{cls}.{f.attr}" if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) \
-            and f.value.id in ("self", "cls") and cls else None
-        if k in helpers:
-            out[k] = True
-    return out
+    cls = _top_class(v)
+    keys = (_helper_key(c.func, cls) for c in ast.walk(v.node)
+            if isinstance(c, ast.Call) and c.lineno in lines)
+    return {k for k in keys if k in helpers}
 
 
 def _prefix_methods(prefix: str, helpers: dict) -> list:
@@ -2524,7 +2517,6 @@ def _prefix_methods(prefix: str, helpers: dict) -> list:
     code does not give (``fetch_unicode_versions()`` empty without its data
     file; ``self.get_name(plugin)`` None on an empty registry;
     ``self.render_children(token)`` failing on a token without children)."""
-    import ast
     try:
         tree = ast.parse(prefix or "")
     except SyntaxError:
@@ -2541,10 +2533,8 @@ def _with_prefix_methods(prefix: str, names: list) -> str:
     """``prefix`` with the helpers ``names`` (see :func:`_prefix_methods`)
     bound, after the module's own definitions ran, to what the prefix
     defines for them."""
-    from .funcrun import AFTER_MODULE
-    add = [f"globals().setdefault({AFTER_MODULE!r}, {{}})[{n!r}] = "
-           f"{'C_self.' + n.rpartition('.')[2] if '.' in n else n}" for n in names]
-    return "\n".join([prefix] + add)
+    return "\n".join([prefix] + [after_module(n, "C_self." + n.rpartition(".")[2] if "." in n
+                                               else n) for n in names])
 
 
 class _InputSource:
@@ -2677,7 +2667,7 @@ class _InputSource:
             # reached at all: error guidance and made-up failing helpers
             # come first there)
             both = {k: v for k, v in self.helpers["new"].items() if k in self.helpers["old"] and
-                    any(self.near[lb].get(k) for lb in ("old", "new"))}
+                    any(k in self.near[lb] for lb in ("old", "new"))}
             names = _prefix_methods(inp.prefix, both)
             if names and self.made_up < 2:
                 self.made_up += 1

@@ -40,7 +40,7 @@ import re
 import datetime as _dt
 from typing import Optional
 
-from .funcrun import AFTER_MODULE, FROZEN_CLOCK
+from .funcrun import AFTER_MODULE, FROZEN_CLOCK, after_module
 from . import regexdiff
 
 #: the sample datetime of an ``isinstance`` test: naive, an hour before the clock
@@ -881,11 +881,11 @@ def _hints(node, scope: _Scope) -> list:
         elif isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name) and \
                 n.value.id in scope.dicts:
             add(n.slice, scope.dicts[n.value.id])
-        elif isinstance(n, ast.Call) and tuple(_dotted(n.func) or ()) in _PATH_TESTS and \
-                len(n.args) == 1 and not n.keywords:
+        elif isinstance(n, ast.Call) and (test := tuple(_dotted(n.func) or ())) in _PATH_TESTS \
+                and len(n.args) == 1 and not n.keywords:
             # ``os.path.exists(fname)``: a file that is there (written by the
             # input), and one that is not
-            add(n.args[0], [_PATH_TESTS[tuple(_dotted(n.func))], "'lx-missing.txt'"], raw=True)
+            add(n.args[0], [_PATH_TESTS[test], "'lx-missing.txt'"], raw=True)
         elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute):
             f = n.func
             if f.attr in ("get", "pop", "setdefault") and isinstance(f.value, ast.Name) and \
@@ -1129,8 +1129,7 @@ def _truth(test, scope: _Scope, out: list) -> None:
     elif p is not None and len(p) == 1 and p[0] in scope.flags:
         # a flag of the module (``if CHECK_LAST_MODIFIED:``): its other
         # value, bound once the module's own statements ran
-        out.append(("RAW", [f"globals().setdefault({AFTER_MODULE!r}, {{}})"
-                            f"[{p[0]!r}] = {scope.flags[p[0]]}"], False, []))
+        out.append(("RAW", [after_module(p[0], scope.flags[p[0]])], False, []))
 
 
 def _handler_hints(node, scope: _Scope) -> list:
@@ -1210,8 +1209,7 @@ def _handler_hints(node, scope: _Scope) -> list:
                         bind = f"{target} = _lx_raise"
                         if len(p) == 1 and p[0] in scope.functions:
                             # bound after the module's own ``def`` ran
-                            bind = f"globals().setdefault({AFTER_MODULE!r}, {{}})" \
-                                f"[{target!r}] = _lx_raise"
+                            bind = after_module(target, "_lx_raise")
                         stmts = [imp, "import errno",
                                  f"def _lx_raise(*a, **k):\n    raise {k}(*{a})", bind]
                         shown = a if errnos or a == "('lx', 2)" else ""
@@ -2324,6 +2322,8 @@ def aimed_inputs(old, new, ch_old: set, ch_new: set, base: str = "") -> list:
             # own attributes too (``self._sep is None`` with ``dt_str``)
             got = subjects.setdefault(tuple(path), ([], v))[0]
             got.extend(x for x in vals if x not in got)
+    # what every subject at once gives: those parameters, those attributes of ``self``
+    named = [p[0] for p in subjects if len(p) == 1 and p[0] in params] + _given_attrs(subjects)
     if subjects:
         # the patches that make an ``except`` run, with every subject at its
         # first value (a parser's handler is reached by well-formed text)
@@ -2333,26 +2333,22 @@ def aimed_inputs(old, new, ch_old: set, ch_new: set, base: str = "") -> list:
             shown.append(f"{'.'.join(path)} = {vals[0]}")
         for patch, note in handlers[:4]:
             out.append((head + "\n" + patch + "\n" + "\n".join(stmts),
-                        f"aimed: {note}, " + ", ".join(shown),
-                        [p[0] for p in subjects if len(p) == 1 and p[0] in params] +
-                        _given_attrs(subjects)))
+                        f"aimed: {note}, " + ", ".join(shown), named))
     # the module's flags flipped (``if CHECK_LAST_MODIFIED:``) go with
-    # every subject at once
-    flagged = f"globals().setdefault({AFTER_MODULE!r}"
+    # every subject at once: statement -> flag
+    flips = {after_module(name, x): name for sc in scopes.values() for name, x in sc.flags.items()}
     flags = list(dict.fromkeys(st for (path, sts, *_), _ in near + rest if path == "RAW"
-                               for st in sts if st.startswith(flagged)))
+                               for st in sts if st in flips))
     combos = []
     if len(subjects) >= 2 or subjects and flags:
         for k in range(min(4, max(len(vals) for vals, _ in subjects.values()))):
             stmts = list(flags)
-            shown = [f"{st.split('[')[-1].split(']')[0]} flipped" for st in flags]
+            shown = [f"{flips[st]} flipped" for st in flags]
             for path, (vals, v) in subjects.items():
                 val = vals[k % len(vals)]
                 stmts += _assign(list(path), val, scopes[id(v)])
                 shown.append(f"{'.'.join(path)} = {val}")
-            combos.append((head + "\n" + "\n".join(stmts), "aimed: " + ", ".join(shown),
-                           [p[0] for p in subjects if len(p) == 1 and p[0] in params] +
-                           _given_attrs(subjects)))
+            combos.append((head + "\n" + "\n".join(stmts), "aimed: " + ", ".join(shown), named))
     # the first two of them before the values aimed at one subject alone (a
     # value that matters only where the other parameters let the code reach
     # it: a release's upper bound behind another parameter's parse), the

@@ -731,6 +731,13 @@ _SUB_PREFIX = "_LxSub"
 AFTER_MODULE = "_lx_after_module"
 
 
+def after_module(name: str, expr: str) -> str:
+    """The prefix statement that binds ``name`` (a name of the module, or
+    ``Class.method``) to the value of ``expr`` once the module's own
+    statements ran (:data:`AFTER_MODULE`)."""
+    return f"globals().setdefault({AFTER_MODULE!r}, {{}})[{name!r}] = {expr}"
+
+
 def _as_version_class(obj: object, cls: type) -> object:
     """The object a test built with the project's installed class (``import
     arrow`` in a checkout: ``arrow.Arrow`` is not the class of the version
@@ -1238,6 +1245,7 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
                         setattr(owner, attr, x)
                 except (AttributeError, TypeError):
                     pass
+
         def late(x):
             # a name of the module (``role = SERVER``): what the module
             # bound, or what stands in for it; ``new``: an instance of that
@@ -1253,7 +1261,9 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
         def is_late(x):
             return type(x).__name__ == "_LxLate" and isinstance(getattr(x, "name", None), str)
         for p in list(given) + [v for v in drv.get("varargs") or () if v in env]:
-            x = env.get(p, given.get(p))
+            # (what the input gave a parameter, even where the module binds
+            # a name of the same name)
+            x = given[p] if p in given else env[p]
             if is_late(x):
                 x = late(x)
             elif type(x) in (list, tuple) and any(is_late(i) for i in x):
