@@ -353,3 +353,13 @@ def test_cli_treefix_json_and_errors(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "together (greedy set cover), all 3 lines ran" in out
     assert "(the papers' coverage metric): P 100.0%" in out
+
+
+def test_the_values_min_and_max_compare_are_numbers():
+    # ``min(result, self.max)``: each of two values a number, not an
+    # iterable (only ``min(values)`` takes one); a list for ``self.max`` made
+    # every input fail alike at the call
+    facts = analyze("result = min(result, self.max)\nlow = max(values)\n")
+    assert facts.roots["result"].uses == {"num"}
+    assert facts.roots["self"].attrs["max"].uses == {"num"}
+    assert facts.roots["values"].uses == {"iter"}

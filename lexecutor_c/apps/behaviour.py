@@ -228,14 +228,17 @@ class _Side:
                 expr = f"({ast.unparse(dec)})({expr})"
             self.decorated_text = d.text.rstrip("\n") + f"\n{name} = {expr}\n"
 
-    def run(self, inp: Input, opts: Options, decorated: bool = False) -> dict:
+    def run(self, inp: Input, opts: Options, decorated: bool = False, shift: int = 0) -> dict:
+        """One run of this version on ``inp``; ``shift`` > 0 moves the heap's
+        layout first (a rerun that checks a difference)."""
         spec = dict(self.spec, decorated=True, text=self.decorated_text) if decorated \
             else self.spec
         out = sandbox.call_isolated(run_case, spec, {"prefix": inp.prefix,
                                                            "call": inp.call,
                                                            "given": list(inp.given),
                                                            "reshape": inp.reshape,
-                                                           "points": opts.points != "off"},
+                                                           "points": opts.points != "off",
+                                                           "shift": shift},
                                     inp.seed, opts.resolved_predictor(), opts.randomize,
                                     limits=sandbox.Limits(timeout=opts.timeout,
                                                           readable=self.readable))
@@ -519,6 +522,15 @@ def _inconclusive(r: dict) -> bool:
     return o in ("timeout", "crash", "memory") or o.startswith(("setup:", "input:"))
 
 
+def _both_unpredicted(ro: dict, rn: dict) -> bool:
+    """Whether both runs ended with the injection's predictor failing
+    (``PredictorError``: the recursion limit hit inside it, on an object
+    whose attributes recurse): nothing of either version's behaviour
+    shows, so the two are not alike either (one version failing so where
+    the other returns is still a difference)."""
+    return ro.get("outcome") == rn.get("outcome") == "raised:PredictorError"
+
+
 _DUMMY_NAME = re.compile(r"<(Dummy|DummyResource) (?:'[^'\\]*'|\"[^\"\\]*\")>")
 
 
@@ -785,6 +797,10 @@ def _differences(a: dict, b: dict, raise_forms: bool = False, points: bool = Fal
     if points and not out and _point_difference(a, b) is not None:
         out.append("points")
     return out
+
+
+#: rounds of padding a rerun allocates before it runs (funcrun._padding)
+_SHIFT = 3
 
 
 def _reproduced(fields: list, ro: dict, rn: dict, ro2: dict, rn2: dict) -> list:
@@ -1447,9 +1463,23 @@ def _other_python_edit(old: Version, new: Version) -> str:
     """Why "same" holds only for this Python: the definitions of the
     function for other Python versions (``if PY_3_14_PLUS: def f``) differ
     between the versions; else ''."""
-    from .funcsource import other_python_definitions
+    from .funcsource import other_python_definitions, later_python_definitions
     a, b = other_python_definitions(old), other_python_definitions(new)
     if [d for _, d in a] == [d for _, d in b]:
+        # a function of the module either version calls whose definition
+        # for a later Python the edit changed (``if sys.version_info >=
+        # (3, 14): def _signature ...`` added with the call): what the
+        # function does there is not what this Python showed
+        called = sorted({n.func.id for v in (old, new) for n in ast.walk(v.node)
+                         if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
+                        - {old.name, new.name})
+        for nm in called:
+            x = later_python_definitions(old.module, nm)
+            y = later_python_definitions(new.module, nm)
+            if [d for _, d in x] != [d for _, d in y]:
+                return f"{nm}, which it calls, has a definition for another Python " \
+                    f"version that the edit changed ({'the new' if y else 'the old'} " \
+                    f"version's line {(y or x)[0][0]}): this Python runs the other one"
         return ""
     line = (b or a)[0][0]
     return f"the definition for another Python version (the new version's line {line}) " \
@@ -1534,6 +1564,7 @@ def _check_function(old: Version, new: Version, opts: Options, test_inputs: Opti
     reached = False
     n_inputs = 0
     last_err = None
+    unstable_note = None        # an input whose difference a rerun did not repeat
     setup_failures = 0
     message_note = None
     best = None         # (input, old run, new run, fields, through injected values?)
@@ -1541,6 +1572,7 @@ def _check_function(old: Version, new: Version, opts: Options, test_inputs: Opti
     point_note = None   # a value after the changed lines that differs (points="gate")
     weak_left = 4
     agree: list = []            # (input, old run, new run) that ran changed lines in both, alike
+    wobbly: list = []           # those that ran them in both, alike but for what a rerun changed
     short: list = []            # ... alike on concrete values, short of the changed lines
     early: list = []            # ... alike, a method's, raising short of the changed lines
     fillable = _fillable(old) and _fillable(new)
@@ -1554,7 +1586,7 @@ def _check_function(old: Version, new: Version, opts: Options, test_inputs: Opti
             inp = variants.pop(0) if variants else None
         if inp is None:
             if variants is None and (best is None or best_score == 0) and \
-                    (agree or (short or fillable and early) and not reached) and \
+                    (agree or wobbly or (short or fillable and early) and not reached) and \
                     opts.variants:
                 # no input told the versions apart (or only through injected
                 # values): the agreeing inputs in other shapes (an iterator
@@ -1565,7 +1597,9 @@ def _check_function(old: Version, new: Version, opts: Options, test_inputs: Opti
                 # "unknown components" error)
                 # (a container's method that raised before them -- a key
                 # not found -- on its object with entries, the key among them)
-                variants = _variants(agree or short or early[:2], opts.variants,
+                # (and those alike but for values that differ from run to
+                # run: a printed timing)
+                variants = _variants(agree or wobbly or short or early[:2], opts.variants,
                                      defaults=_defaults(new),
                                      tokens=_edit_tokens(old, new, ch_old, ch_new),
                                      none=_edit_none(old, new, ch_old, ch_new),
@@ -1573,10 +1607,11 @@ def _check_function(old: Version, new: Version, opts: Options, test_inputs: Opti
                                      compared=_edit_comparisons(old, new, ch_old, ch_new),
                                      aimed_values=_aimed_values(results),
                                      own_class=_edit_own_class(old, new, ch_old, ch_new),
-                                     fillable=fillable, only_fill=not (agree or short),
+                                     fillable=fillable,
+                                     only_fill=not (agree or wobbly or short),
                                      orders=_edit_orders(old, new, ch_old, ch_new),
                                      bytes_too=handles_bytes(old) or handles_bytes(new),
-                                     tail=not agree)
+                                     tail=not (agree or wobbly))
                 continue
             break
         n_inputs += 1
@@ -1598,8 +1633,9 @@ def _check_function(old: Version, new: Version, opts: Options, test_inputs: Opti
                     rn = sides[1].run(inp, opts)
                     fc.runs += 2
         source.feedback(inp, ro, rn)
-        if (_inconclusive(ro) or _inconclusive(rn)) and not _hang(ro, rn):
-            last_err = ro if _inconclusive(ro) else rn
+        if (_inconclusive(ro) or _inconclusive(rn) or _both_unpredicted(ro, rn)) and \
+                not _hang(ro, rn):
+            last_err = ro if _inconclusive(ro) or _both_unpredicted(ro, rn) else rn
             results.append((inp, ro, rn, None))
             continue
         h_old = set(ro.get("lines", ro.get("reached", ()))) & ch_old
@@ -1624,10 +1660,20 @@ def _check_function(old: Version, new: Version, opts: Options, test_inputs: Opti
             results.append((inp, ro, rn, None))
             continue
         if diff:
-            ro2 = sides[0].run(inp, opts)
-            rn2 = sides[1].run(inp, opts)
+            ro2 = sides[0].run(inp, opts, shift=_SHIFT)
+            rn2 = sides[1].run(inp, opts, shift=_SHIFT)
             fc.runs += 2
             real = _reproduced(diff, ro, rn, ro2, rn2)
+            if len(real) < len(diff) and not real:
+                # what differs differs between identical runs of a version
+                # (a value from an address, the clock, a set's order): no
+                # evidence either way, nor an input the versions agree on
+                if unstable_note is None:
+                    unstable_note = _summary_of(diff[0], ro, rn)
+                if both:
+                    wobbly.append((inp, ro, rn))
+                results.append((inp, ro, rn, None))
+                continue
             if "message" in real and opts.compare_messages and not inp.call and \
                     not _edited_message(ro, rn, edited_strings) and \
                     not _raised_by_edit(ro, rn, edit_raises):
@@ -1700,7 +1746,6 @@ def _check_function(old: Version, new: Version, opts: Options, test_inputs: Opti
                     # agreeing inputs in other shapes may show one that is not
                     sourced = True
                 continue
-            # what differs differs between identical runs too: no evidence
         stand_ins = _swapped_stand_ins(ro, rn, swapped) if both and swap_note is None \
             and swapped else []
         if stand_ins:
@@ -1859,6 +1904,9 @@ def _check_function(old: Version, new: Version, opts: Options, test_inputs: Opti
                          f"{'s' if n != 1 else ''}" if n else
                          "the changed lines ran in one version only") + \
                 f" (\"same\" needs {opts.min_same})" + sig_note
+            if wobbly:
+                fc.detail += f"; on {len(wobbly)} more the versions differ, but a run " \
+                    f"again of each gave other values: {unstable_note}"
         if message_note:
             fc.detail += f"; same exception type, but {message_note}"
         fc.old, fc.new = _describe(conclusive[0][1]), _describe(conclusive[0][2])
@@ -1873,6 +1921,10 @@ def _check_function(old: Version, new: Version, opts: Options, test_inputs: Opti
         if last_err is not None:
             fc.detail = f"every input ended in {last_err.get('outcome')}: " \
                 f"{_short(last_err.get('message', ''), 120)}"
+        elif unstable_note is not None:
+            fc.verdict = UNDECIDED
+            fc.detail = "the versions differ on every input that ran, but a run again " \
+                f"of each gave other values: {unstable_note}"
         else:
             fc.detail = "no input could be run"
     return fc

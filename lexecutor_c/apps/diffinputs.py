@@ -918,6 +918,24 @@ def _hints(node, scope: _Scope) -> list:
                     ends.setdefault(key, (f.value, {"startswith": [], "endswith": []}))[1][
                         f.attr].extend(vals)
         elif isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and \
+                n.func.id in ("min", "max") and n.func.id not in scope.params and \
+                n.func.id not in scope.defined and len(n.args) > 1 and not n.keywords and \
+                not any(isinstance(a, ast.Starred) for a in n.args):
+            # ``max(self.w, 0)``: the values compared with each other, as
+            # ``self.w < 0`` would be (each side of the constant)
+            for a in n.args:
+                for b in n.args:
+                    if a is b:
+                        continue
+                    c = _const(b)
+                    if c is _NO and isinstance(b, ast.Name):
+                        c = scope.constants.get(b.id, _NO)
+                    if c is not _NO and _const(a) is _NO:
+                        add(a, _near(c))
+                        _bound(bounds, a, c)
+                    elif c is _NO and _const(a) is _NO:
+                        _relative(a, b, scope, out)
+        elif isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and \
                 n.func.id in ("getattr", "hasattr") and len(n.args) >= 2 and \
                 isinstance(n.args[1], ast.Constant) and isinstance(n.args[1].value, str) and \
                 n.args[1].value.isidentifier():
@@ -1505,6 +1523,10 @@ def _iterable_hints(v, changed: list) -> list:
     a = v.node.args
     params = {p.arg for p in a.posonlyargs + a.args + a.kwonlyargs} - {"self", "cls"}
     used = [p for p in _iterated(v.node) if p in params]
+    # items of bytes where the function, or the helper that iterates the
+    # parameter, deals with bytes (``bytes(line)`` on each: a bytearray
+    # item is where such a conversion tells)
+    of_bytes = list(used) if handles_bytes(v) else []
     # passed on to a function of the module that iterates it
     # (``for data in _sorted_window(iterator, k)``)
     module = getattr(v, "module", None)
@@ -1519,9 +1541,11 @@ def _iterable_hints(v, changed: list) -> list:
         passed = list(zip(names, n.args)) + [(k.arg, k.value) for k in n.keywords]
         inner = _iterated(h)
         for hp, e in passed:
-            if hp in inner and isinstance(e, ast.Name) and e.id in params and \
-                    e.id not in used:
-                used.append(e.id)
+            if hp in inner and isinstance(e, ast.Name) and e.id in params:
+                if e.id not in used:
+                    used.append(e.id)
+                if _deals_with_bytes(h) and e.id not in of_bytes:
+                    of_bytes.append(e.id)
     # a parameter unpacked into a call (``zip(*rows)``): rows of other lengths
     starred = []
     for n in ast.walk(v.node):
@@ -1531,7 +1555,8 @@ def _iterable_hints(v, changed: list) -> list:
                         e.value.id in params and e.value.id not in starred:
                     starred.append(e.value.id)
     # NaN: ``not a <= b`` and ``b < a`` differ only for unordered values
-    return [([p], ["[]", "[3, 1, 2]", "iter([3, 1, 2])", "[2.0, float('nan'), 1.0, 3.0]"],
+    return [([p], ["[]", "[3, 1, 2]", "iter([3, 1, 2])", "[2.0, float('nan'), 1.0, 3.0]"] +
+             (["[b'a']", "[bytearray(b'a')]"] if p in of_bytes else []),
              "value") for p in used if p not in starred] + \
         [([p], ["[[1, 2], [3]]", "[[1, 2], [3, 4]]", "[]"], "value") for p in starred]
 
@@ -2204,6 +2229,30 @@ def _given_attrs(paths) -> list:
             isinstance(p[1], str)]
 
 
+def _switches(v) -> dict:
+    """The parameters with a default of True or False that the test of an
+    ``if`` whose branches call something reads (``if not _parsed:`` over
+    ``name = bytesify(name)``): name -> the statement that gives it the
+    other value.  Turned, the branch's calls (to helpers a module run alone
+    makes up) are skipped, or made."""
+    a = v.node.args
+    pos = a.posonlyargs + a.args
+    pairs = list(zip(pos[len(pos) - len(a.defaults):], a.defaults)) + \
+        [(p, d) for p, d in zip(a.kwonlyargs, a.kw_defaults) if d is not None]
+    bools = {p.arg: d.value for p, d in pairs
+             if isinstance(d, ast.Constant) and isinstance(d.value, bool)}
+    tested = set()
+    for n in ast.walk(v.node):
+        if not isinstance(n, ast.If) or not any(
+                isinstance(c, ast.Call) for st in n.body + n.orelse for c in ast.walk(st)):
+            continue
+        t = n.test.operand if isinstance(n.test, ast.UnaryOp) and \
+            isinstance(n.test.op, ast.Not) else n.test
+        tests = t.values if isinstance(t, ast.BoolOp) else [t]
+        tested.update(x.id for x in tests if isinstance(x, ast.Name))
+    return {p: f"{p} = {not d}" for p, d in bools.items() if p in tested}
+
+
 def aimed_inputs(old, new, ch_old: set, ch_new: set, base: str = "") -> list:
     """(prefix, note, names) triples aimed at the edit between two
     :class:`~lexecutor_c.apps.funcsource.Version` objects; ``ch_old`` /
@@ -2349,11 +2398,45 @@ def aimed_inputs(old, new, ch_old: set, ch_new: set, base: str = "") -> list:
                 stmts += _assign(list(path), val, scopes[id(v)])
                 shown.append(f"{'.'.join(path)} = {val}")
             combos.append((head + "\n" + "\n".join(stmts), "aimed: " + ", ".join(shown), named))
+    # every subject at once with the function's own switches turned the
+    # other way (``_parsed=True`` skips the normalising helpers that a
+    # module run alone makes up, and the subjects' values reach the edit)
+    switches: dict = {}
+    for v in (new, old):
+        try:
+            switches.update(_switches(v))
+        except Exception:
+            pass
+    switched, switched_raw = [], []
+    if subjects and switches:
+        for k in range(min(2, max(len(vals) for vals, _ in subjects.values()))):
+            stmts = list(flags) + list(switches.values())
+            shown = [f"{flips[st]} flipped" for st in flags] + list(switches.values())
+            for path, (vals, v) in subjects.items():
+                val = vals[k % len(vals)]
+                stmts += _assign(list(path), val, scopes[id(v)])
+                shown.append(f"{'.'.join(path)} = {val}")
+            switched.append((head + "\n" + "\n".join(stmts), "aimed: " + ", ".join(shown),
+                             named + [p for p in switches if p in params and p not in named]))
+    if switches:
+        # and the first statements made whole for the changed lines (the
+        # header a loop over a parameter unpacks), one of each shape (not
+        # ``[0] * 19`` and ``[0] * 20``), four at most, after the first
+        # inputs aimed at one subject alone
+        raws: list = []
+        for (path, sts, *more), _ in near:
+            shape = re.sub(r"\d+", "#", repr(sts))
+            if path == "RAW" and shape not in raws and len(raws) < 4:
+                raws.append(shape)
+                got = list(more[-1]) if more and isinstance(more[-1], (list, tuple)) else []
+                switched_raw.append((head + "\n" + "\n".join(list(sts) + list(switches.values())),
+                                 "aimed: " + "; ".join(list(sts) + list(switches.values())),
+                                 got + [p for p in switches if p in params and p not in got]))
     # the first two of them before the values aimed at one subject alone (a
     # value that matters only where the other parameters let the code reach
     # it: a release's upper bound behind another parameter's parse), the
     # rest after them
-    out.extend(combos[:2] + singles + combos[2:])
+    out.extend(combos[:2] + switched + singles[:4] + switched_raw + singles[4:] + combos[2:])
     out.extend(_fall_through(near + rest, [(new, ch_new), (old, ch_old)], scopes, head,
                              params))
     out.extend(single([x for x in near if x[0][2] and x[0][0] != "RAW"]))

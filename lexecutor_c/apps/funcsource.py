@@ -211,18 +211,26 @@ def other_python_definitions(v: Version) -> list:
     PY_3_14_PLUS: def f ...`` on 3.11), as ``(line, code dump)`` pairs: what
     the module does on a later Python version (branches for older ones,
     ``if PY2:``, are what a project drops; they are not counted)."""
-    out: list = []
     if v.cls is not None or "." in v.qualname.partition("#")[0]:
-        return out
+        return []
+    return later_python_definitions(v.module, v.name, v.node)
+
+
+def later_python_definitions(module: ast.Module, name: str,
+                             skip: Optional[ast.AST] = None) -> list:
+    """The module-level definitions of ``name`` in a branch this Python
+    does not take but a newer one does, as ``(line, code dump)`` pairs
+    (:func:`other_python_definitions`; ``skip``: a definition left out)."""
+    out: list = []
 
     def visit(stmts, live: bool, later: bool):
         for s in stmts:
             if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                if not live and later and s.name == v.name and s is not v.node:
+                if not live and later and s.name == name and s is not skip:
                     out.append((s.lineno, code_dump(s)))
             elif isinstance(s, ast.If):
-                t = static_truth(s.test, v.module)
-                f = static_truth(s.test, v.module, version=FUTURE_PYTHON)
+                t = static_truth(s.test, module)
+                f = static_truth(s.test, module, version=FUTURE_PYTHON)
                 visit(s.body, live and t is not False, later and f is not False)
                 visit(s.orelse, live and t is not True, later and f is not True)
             elif isinstance(s, (ast.Try, ast.With)):
@@ -230,7 +238,7 @@ def other_python_definitions(v: Version) -> list:
                     visit(getattr(s, attr, None) or [], live, later)
                 for h in getattr(s, "handlers", None) or []:
                     visit(h.body, live, later)
-    visit(v.module.body, True, True)
+    visit(module.body, True, True)
     return out
 
 
@@ -411,7 +419,9 @@ def _top_statements(module: ast.Module) -> list:
             elif isinstance(s, ast.Try):
                 walk(s.body)
             elif isinstance(s, ast.If):
-                walk(s.body)
+                # ``if sys.version_info >= (3, 14): def f ... else: def f``:
+                # the branch this Python takes binds the names
+                walk(s.orelse if static_truth(s.test, module) is False else s.body)
             else:
                 out.append(s)
     walk(module.body)
@@ -735,25 +745,76 @@ def facts_source(v: Version) -> str:
     return "\n".join(out) + "\n"
 
 
+def _code_keys(v: Version) -> list:
+    """(line, text) for the function's lines that hold code, in order: the
+    line stripped, a trailing comment removed; lines that hold only a
+    comment, and blank lines, left out (no line of a multi-line string:
+    its lines are the string's text).  Where the source does not tokenize,
+    every line stripped (blank lines too)."""
+    import io
+    import tokenize
+    lines = _lines(v.text)
+    first, last = v.first_line, v.last_line
+    comments: dict = {}         # line -> the column its comment starts at
+    in_string: set = set()      # lines inside a multi-line token (a string)
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO(v.text).readline):
+            if tok.start[0] > last:
+                break
+            if tok.type == tokenize.COMMENT:
+                comments[tok.start[0]] = tok.start[1]
+            elif tok.end[0] > tok.start[0]:
+                in_string.update(range(tok.start[0] + 1, tok.end[0] + 1))
+    except (tokenize.TokenError, IndentationError, SyntaxError):
+        return [(first + i, x.strip()) for i, x in enumerate(lines[first - 1:last])]
+    out = []
+    for ln in range(first, last + 1):
+        x = lines[ln - 1] if ln - 1 < len(lines) else ""
+        if ln in in_string:
+            out.append((ln, x.strip()))
+            continue
+        if ln in comments:
+            x = x[:comments[ln]]
+        x = x.strip()
+        if x:
+            out.append((ln, x))
+    return out
+
+
+#: a clause's header that is no statement of its own (its line marker is
+#: the compound statement's, which runs whichever clause does)
+_CLAUSE = re.compile(r"(else|finally|except\b.*|except\*.*)\s*:$")
+
+
 def changed_lines(old: Optional[Version], new: Optional[Version]) -> tuple:
     """(old lines, new lines): the statement lines (where their line markers
-    are) that the edit touches, in each version's own numbering."""
+    are) that the edit touches, in each version's own numbering.  Lines that
+    hold only a comment, and trailing comments, are no code: an edited
+    comment changes no line (the loop around it runs where the edit's code
+    does not)."""
     if old is None or new is None:
         return set(), set()
-    a = _lines(old.text)[old.first_line - 1:old.last_line]
-    b = _lines(new.text)[new.first_line - 1:new.last_line]
-    sm = difflib.SequenceMatcher(None, [x.strip() for x in a], [x.strip() for x in b],
+    a, b = _code_keys(old), _code_keys(new)
+    sm = difflib.SequenceMatcher(None, [x for _, x in a], [x for _, x in b],
                                  autojunk=False)
     ca, cb = set(), set()
+
+    def near(keys, i) -> set:
+        # the code lines around an insertion point: the one before and the
+        # one after it, but not a clause's header (``else:``) where the
+        # other one is there
+        got = [keys[k] for k in (i - 1, i) if 0 <= k < len(keys)]
+        plain = [ln for ln, x in got if not _CLAUSE.match(x)]
+        return set(plain or [ln for ln, _ in got])
     for tag, i1, i2, j1, j2 in sm.get_opcodes():
         if tag == "equal":
             continue
-        ca.update(range(old.first_line + i1, old.first_line + i2))
-        cb.update(range(new.first_line + j1, new.first_line + j2))
+        ca.update(ln for ln, _ in a[i1:i2])
+        cb.update(ln for ln, _ in b[j1:j2])
         if i1 == i2:          # pure insertion: the neighbours in the old version
-            ca.update({old.first_line + max(i1 - 1, 0), old.first_line + i1})
+            ca.update(near(a, i1))
         if j1 == j2:
-            cb.update({new.first_line + max(j1 - 1, 0), new.first_line + j1})
+            cb.update(near(b, j1))
     return _to_markers(old, ca), _to_markers(new, cb)
 
 

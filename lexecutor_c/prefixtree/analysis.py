@@ -252,10 +252,13 @@ class _Miner(ast.NodeVisitor):
                 any(c in mode.value for c in "wax")
         args = [(i, a) for i, a in enumerate(e.args)]
         args += [(k.arg, k.value) for k in e.keywords if k.arg]
+        # ``min(result, self.max)``: each of two or more values a number
+        # (only ``min(values)`` takes an iterable)
+        compared = qual in ("min", "max", "builtins.min", "builtins.max") and len(e.args) > 1
         for key, a in args:
             if isinstance(a, ast.Starred):
                 break
-            spec = constraint_for(qual, key)
+            spec = constraint_for(qual, "*" if compared and key == 0 else key)
             if spec is None:
                 continue
             text = str(spec)
@@ -873,6 +876,11 @@ class _Miner(ast.NodeVisitor):
                     n.fits.append(b"abc")
             elif fname in PATH_FUNCS and i == 0:
                 n.uses.add("path")
+            elif fname in ("min", "max") and len(e.args) > 1 and \
+                    not any(isinstance(x, ast.Starred) for x in e.args):
+                # ``min(result, self.max)``: the values compared, each a
+                # number (only ``min(values)`` takes an iterable)
+                n.uses.add("num")
             elif fname in ITER_FUNCS or fname == "len":
                 n.uses.add("iter" if fname != "len" else "len")
             elif fname in ("int", "float", "range", "abs", "round"):
