@@ -1136,12 +1136,14 @@ def test_an_edited_comment_changes_no_line():
     c = old.replace("# over two lines", "# over two lines, edited")
     assert changed_lines(function_versions(old, "m.py")["fold"],
                          function_versions(c, "m.py")["fold"]) == (set(), set())
-    # a statement inserted before ``else:``: its neighbour the code line
-    # above, not the clause's header
+    # a statement inserted before ``else:``: its neighbours in the old
+    # version the code line above and the ``else`` clause's first line (the
+    # inputs an ``elif`` inserted there takes took the ``else`` before), not
+    # the clause's header (line 9)
     e = old.replace("        out.reverse()\n", "        out.reverse()\n        out.sort()\n")
     a, b = changed_lines(function_versions(old, "m.py")["fold"],
                          function_versions(e, "m.py")["fold"])
-    assert b == {9} and 10 not in a and 10 not in b, (a, b)
+    assert a == {8, 10} and b == {9}, (a, b)
 
 
 def test_items_of_bytes_for_a_parameter_a_bytes_helper_iterates():
@@ -1242,3 +1244,4 @@ def test_runs_that_both_end_in_the_predictors_own_failure_are_not_alike():
     assert not B._both_unpredicted(p, {"outcome": "returned", "ret": "None"})
     assert not B._both_unpredicted({"outcome": "raised:RecursionError"},
                                    {"outcome": "raised:RecursionError"})
+

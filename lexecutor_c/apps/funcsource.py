@@ -801,11 +801,19 @@ def changed_lines(old: Optional[Version], new: Optional[Version]) -> tuple:
 
     def near(keys, i) -> set:
         # the code lines around an insertion point: the one before and the
-        # one after it, but not a clause's header (``else:``) where the
-        # other one is there
-        got = [keys[k] for k in (i - 1, i) if 0 <= k < len(keys)]
-        plain = [ln for ln, x in got if not _CLAUSE.match(x)]
-        return set(plain or [ln for ln, _ in got])
+        # one after it; for a clause's header (``else:``) after it, the
+        # clause's first line (an ``elif`` inserted before ``else:``: the
+        # inputs that take it took the ``else`` before), and none for one
+        # before it (its first line is the other neighbour)
+        out = set()
+        for k in (i - 1, i):
+            if not 0 <= k < len(keys):
+                continue
+            if not _CLAUSE.match(keys[k][1]):
+                out.add(keys[k][0])
+            elif k == i and k + 1 < len(keys):
+                out.add(keys[k + 1][0])
+        return out or {keys[k][0] for k in (i - 1, i) if 0 <= k < len(keys)}
     for tag, i1, i2, j1, j2 in sm.get_opcodes():
         if tag == "equal":
             continue
