@@ -2235,11 +2235,7 @@ def _switches(v) -> dict:
     ``name = bytesify(name)``): name -> the statement that gives it the
     other value.  Turned, the branch's calls (to helpers a module run alone
     makes up) are skipped, or made."""
-    a = v.node.args
-    pos = a.posonlyargs + a.args
-    pairs = list(zip(pos[len(pos) - len(a.defaults):], a.defaults)) + \
-        [(p, d) for p, d in zip(a.kwonlyargs, a.kw_defaults) if d is not None]
-    bools = {p.arg: d.value for p, d in pairs
+    bools = {p: d.value for p, d in _param_defaults(v.node).items()
              if isinstance(d, ast.Constant) and isinstance(d.value, bool)}
     tested = set()
     for n in ast.walk(v.node):
@@ -2388,16 +2384,22 @@ def aimed_inputs(old, new, ch_old: set, ch_new: set, base: str = "") -> list:
     flips = {after_module(name, x): name for sc in scopes.values() for name, x in sc.flags.items()}
     flags = list(dict.fromkeys(st for (path, sts, *_), _ in near + rest if path == "RAW"
                                for st in sts if st in flips))
-    combos = []
-    if len(subjects) >= 2 or subjects and flags:
-        for k in range(min(4, max(len(vals) for vals, _ in subjects.values()))):
-            stmts = list(flags)
-            shown = [f"{flips[st]} flipped" for st in flags]
+
+    def at_once(n: int, lead: list, lead_shown: list, names: list) -> list:
+        # the first ``n`` inputs giving every subject its k-th value, after
+        # the statements ``lead``
+        made = []
+        for k in range(min(n, max(len(vals) for vals, _ in subjects.values()))):
+            stmts, shown = list(lead), list(lead_shown)
             for path, (vals, v) in subjects.items():
                 val = vals[k % len(vals)]
                 stmts += _assign(list(path), val, scopes[id(v)])
                 shown.append(f"{'.'.join(path)} = {val}")
-            combos.append((head + "\n" + "\n".join(stmts), "aimed: " + ", ".join(shown), named))
+            made.append((head + "\n" + "\n".join(stmts), "aimed: " + ", ".join(shown), names))
+        return made
+    flipped = [f"{flips[st]} flipped" for st in flags]
+    combos = at_once(4, flags, flipped, named) if len(subjects) >= 2 or subjects and flags \
+        else []
     # every subject at once with the function's own switches turned the
     # other way (``_parsed=True`` skips the normalising helpers that a
     # module run alone makes up, and the subjects' values reach the edit)
@@ -2407,17 +2409,13 @@ def aimed_inputs(old, new, ch_old: set, ch_new: set, base: str = "") -> list:
             switches.update(_switches(v))
         except Exception:
             pass
-    switched, switched_raw = [], []
-    if subjects and switches:
-        for k in range(min(2, max(len(vals) for vals, _ in subjects.values()))):
-            stmts = list(flags) + list(switches.values())
-            shown = [f"{flips[st]} flipped" for st in flags] + list(switches.values())
-            for path, (vals, v) in subjects.items():
-                val = vals[k % len(vals)]
-                stmts += _assign(list(path), val, scopes[id(v)])
-                shown.append(f"{'.'.join(path)} = {val}")
-            switched.append((head + "\n" + "\n".join(stmts), "aimed: " + ", ".join(shown),
-                             named + [p for p in switches if p in params and p not in named]))
+    turned = list(switches.values())
+
+    def with_switches(names: list) -> list:
+        return names + [p for p in switches if p in params and p not in names]
+    switched = at_once(2, flags + turned, flipped + turned, with_switches(named)) \
+        if subjects and switches else []
+    switched_raw = []
     if switches:
         # and the first statements made whole for the changed lines (the
         # header a loop over a parameter unpacks), one of each shape (not
@@ -2429,9 +2427,9 @@ def aimed_inputs(old, new, ch_old: set, ch_new: set, base: str = "") -> list:
             if path == "RAW" and shape not in raws and len(raws) < 4:
                 raws.append(shape)
                 got = list(more[-1]) if more and isinstance(more[-1], (list, tuple)) else []
-                switched_raw.append((head + "\n" + "\n".join(list(sts) + list(switches.values())),
-                                 "aimed: " + "; ".join(list(sts) + list(switches.values())),
-                                 got + [p for p in switches if p in params and p not in got]))
+                stmts = list(sts) + turned
+                switched_raw.append((head + "\n" + "\n".join(stmts),
+                                     "aimed: " + "; ".join(stmts), with_switches(got)))
     # the first two of them before the values aimed at one subject alone (a
     # value that matters only where the other parameters let the code reach
     # it: a release's upper bound behind another parameter's parse), the
