@@ -1082,21 +1082,23 @@ _HELD: list = []
 
 def _padding(n: int) -> list:
     """Blocks of every size class the object allocator serves from its
-    pools (``n`` * 64 rounds), every other one kept (returned: the caller
-    holds them) and the rest freed in a shuffled order, after a block the
-    size of ``n`` arenas: the objects made after it, fresh or reusing a
-    freed block, sit at other addresses than without it (objects that a
-    type keeps for reuse, dicts and frames, excepted)."""
+    pools (``n`` * 64 rounds, two of each size a round), one of each pair
+    kept (returned: the caller holds them) and the other freed, in a
+    shuffled order, after a block the size of ``n`` arenas: the objects
+    made after it, fresh or reusing a freed block, sit at other addresses
+    than without it (objects that a type keeps for reuse, dicts and frames,
+    excepted)."""
     n = max(0, int(n))
     if not n:
         return []
     import random
-    made: list = []
+    keep: list = []
+    drop: list = []
     for i in range(64 * n):
-        made.append(object())                   # 16 bytes
-        made.append((1 << 40) + i)              # 32
-        made.extend(bytes(k) for k in range(2, 480, 16))    # 48 .. 512
-    keep, drop = made[::2], made[1::2]
+        for got in (keep, drop):
+            got.append(object())                    # 16 bytes
+            got.append((1 << 40) + i)               # 32
+            got.extend(bytes(k) for k in range(2, 480, 16))     # 48 .. 512
     random.Random(n).shuffle(drop)
     while drop:
         drop.pop()
@@ -1122,11 +1124,16 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
     # the versions can be compared on (else each run's differs from the
     # next and no difference in it counts)
     _freeze_clock()
-    # a rerun that checks a difference allocates first: the objects the
-    # code makes then sit at other addresses, so a value computed from an
-    # address (``str(iter(x))`` spelled out as digits, an order by ``id``)
-    # differs from the first run's and is no evidence
-    _HELD[:] = _padding(inp.get("shift") or 0)
+    # a rerun that checks a difference allocates first, here and again just
+    # before the call: the objects the code makes then sit at other
+    # addresses, so a value computed from an address (``str(iter(x))``
+    # spelled out as digits, an order by ``id``) differs from the first
+    # run's and is no evidence.  (Padding here alone is not enough: blocks
+    # of objects the parent made, freed while the module runs -- a full
+    # cache evicting -- are reused first, at the same addresses whatever
+    # was allocated before.)
+    shift = inp.get("shift") or 0
+    _HELD[:] = _padding(shift)
     dummies = _dummy_types()
     filename = drv["filename"]
     real_out = sys.stdout
@@ -1557,6 +1564,7 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
     drained: list = []      # the returned iterator's items, as they came
     if outer is not None:
         res["decorated"] = True
+    _HELD.append(_padding(shift))
     try:
         tracing[0] = True
         sys.settrace(line_tracer)
