@@ -817,6 +817,26 @@ def _reproduced(fields: list, ro: dict, rn: dict, ro2: dict, rn2: dict) -> list:
     return [k for k in fields if k in so and k in sn]
 
 
+#: agreeing inputs run again before a "same" (_unsteady_agreement)
+_STEADY_CHECKS = 3
+
+
+def _unsteady_agreement(sides: list, agree: list, opts: "Options", fc) -> Optional[str]:
+    """Before a "same": the first agreeing inputs (concrete ones first) run
+    again in each version on a moved heap; where a version gives another
+    value than it gave the first time (a value computed from an address,
+    on which the two versions' first runs may agree by chance), the
+    agreement is no evidence.  What differs (a summary), else None."""
+    for inp, ro, rn in _concrete_first(agree)[:_STEADY_CHECKS]:
+        for side, r in ((sides[0], ro), (sides[1], rn)):
+            r2 = side.run(inp, opts, shift=_SHIFT)
+            fc.runs += 1
+            moved = _differences(r, r2, points=True)
+            if moved:
+                return _summary_of(moved[0], r, r2)
+    return None
+
+
 #: a message that names an injected value or a stand-in class of the input
 _MADE_UP_NAMED = re.compile(r"Dummy|<injected|'C_\w+'|\bC_\w+ object")
 
@@ -1884,6 +1904,12 @@ def _check_function(old: Version, new: Version, opts: Options, test_inputs: Opti
             fc.detail = f"{n} input{'s' if n != 1 else ''} ran changed lines in both " \
                 f"versions, alike, but no input ran the changed {' and '.join(miss)} " \
                 "(\"same\" needs every changed line run)" + sig_note
+        elif n >= opts.min_same and (gate is None or gate["passed"]) and \
+                (unsteady := _unsteady_agreement(sides, agree, opts, fc)) is not None:
+            fc.verdict = UNDECIDED
+            fc.detail = f"{n} input{'s' if n != 1 else ''} ran the changed lines in both " \
+                "versions, alike, but a run again of a version gave other values: " \
+                f"{unsteady}" + sig_note
         elif n >= opts.min_same and (gate is None or gate["passed"]):
             fc.verdict = SAME
             fc.detail = f"{n} input{'s' if n != 1 else ''} ran the changed lines in both " \
