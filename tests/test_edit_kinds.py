@@ -1112,6 +1112,21 @@ def test_an_agreement_a_run_again_does_not_repeat_is_no_same():
     fc.runs = 0
     assert B._unsteady_agreement(steady, many, None, fc) is None
     assert fc.runs == 2 * B._STEADY_CHECKS
+    # a message that words one exception another way is no other value
+    # (``maximum recursion depth exceeded`` with or without ``while calling
+    # a Python object``, by how deep it was raised)
+
+    class Raising(Side):
+        def run(self, inp, opts, shift=0):
+            return {"outcome": "raised:RecursionError", "message": self.by_shift[shift]}
+    failed = {"outcome": "raised:RecursionError", "message": "maximum recursion depth exceeded"}
+    agree = [("input", dict(failed), dict(failed))]
+    deeper = "maximum recursion depth exceeded while calling a Python object"
+    assert B._unsteady_agreement([Raising({B._SHIFT: deeper}), Raising({B._SHIFT: deeper})],
+                                 agree, None, fc) is None
+    # another exception is
+    assert B._unsteady_agreement([Side({B._SHIFT: "'1'"}), Raising({B._SHIFT: deeper})],
+                                 agree, None, fc) is not None
 
 
 def test_the_padding_moves_the_objects_made_after_it():
