@@ -1127,6 +1127,22 @@ def test_an_agreement_a_run_again_does_not_repeat_is_no_same():
     # another exception is
     assert B._unsteady_agreement([Side({B._SHIFT: "'1'"}), Raising({B._SHIFT: deeper})],
                                  agree, None, fc) is not None
+    # nor is a made-up class named with its module in one run and without it
+    # in the other (funcy's ``get_spec``, in its repository): how a stand-in
+    # is shown, not what the code computed
+    assert B._made_up_only("[['funcy._inspect.C_func', []]]", "[['C_func', []]]")
+    assert B._made_up_only("<Dummy 'a'>", "<Dummy 'b'>")
+    assert not B._made_up_only("['list', \"'C_func'\", '1']", "['list', \"'C_func'\", '2']")
+    assert not B._made_up_only("'140234'", "'151177'") and not B._made_up_only(None, "'1'")
+    named = {"outcome": "returned", "ret": "None", "args": "[['funcy._inspect.C_func', []]]"}
+    agree = [("input", dict(named), dict(named))]
+    assert B._unsteady_agreement([Side({B._SHIFT: "None"}), Side({B._SHIFT: "None"})],
+                                 agree, None, fc) is not None      # (no args: another value)
+
+    class Shown(Side):
+        def run(self, inp, opts, shift=0):
+            return dict(named, args="[['C_func', []]]")
+    assert B._unsteady_agreement([Shown({}), Shown({})], agree, None, fc) is None
 
 
 def test_the_padding_moves_the_objects_made_after_it():

@@ -817,6 +817,21 @@ def _reproduced(fields: list, ro: dict, rn: dict, ro2: dict, rn2: dict) -> list:
     return [k for k in fields if k in so and k in sn]
 
 
+#: a made-up value or class named in a snapshot (``funcy._inspect.C_func``)
+_MADE_UP_ANY = re.compile(r"Dummy|<injected|\bC_\w+")
+
+
+def _made_up_only(u, w) -> bool:
+    """Whether two snapshots of one field differ only in parts that name
+    made-up values (a stand-in class named with its module in one run and
+    without it in the other): how a stand-in is shown, not what the code
+    computed."""
+    if u is None or w is None:
+        return False
+    parts = _differing_parts(u, w) or [u, w]
+    return all(_MADE_UP_ANY.search(str(p)) for p in parts)
+
+
 #: agreeing inputs run again before a "same" (_unsteady_agreement)
 _STEADY_CHECKS = 3
 
@@ -827,7 +842,8 @@ def _unsteady_agreement(sides: list, agree: list, opts: "Options", fc) -> Option
     value than it gave the first time (a value computed from an address,
     on which the two versions' first runs may agree by chance), the
     agreement is no evidence.  What differs (a summary), else None; an
-    exception's message and cause are not compared."""
+    exception's message and cause are not compared, nor values that differ
+    only where they name made-up ones."""
     for inp, ro, rn in _concrete_first(agree)[:_STEADY_CHECKS]:
         for side, r in ((sides[0], ro), (sides[1], rn)):
             r2 = side.run(inp, opts, shift=_SHIFT)
@@ -836,7 +852,7 @@ def _unsteady_agreement(sides: list, agree: list, opts: "Options", fc) -> Option
             # was raised says so in its wording, and a message alone makes
             # no change where messages are not compared)
             moved = [k for k in _differences(r, r2, points=True)
-                     if k not in ("message", "cause")]
+                     if k not in ("message", "cause") and not _made_up_only(r.get(k), r2.get(k))]
             if moved:
                 return _summary_of(moved[0], r, r2)
     return None
