@@ -134,3 +134,56 @@ def test_a_str_subclass_method_gets_the_telling_text_as_its_object():
     assert c.verdict == "changed", c.detail
     ch = changed_lines(fa, fb)
     assert ch == (set(), set())      # the edit is outside the method
+
+
+def test_a_set_s_every_member_is_a_sample():
+    assert R.member_samples(r"^:[ \t]+", re.M) == [": ", ":  ", ":\t"]
+    assert R.member_samples(r"(", 0) == []
+    # the plain samples are unchanged: the first member only
+    assert "\t" not in "".join(R._samples(r"^:[ \t]+", re.M))
+
+
+_SPAN_OLD = d('''
+    import re
+    START_RE = re.compile(r"^:[ \\t]+", re.M)
+
+    def _line(src, pos, end):
+        e = src.find("\\n", pos, end)
+        return src[pos:end] if e == -1 else src[pos:e + 1]
+
+    def collect(src, pos, end):
+        out = []
+        while pos < end:
+            line = _line(src, pos, end)
+            if not START_RE.match(line):
+                break
+            out.append(line.replace(":", " ", 1))
+            pos += len(line)
+        return out, pos
+    ''')
+
+
+def test_a_text_and_its_span_are_set_together_inside_the_text():
+    # mistune's def_list: the loop runs only where ``pos < end`` and the line
+    # at ``pos`` starts with the marker; a tab after it tells the edit apart
+    new = _SPAN_OLD.replace('line.replace(":", " ", 1)',
+                            're.sub(r"^:[ \\t]", "  ", line, count=1)')
+    assert new != _SPAN_OLD
+    v = function_versions(new, "m.py")["collect"]
+    hints = D._span_hints(v, D._Scope(v))
+    assert hints and all(h[0] == "RAW" and h[3] == ["src", "pos", "end"] for h in hints)
+    assert any("src = ':\\tx\\n'" in h[1] and "end = 4" in h[1] for h in hints)
+    c = compare_sources(_SPAN_OLD, new, "collect")
+    assert c.verdict == "changed", c.detail
+    assert "\\t" in str(c.to_dict()["evidence"]["distinguishing_input"])
+
+
+def test_no_span_without_a_text_the_positions_index():
+    src = d('''
+        def clamp(lo, hi):
+            while lo < hi:
+                lo += 1
+            return lo
+        ''')
+    v = function_versions(src, "m.py")["clamp"]
+    assert D._span_hints(v, D._Scope(v)) == []

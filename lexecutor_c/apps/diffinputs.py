@@ -2221,6 +2221,57 @@ def _regex_hints(old, new, scopes: dict) -> list:
     return out
 
 
+def _span_hints(v, scope: _Scope) -> list:
+    """A text and the two positions bounding where the function reads it
+    (``while pos < max_pos: line = _get_line(src, pos, max_pos)``), set
+    together: the text one the function's own patterns match (each member
+    of a set in turn: ``^:[ \\t]+`` gives ``':\\t'``), the first position 0
+    and the last the text's length.  Made up one by one, the two positions
+    are rarely in order and inside the text, and the loop never runs."""
+    fn = v.node
+    params = [p for p in scope.params if p not in ("self", "cls")]
+    pairs = []
+    for n in ast.walk(fn):
+        if isinstance(n, ast.Compare) and len(n.ops) == 1 and \
+                isinstance(n.left, ast.Name) and isinstance(n.comparators[0], ast.Name):
+            a, b = n.left.id, n.comparators[0].id
+            if a in params and b in params and a != b:
+                if isinstance(n.ops[0], (ast.Lt, ast.LtE)):
+                    pairs.append((a, b))
+                elif isinstance(n.ops[0], (ast.Gt, ast.GtE)):
+                    pairs.append((b, a))
+    if not pairs:
+        return []
+    lo, hi = pairs[0]
+    text = None
+    for n in ast.walk(fn):
+        if isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name) and \
+                n.value.id in params and n.value.id not in (lo, hi) and \
+                {x.id for x in ast.walk(n.slice) if isinstance(x, ast.Name)} & {lo, hi}:
+            text = n.value.id
+        elif isinstance(n, ast.Call):
+            names = [a.id for a in n.args if isinstance(a, ast.Name)]
+            others = [a for a in names if a in params and a not in (lo, hi)]
+            if others and (lo in names or hi in names):
+                text = others[0]
+        if text is not None:
+            break
+    if text is None:
+        return []
+    texts: list = []
+    used, _on = regexdiff.pattern_uses(fn, v.module, set(params))
+    for pat, flags in list(dict.fromkeys(used))[:3]:
+        for t in regexdiff.member_samples(pat, flags, 3):
+            for full in (t + "x\n", t):
+                if full and full not in texts:
+                    texts.append(full)
+    out = []
+    for t in texts[:6]:
+        stmts = [f"{text} = {t!r}", f"{lo} = 0", f"{hi} = {len(t)}"]
+        out.append(("RAW", stmts, False, [text, lo, hi]))
+    return out
+
+
 def _given_attrs(paths) -> list:
     """``self.name`` for each subject that is an attribute of ``self``: the
     run keeps the value the input aims at there even where the class holds
@@ -2272,6 +2323,10 @@ def aimed_inputs(old, new, ch_old: set, ch_new: set, base: str = "") -> list:
         pass
     try:
         near.extend(_regex_hints(old, new, scopes))
+    except Exception:
+        pass
+    try:
+        near.extend((h, new) for h in _span_hints(new, scopes[id(new)]))
     except Exception:
         pass
     for v in (new, old):

@@ -244,9 +244,11 @@ class _Gen:
     (optional parts present, first alternative, smallest repeat of at
     least one), then each choice point flipped on its own."""
 
-    def __init__(self, parsed):
+    def __init__(self, parsed, members: bool = False):
         self.parsed = parsed
         self.points = 0
+        # a set's other members are choice points too (``[ \\t]``: the tab)
+        self.members = members
 
     def text(self, flip: int = -1) -> Optional[str]:
         self.counter = 0
@@ -275,6 +277,11 @@ class _Gen:
             return "\n" if self._choice() else "a"
         if op is c.IN:
             neg = bool(av) and av[0][0] is c.NEGATE
+            if self.members and not neg:
+                lits = [chr(x) for o, x in av if o is c.LITERAL]
+                for other in lits[1:]:
+                    if self._choice():
+                        return other
             ch = _class_char(av[1:] if neg else av, neg)
             if ch is None:
                 raise _Stop
@@ -325,6 +332,26 @@ def _samples(text: str, flags: int) -> list:
         if t is not None and t not in out:
             out.append(t)
     return [t for t in out if len(t) <= _MAX_LEN]
+
+
+def member_samples(text: str, flags: int = 0, limit: int = 6) -> list:
+    """Texts the pattern matches, each choice taken on its own, a set's
+    every listed member among them (``^:[ \\t]+``: ``': '`` and ``':\\t'``)."""
+    try:
+        parsed = _sre_parse.parse(text, flags)
+    except Exception:
+        return []
+    g = _Gen(parsed, members=True)
+    out: list = []
+    for k in [-1] + list(range(40)):
+        t = g.text(k)
+        if k >= g.points:
+            break
+        if t is not None and t not in out and len(t) <= _MAX_LEN:
+            out.append(t)
+            if len(out) >= limit:
+                break
+    return out
 
 
 def _varied(base: str) -> list:
