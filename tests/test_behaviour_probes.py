@@ -68,6 +68,49 @@ def test_an_edit_to_what_is_computed_from_the_clock_is_found():
     assert compare_sources(old, same, "deadline").verdict != "changed"
 
 
+def test_every_run_of_an_input_draws_the_same_random_bytes():
+    src = d('''
+        import os
+        import secrets
+        import uuid
+
+        def tokens(tag):
+            return (tag, os.urandom(4).hex(), secrets.token_hex(4), str(uuid.uuid4()))
+        ''')
+    v = function_versions(src, "m.py")["tokens"]
+    side = B._Side(v, ["tag"], [], None)
+    first = side.run(B.Input("tag = 'a'"), OPTS)
+    again = side.run(B.Input("tag = 'a'"), OPTS, shift=2)
+    other = side.run(B.Input("tag = 'a'", seed=7), OPTS)
+    assert first["outcome"] == "returned" and first["ret"] == again["ret"]
+    # another input's seed, other bytes: a seed, not a constant
+    assert other["outcome"] == "returned" and other["ret"] != first["ret"]
+    # the parent's own are untouched
+    import os
+    assert os.urandom(8) != os.urandom(8)
+
+
+def test_an_argument_added_to_the_call_that_hashes_a_nonce_is_found():
+    # requests' digest auth: ``hashlib.sha1(s, usedforsecurity=False)`` over
+    # a nonce made of ``os.urandom(8)``; with other bytes in every run the
+    # calls differed from one run of a version to the next and did not count
+    old = d('''
+        import hashlib
+        import os
+
+        def cnonce(count):
+            s = str(count).encode("utf-8") + os.urandom(8)
+            return hashlib.sha1(s).hexdigest()[:16]
+        ''')
+    new = old.replace("hashlib.sha1(s)", "hashlib.sha1(s, usedforsecurity=False)")
+    c = compare_sources(old, new, "cnonce")
+    assert c.verdict == "changed", c.detail
+    assert "usedforsecurity" in c.detail
+    same = old.replace("return hashlib.sha1(s).hexdigest()[:16]",
+                       "h = hashlib.sha1(s)\n    return h.hexdigest()[:16]")
+    assert compare_sources(old, same, "cnonce").verdict != "changed"
+
+
 def test_isinstance_of_a_standard_library_class_gets_a_value_of_it():
     assert D._sample_of("datetime") == D._sample_of("dt.datetime")
     assert "datetime(" in D._sample_of("datetime.datetime")

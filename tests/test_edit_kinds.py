@@ -1343,3 +1343,29 @@ def test_runs_that_both_end_in_the_predictors_own_failure_are_not_alike():
     assert not B._both_unpredicted({"outcome": "raised:RecursionError"},
                                    {"outcome": "raised:RecursionError"})
 
+
+
+def test_a_dict_made_for_an_aimed_key_holds_the_other_keys_the_function_reads():
+    # requests' digest auth reads ``chal["realm"]`` and ``chal["nonce"]``
+    # before its ``chal.get("algorithm")``: a dict of the aimed key alone
+    # raised KeyError before the changed lines
+    src = d('''
+        def header(self):
+            realm = self.chal["realm"]
+            nonce = self.chal["nonce"]
+            algorithm = self.chal.get("algorithm")
+            if algorithm == "SHA":
+                return realm + nonce + "sha"
+            return realm + nonce
+        ''')
+    v = function_versions(src, "m.py")["header"]
+    scope = D._Scope(v)
+    assert scope.keys_read == {"self.chal": ["realm", "nonce"]}
+    stmts = D._assign(["self", "chal", ("key", "algorithm")], "'SHA'", scope)
+    assert stmts[-1] == "self.chal = {'algorithm': 'SHA', 'realm': 'realm', 'nonce': 'nonce'}"
+    # the aimed key itself once, with its aimed value
+    stmts = D._assign(["self", "chal", ("key", "realm")], "'r'", scope)
+    assert stmts[-1] == "self.chal = {'realm': 'r', 'nonce': 'nonce'}"
+    ns: dict = {"_LxObj": type("_LxObj", (), {}), "self": None}
+    exec("\n".join(D._assign(["self", "chal", ("key", "algorithm")], "'SHA'", scope)), ns)
+    assert ns["self"].chal["nonce"] == "nonce"

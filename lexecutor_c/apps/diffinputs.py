@@ -119,6 +119,8 @@ def _sample_of(name: str) -> Optional[str]:
         "datetime", "date", "time", "timedelta", "tzinfo", "timezone") else None
 _EDGES = ("None", "''", "0", "[]", "{}")
 _MAX = 40
+#: the other keys a dict made for an aimed key holds
+_KEYS_MAX = 8
 
 #: the text methods whose first argument is a text they look for
 _SEARCHED = ("replace", "split", "rsplit", "partition", "rpartition", "count")
@@ -209,6 +211,15 @@ class _Scope:
                 self._literal(s.targets[0].id, s.value)
         self.locals = {n.id for n in ast.walk(fn) if isinstance(n, ast.Name)
                        and isinstance(n.ctx, ast.Store)} - set(self.params)
+        # the text keys the function reads by subscript from each object
+        # (``chal["realm"]``, ``chal["nonce"]``): expression -> keys
+        self.keys_read: dict = {}
+        for n in ast.walk(fn):
+            if isinstance(n, ast.Subscript) and isinstance(n.ctx, ast.Load) and \
+                    isinstance(n.slice, ast.Constant) and isinstance(n.slice.value, str):
+                got = self.keys_read.setdefault(ast.unparse(n.value), [])
+                if n.slice.value not in got:
+                    got.append(n.slice.value)
         # loop variables over a parameter's items (``for a in aligns``,
         # ``for c, a in zip(values, aligns)``, ``for i, a in
         # enumerate(aligns)``): name -> (the parameters zipped, which one)
@@ -1273,7 +1284,12 @@ def _assign(path: list, value: str, scope: _Scope) -> list:
                 # iterating the parameter sees as items
                 stmts.append(f"{expr} = [{inner}] * {k + 1}")
             else:
-                stmts.append(f"{expr} = {{{k!r}: {inner}}}")
+                # with the other keys the function reads from it (a dict
+                # holding the aimed key alone raised KeyError on the first
+                # of those, before the changed lines)
+                others = "".join(f", {o!r}: {o!r}" for o in
+                                 scope.keys_read.get(expr, ())[:_KEYS_MAX] if o != k)
+                stmts.append(f"{expr} = {{{k!r}: {inner}{others}}}")
             expr = f"{expr}[{part[1]!r}]"
             continue
         if scope.mangle and part.startswith("__") and not part.endswith("__"):

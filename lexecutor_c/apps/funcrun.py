@@ -1105,6 +1105,24 @@ def _padding(n: int) -> list:
     return [bytearray(n << 20)] + keep
 
 
+def _seed_urandom(seed: int) -> None:
+    """``os.urandom`` (and what reads it: ``random.SystemRandom``,
+    ``secrets``, ``uuid.uuid4``) made to give bytes drawn from a generator
+    seeded with ``seed``, in this child only."""
+    import os
+    import random
+    rng = random.Random(f"urandom:{seed}")
+
+    def urandom(n, _rng=rng):
+        n = int(n)
+        if n < 0:
+            raise ValueError("negative argument not allowed")
+        return _rng.randbytes(n)
+    os.urandom = urandom
+    if hasattr(random, "_urandom"):
+        random._urandom = urandom
+
+
 def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dict:
     """In the sandbox child: prefix, module or driver, call; plain data back."""
     import builtins
@@ -1119,6 +1137,11 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
     # the same pseudo-random numbers for both versions of an input (the
     # child would otherwise inherit whatever state the parent's random has)
     random.seed(seed)
+    # and the same "random" bytes (``os.urandom``: a nonce, ``uuid4()``,
+    # ``secrets``): else each run's differ from the next, and no difference
+    # in what the code does with them counts (an argument added to the call
+    # that hashes a nonce)
+    _seed_urandom(seed)
     # and the same wall clock: ``now()`` and ``time.time()`` give one fixed
     # instant in every run, so a value computed from the clock is a value
     # the versions can be compared on (else each run's differs from the
