@@ -1369,3 +1369,36 @@ def test_a_dict_made_for_an_aimed_key_holds_the_other_keys_the_function_reads():
     ns: dict = {"_LxObj": type("_LxObj", (), {}), "self": None}
     exec("\n".join(D._assign(["self", "chal", ("key", "algorithm")], "'SHA'", scope)), ns)
     assert ns["self"].chal["nonce"] == "nonce"
+
+
+_SPLIT = d('''
+    import token as T
+
+    def split(stream):
+        parts, cur = [], []
+        for kind, text in stream:
+            if kind == T.OP and text == ";":
+                parts.append(cur)
+                cur = []
+            else:
+                cur.append(text)
+        parts.append(cur)
+        return parts
+    ''')
+
+
+def test_an_unpacked_place_compared_with_a_module_s_constant_gets_it():
+    # sqlparse's splitter: ``for ttype, value in stream: if ttype is
+    # T.Punctuation and value == ';'`` -- the item ``(T.Punctuation, ';')``,
+    # the import made first, not a filler that never passes the test
+    v = function_versions(_SPLIT, "m.py")["split"]
+    scope = D._Scope(v)
+    assert scope.literals_beside("text") == {0: "T.OP"}
+    assert scope.imports_beside("text") == ["import token as T"]
+    assert scope.literals_beside("kind") == {1: "';'"}
+    assert scope.imports_beside("kind") == []
+    new = _SPLIT.replace("parts.append(cur)\n            cur = []",
+                         "parts.append(cur + [text])\n            cur = []")
+    assert new != _SPLIT
+    c = compare_sources(_SPLIT, new, "split")
+    assert c.verdict == "changed", c.detail

@@ -303,15 +303,25 @@ class _Scope:
         # (the parameter, the place) -> the literal's source; a hint for
         # ``value`` gives ``name`` that, not a filler
         self.place_literals: dict = {}
+        self.place_imports: dict = {}       # such a literal -> its import
         for n in ast.walk(fn):
             if isinstance(n, ast.Compare) and len(n.ops) == 1 and \
                     isinstance(n.ops[0], (ast.Eq, ast.Is)):
                 for a, b in ((n.left, n.comparators[0]), (n.comparators[0], n.left)):
+                    if not (isinstance(a, ast.Name) and a.id in self.tupled):
+                        continue
+                    key = (tuple(self.items[a.id][0]), self.tupled[a.id][0])
                     c = _const(b)
-                    if isinstance(a, ast.Name) and a.id in self.tupled and \
-                            isinstance(c, (str, bytes, int)) and not isinstance(c, bool):
-                        key = (tuple(self.items[a.id][0]), self.tupled[a.id][0])
+                    if isinstance(c, (str, bytes, int)) and not isinstance(c, bool):
                         self.place_literals.setdefault(key, repr(c))
+                        continue
+                    # or an attribute of an imported module (``ttype is
+                    # T.Punctuation``), the import made before it
+                    root = _dotted(b)
+                    if isinstance(b, ast.Attribute) and root is not None and \
+                            root[0] in self.imports and root[0] not in self.params:
+                        self.place_literals.setdefault(key, ast.unparse(b))
+                        self.place_imports[ast.unparse(b)] = self.imports[root[0]]
         # locals bound to a parameter (or something it holds) as it is or
         # through a conversion (``abs_bytes = abs(float(value))``), by every
         # assignment they have: a value the code compares the local with is
@@ -411,6 +421,13 @@ class _Scope:
             return {}
         src, j = tuple(self.items[name][0]), self.tupled[name][0]
         return {k: lit for (s, k), lit in self.place_literals.items() if s == src and k != j}
+
+    def imports_beside(self, name: str) -> list:
+        """The imports the literals beside ``name`` need (``T.Punctuation``:
+        ``from sqlparse import tokens as T``)."""
+        return list(dict.fromkeys(self.place_imports[lit]
+                                  for lit in self.literals_beside(name).values()
+                                  if lit in self.place_imports))
 
     def _literal(self, name: str, e) -> None:
         if isinstance(e, ast.Dict):
@@ -781,7 +798,8 @@ def _hints(node, scope: _Scope) -> list:
                                 scope.literals_beside(p[0]))
                 if len(src) < 400:
                     one = f"[{src}, {src}]" if twice else f"[{src}]"
-                    out.append(_items_input(zipped, i, one, [], scope.wraps.get(p[0])))
+                    out.append(_items_input(zipped, i, one, scope.imports_beside(p[0]),
+                                            scope.wraps.get(p[0])))
             return
         if p is not None and len(p) > 1 and p[0] in scope.items and vals and \
                 all(isinstance(x, str) and x.isidentifier() for x in p[1:]):
@@ -793,7 +811,8 @@ def _hints(node, scope: _Scope) -> list:
             srcs = [v if raw else repr(v) for v in vals]
             srcs = [x for x in srcs if len(x) < 400]
             for src in srcs[:4]:
-                out.append(_items_input(zipped, i, one, _item_object("_lx_item", p[1:], src),
+                out.append(_items_input(zipped, i, one, scope.imports_beside(p[0]) +
+                                        _item_object("_lx_item", p[1:], src),
                                         scope.wraps.get(p[0])))
             if srcs and len(zipped) == 1:
                 item_tests.setdefault(tuple(p), []).append(srcs)
