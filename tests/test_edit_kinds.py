@@ -1402,3 +1402,43 @@ def test_an_unpacked_place_compared_with_a_module_s_constant_gets_it():
     assert new != _SPLIT
     c = compare_sources(_SPLIT, new, "split")
     assert c.verdict == "changed", c.detail
+
+
+_DEDUP = d('''
+    MISSING = object()
+
+    class TwoWay:
+        def __init__(self):
+            self._fwd, self._inv = {}, {}
+
+        def dedup(self, key, val):
+            fwd, inv = self._fwd, self._inv
+            oldval = fwd.get(key, MISSING)
+            oldkey = inv.get(val, MISSING)
+            if oldval is not MISSING and oldkey is not MISSING:
+                if key == oldkey:
+                    return None
+                raise KeyError(key)
+            return (oldkey, oldval)
+    ''')
+
+
+def test_the_dicts_a_parameter_is_looked_up_in_hold_it():
+    # bidict's ``_dedup``: the branch for a key and a value both there runs
+    # only where the object's two dicts hold them; a NaN tells ``==`` from
+    # ``is`` only as the very object stored
+    new = _DEDUP.replace("if key == oldkey:", "if key is oldkey or key == oldkey:")
+    assert new != _DEDUP
+    v = function_versions(new, "m.py")["TwoWay.dedup"]
+    first = next(n for n, ln in enumerate(new.splitlines(), 1) if "key is oldkey" in ln)
+    hints = D._lookup_hints(v, first, D._Scope(v))
+    assert len(hints) == len(D._LOOKUP_VALUES)
+    shown = [[s for s in h[1] if "globals()" not in s] for h in hints]
+    assert shown[1] == ["key = float('nan')", "val = float('nan')",
+                        "self._fwd = {key: val}", "self._inv = {val: key}"]
+    assert all(h[3] == ["key", "val", "self._fwd", "self._inv"] for h in hints)
+    c = compare_sources(_DEDUP, new, "TwoWay.dedup")
+    assert c.verdict == "changed", c.detail
+    assert "nan" in str(c.to_dict()["evidence"]["distinguishing_input"])
+    # nothing looked up before the changed lines: no such input
+    assert D._lookup_hints(v, 1, D._Scope(v)) == []

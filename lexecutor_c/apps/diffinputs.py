@@ -2307,6 +2307,88 @@ def _span_hints(v, scope: _Scope) -> list:
     return out
 
 
+#: the values the first parameter looked up in a dict of the object takes, in
+#: turn, the others ones of the same kind (a NaN is found as a key only as the
+#: very object stored: ``nan == nan`` is False)
+_LOOKUP_VALUES = ("'a'", "float('nan')", "1")
+
+
+def _lookup_hints(v, first_changed: int, scope: _Scope) -> list:
+    """The dicts of ``self`` (or of a parameter) that the function looks a
+    parameter up in before the changed lines (``oldval = fwdm.get(key,
+    MISSING)``, ``fwdm = self._fwdm``; ``if key in self._cache``) made to
+    hold it, every such lookup at once: the value the entry holds is the
+    other parameter looked up (a two-way map's ``{key: val}`` and ``{val:
+    key}``), else a text.  Made up one at a time, the object's dicts are
+    empty or made-up, and the branch for a key that is there never runs."""
+    fn = v.node
+    params = [p for p in scope.params if p not in ("self", "cls")]
+    roots = set(scope.params)
+    stores: dict = {}
+    for n in ast.walk(fn):
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+            stores[n.id] = stores.get(n.id, 0) + 1
+    alias: dict = {}
+    for st in ast.walk(fn):
+        if isinstance(st, ast.Assign) and len(st.targets) == 1:
+            t, e = st.targets[0], st.value
+            pairs = [(t, e)] if isinstance(t, ast.Name) else \
+                list(zip(t.elts, e.elts)) if isinstance(t, ast.Tuple) and \
+                isinstance(e, ast.Tuple) and len(t.elts) == len(e.elts) else []
+            for a, b in pairs:
+                p = _dotted(b)
+                if isinstance(a, ast.Name) and stores.get(a.id) == 1 and p is not None and \
+                        len(p) >= 2 and p[0] in roots:
+                    alias[a.id] = list(p)
+
+    def path_of(e):
+        p = _dotted(e)
+        if p is None:
+            return None
+        if p[0] in alias:
+            p = alias[p[0]] + list(p[1:])
+        return list(p) if len(p) >= 2 and p[0] in roots and \
+            all(isinstance(x, str) for x in p) else None
+    found: dict = {}            # dict path -> [keys looked up]
+    for n in ast.walk(fn):
+        if getattr(n, "lineno", first_changed) >= first_changed:
+            continue
+        d = key = None
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and \
+                n.func.attr in ("get", "pop", "setdefault") and n.args and \
+                isinstance(n.args[0], ast.Name):
+            d, key = n.func.value, n.args[0].id
+        elif isinstance(n, ast.Compare) and len(n.ops) == 1 and \
+                isinstance(n.ops[0], (ast.In, ast.NotIn)) and isinstance(n.left, ast.Name):
+            d, key = n.comparators[0], n.left.id
+        elif isinstance(n, ast.Subscript) and isinstance(n.ctx, ast.Load) and \
+                isinstance(n.slice, ast.Name):
+            d, key = n.value, n.slice.id
+        if key not in params:
+            continue
+        p = path_of(d)
+        if p is not None and key not in found.setdefault(tuple(p), []):
+            found[tuple(p)].append(key)
+    if not found:
+        return []
+    keys = list(dict.fromkeys(k for ks in found.values() for k in ks))
+    out = []
+    for val in _LOOKUP_VALUES:
+        # the other keys other objects of the same kind
+        stmts = [f"{k} = {val}" if i == 0 or val.startswith("float") else
+                 f"{k} = {i + 1}" if val == "1" else f"{k} = 'b{i}'"
+                 for i, k in enumerate(keys)]
+        for path, ks in found.items():
+            items = ", ".join(
+                f"{k}: {next((o for o in keys if o != k), repr('x')) if len(keys) == 2 else repr('x')}"
+                for k in ks)
+            stmts += _assign(list(path), "{" + items + "}", scope)
+        names = keys + [p[0] for p in found if p[0] in scope.params and p[0] != "self"] + \
+            _given_attrs([list(p) for p in found])
+        out.append(("RAW", stmts, False, list(dict.fromkeys(names))))
+    return out
+
+
 def _given_attrs(paths) -> list:
     """``self.name`` for each subject that is an attribute of ``self``: the
     run keeps the value the input aims at there even where the class holds
@@ -2391,6 +2473,8 @@ def aimed_inputs(old, new, ch_old: set, ch_new: set, base: str = "") -> list:
             near.extend((h, v) for h in _carry_hints(changed, scope, v.node, v.module))
             near.extend((h, v) for h in _clock_hints(v, changed, guards, scope))
             near.extend((h, v) for h in _range_hints(guards, scope))
+            if lines:
+                near.extend((h, v) for h in _lookup_hints(v, min(lines), scope))
             near.extend((h, v) for h in _name_hints(v))
             near.extend((h, v) for h in _file_hints(v, scope))
             cli_of[id(v)] = _cli_hints(v)
