@@ -1954,10 +1954,13 @@ def test_numbers_of_other_kinds_for_a_sum_and_a_subject_read_through_upper():
     assert (["word"], ["'AS'", "' AS '", "'as'", "' as '"]) in got, got
 
 
-def test_a_containers_method_on_its_object_with_entries():
+def test_a_containers_method_on_its_object_with_entries(monkeypatch):
     # ``rename`` raises KeyError on an object without the name (every input
     # did: unreached without); the object given entries through its own
     # ``__setitem__``, the call's arguments among the keys, reaches the edit
+    # (the inputs that make ``self._names`` hold the name, aimed at the
+    # lookup, reach it first: left out here, so that the filling is what runs)
+    monkeypatch.setattr(D, "_lookup_hints", lambda *a: [])
     old = d('''
         class Registry:
             def __init__(self):
@@ -1984,6 +1987,11 @@ def test_a_containers_method_on_its_object_with_entries():
     assert got["reshape"] == "fill@self", got
     fa, _, _ = _versions(old, new, "Registry.rename")
     assert B._fillable(fa)
+    monkeypatch.undo()
+    c = compare_sources(old, new, "Registry.rename")
+    assert c.verdict == "changed", c.detail
+    assert "self._names = {name: 'x'}" in \
+        c.to_dict()["evidence"]["distinguishing_input"]["prefix"]
     fi, _, _ = _versions(old, new, "Registry.__init__")
     assert not B._fillable(fi)          # (a constructor: nothing to fill yet)
     plain = d('''
