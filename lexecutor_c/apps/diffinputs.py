@@ -237,6 +237,7 @@ class _Scope:
         for n in ast.walk(fn):
             if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
                 stores[n.id] = stores.get(n.id, 0) + 1
+        self.stores = stores
         params = set(self.params)
         dicts = _dict_locals(fn, params, stores)
         for n in ast.walk(fn):
@@ -2324,10 +2325,7 @@ def _lookup_hints(v, first_changed: int, scope: _Scope) -> list:
     fn = v.node
     params = [p for p in scope.params if p not in ("self", "cls")]
     roots = set(scope.params)
-    stores: dict = {}
-    for n in ast.walk(fn):
-        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
-            stores[n.id] = stores.get(n.id, 0) + 1
+    stores = scope.stores
     alias: dict = {}
     for st in ast.walk(fn):
         if isinstance(st, ast.Assign) and len(st.targets) == 1:
@@ -2372,16 +2370,22 @@ def _lookup_hints(v, first_changed: int, scope: _Scope) -> list:
     if not found:
         return []
     keys = list(dict.fromkeys(k for ks in found.values() for k in ks))
+
+    def kin(val: str, i: int) -> str:
+        # the i-th key: the value itself first, the others other objects of
+        # its kind (each NaN is one of its own)
+        if i == 0 or val.startswith("float"):
+            return val
+        return str(i + 1) if val == "1" else repr(f"b{i}")
+
+    def entry(k: str) -> str:
+        # what the dict holds at ``k``: the other key of two, else a text
+        return next(o for o in keys if o != k) if len(keys) == 2 else repr("x")
     out = []
     for val in _LOOKUP_VALUES:
-        # the other keys other objects of the same kind
-        stmts = [f"{k} = {val}" if i == 0 or val.startswith("float") else
-                 f"{k} = {i + 1}" if val == "1" else f"{k} = 'b{i}'"
-                 for i, k in enumerate(keys)]
+        stmts = [f"{k} = {kin(val, i)}" for i, k in enumerate(keys)]
         for path, ks in found.items():
-            items = ", ".join(
-                f"{k}: {next((o for o in keys if o != k), repr('x')) if len(keys) == 2 else repr('x')}"
-                for k in ks)
+            items = ", ".join(f"{k}: {entry(k)}" for k in ks)
             stmts += _assign(list(path), "{" + items + "}", scope)
         names = keys + [p[0] for p in found if p[0] in scope.params and p[0] != "self"] + \
             _given_attrs([list(p) for p in found])

@@ -317,12 +317,12 @@ class _Stop(Exception):
     pass
 
 
-def _samples(text: str, flags: int) -> list:
+def _samples(text: str, flags: int, members: bool = False) -> list:
     try:
         parsed = _sre_parse.parse(text, flags)
     except Exception:
         return []
-    g = _Gen(parsed)
+    g = _Gen(parsed, members)
     out = []
     first = g.text()
     if first is not None:
@@ -337,21 +337,7 @@ def _samples(text: str, flags: int) -> list:
 def member_samples(text: str, flags: int = 0, limit: int = 6) -> list:
     """Texts the pattern matches, each choice taken on its own, a set's
     every listed member among them (``^:[ \\t]+``: ``': '`` and ``':\\t'``)."""
-    try:
-        parsed = _sre_parse.parse(text, flags)
-    except Exception:
-        return []
-    g = _Gen(parsed, members=True)
-    out: list = []
-    for k in [-1] + list(range(40)):
-        t = g.text(k)
-        if k >= g.points:
-            break
-        if t is not None and t not in out and len(t) <= _MAX_LEN:
-            out.append(t)
-            if len(out) >= limit:
-                break
-    return out
+    return _samples(text, flags, members=True)[:limit]
 
 
 def _varied(base: str) -> list:
