@@ -859,6 +859,36 @@ def test_a_method_runs_on_an_instance_its_constructor_built():
     assert r["outcome"] == "returned" and r["ret"] == "'2'", r
 
 
+def test_a_method_of_an_abstract_class_runs_on_a_concrete_subclass(tmp_path):
+    # module mode: ``object.__new__`` refuses an abstract class, so a method
+    # of one (tenacity's ``BaseRetrying.wraps``) ran on no input
+    src = d('''
+        import abc
+
+        class Base(abc.ABC):
+            @abc.abstractmethod
+            def __call__(self, x):
+                ...
+
+            def twice(self, x):
+                return [self(x), self(x)]
+
+        class Doubler(Base):
+            def __call__(self, x):
+                return 2 * x
+        ''')
+    bare = src[:src.index("class Doubler")]
+
+    def run(text):
+        (tmp_path / "m.py").write_text(text)
+        v = function_versions(text, "m.py")["Base.twice"]
+        return B._Side(v, ["x"], [], B.Tree(str(tmp_path))).run(B.Input("x = 3"), OPTS)
+    r = run(src)            # the subclass the module defines
+    assert r["outcome"] == "returned" and r["ret"] == "['list', '6', '6']", r
+    r = run(bare)           # none defined: one made here, the abstract body kept
+    assert r["outcome"] == "returned" and r["ret"] == "['list', 'None', 'None']", r
+
+
 def test_a_handler_is_reached_through_a_method_of_the_object_raising():
     src = d('''
         class P:

@@ -878,7 +878,45 @@ class _OnlyGetitem:
         return len(self._items)
 
 
+def _concrete(cls):
+    """``cls``, or where it is abstract (``BaseRetrying``, whose
+    ``__call__`` only its subclasses define) a concrete subclass of it that
+    the code defines: the nearest, of those the ones in ``cls``'s own module
+    first, then by module and name (``Retrying``). Where the code defines
+    none, a subclass made here whose abstract methods keep their own bodies.
+    Either version of a function picks the same way."""
+    if not getattr(cls, "__abstractmethods__", None):
+        return cls
+    level, seen = [cls], {cls}
+    while level:
+        found, below = [], []
+        for k in level:
+            try:
+                subs = type.__subclasses__(k)
+            except TypeError:
+                subs = []
+            for s in subs:
+                if s in seen or s.__name__.startswith(_SUB_PREFIX):
+                    continue
+                seen.add(s)
+                below.append(s)
+                if not getattr(s, "__abstractmethods__", None):
+                    found.append(s)
+        if found:
+            return min(found, key=lambda s: (s.__module__ != cls.__module__,
+                                             s.__module__, s.__qualname__))
+        level = below
+    try:
+        sub = type(cls)(cls.__name__, (cls,), {"__module__": cls.__module__,
+                                                "__qualname__": cls.__qualname__})
+        sub.__abstractmethods__ = frozenset()
+    except Exception:
+        return cls
+    return sub
+
+
 def _bare(cls):
+    cls = _concrete(cls)
     return object.__new__(cls) if cls.__new__ is object.__new__ else cls.__new__(cls)
 
 
@@ -890,6 +928,7 @@ def _constructed(cls, fn, env: dict):
     fails -- a bare one (``__new__`` alone), whose attributes the input and
     injection give."""
     import inspect
+    cls = _concrete(cls)
     obj = _bare(cls)
     init = None
     for k in cls.__mro__:
