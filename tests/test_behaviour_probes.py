@@ -889,6 +889,59 @@ def test_a_method_of_an_abstract_class_runs_on_a_concrete_subclass(tmp_path):
     assert r["outcome"] == "returned" and r["ret"] == "['list', 'None', 'None']", r
 
 
+def test_a_parameter_tested_against_a_computed_container_gets_its_members(monkeypatch):
+    # semver's ``next_version``: no literal names "pre", the member of
+    # ``cls.NAMES[:-1]`` that reaches the edit; the run reads the container
+    old = d('''
+        class Version:
+            NAMES = tuple(n.strip("_") for n in ("_major", "_minor", "_pre", "_build"))
+
+            def next(self, part, token="rc"):
+                cls = type(self)
+                valid = cls.NAMES[:-1]
+                if part not in valid:
+                    raise ValueError(part)
+                if part in cls.NAMES[:2]:
+                    return part
+                return [token]
+        ''')
+    new = old.replace("return [token]", "return [token, 0]")
+    v = function_versions(old, "m.py")["Version.next"]
+    guards = B._param_guards(v)
+    assert [g[1:] for g in guards] == [["part", "valid", "in"], ["part", "cls.NAMES[:2]", "in"]]
+    assert compare_sources(old, new, "Version.next").verdict == "changed"
+    monkeypatch.setattr(B, "_OBSERVED_INPUTS", 0)
+    assert compare_sources(old, new, "Version.next").verdict != "changed"
+
+
+def test_a_guard_value_is_read_without_running_the_programs_code():
+    import sys
+    from lexecutor_c.apps.funcrun import _observe_guard
+    asked = []
+
+    class Lazy:
+        kinds = ("a", "b", 3, object())
+
+        def __getattr__(self, name):         # (injection answers here)
+            asked.append(name)
+            return ("made", "up")
+
+        @property
+        def computed(self):
+            asked.append("computed")
+            return ("x",)
+
+    def probe(part, obj):
+        return sys._getframe()
+    fr = probe("z", Lazy())
+    out = set()
+    _observe_guard(fr, [("part", "obj.kinds", "in"), ("part", "obj.kinds[1:]", "in"),
+                        ("part", "obj.missing", "in"), ("part", "obj.computed", "in"),
+                        ("part", "obj.kinds[0]", "=="), ("part", "obj.kinds[", "in")], out)
+    assert out == {("part", "'a'"), ("part", "'b'"), ("part", "3")}
+    assert asked == []
+
+
 def test_a_handler_is_reached_through_a_method_of_the_object_raising():
     src = d('''
         class P:

@@ -216,7 +216,7 @@ class _Side:
                      "args": args, "kwargs": kwargs, "optional": _optional(v, other),
                      "varargs": varargs, "changed": sorted(changed),
                      "class_attrs": list(class_attrs), "construct": construct,
-                     "handled_spans": handled_spans(d.text)}
+                     "handled_spans": handled_spans(d.text), "guards": _param_guards(v)}
         # the text whose function is bound decorated (extract mode leaves a
         # function's decorators out; a module-level one gets them back after
         # its definition, the lines above unmoved), for runs through them
@@ -279,6 +279,59 @@ def _statement_heads(fn) -> dict:
         for ln in range(st.lineno + 1, end + 1):
             out.setdefault(ln, st.lineno)
     return out
+
+
+def _read_only(e) -> bool:
+    """An expression a run can read without running the program's code
+    (funcrun._static_value): names and attributes, indexed or sliced by
+    constants; not a literal (the aimed inputs take those from the source)."""
+    if isinstance(e, ast.Name):
+        return True
+    if isinstance(e, ast.Attribute):
+        return _read_only(e.value)
+    if isinstance(e, ast.Subscript):
+        parts = [e.slice.lower, e.slice.upper, e.slice.step] \
+            if isinstance(e.slice, ast.Slice) else [e.slice]
+        try:
+            for x in parts:
+                if x is not None:
+                    ast.literal_eval(x)
+        except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+            return False
+        return _read_only(e.value)
+    return False
+
+
+#: the most guards a run reads
+_GUARDS_MAX = 32
+
+
+def _param_guards(v: Version) -> list:
+    """The function's tests of a parameter against a value it computes
+    (``validparts = cls.NAMES[:-1]; if part not in validparts``, ``kind ==
+    self.default_kind``): ``[line, parameter, the value's source, "in" or
+    "=="]``.  A run reads those values as the test is about to run
+    (funcrun._observe_guard) and later inputs give the parameter each of
+    them: the source names no member of a computed container."""
+    fn = v.node
+    a = fn.args
+    params = {p.arg for p in a.posonlyargs + a.args + a.kwonlyargs} - {"self", "cls"}
+    out = []
+    for n in ast.walk(fn):
+        if not isinstance(n, ast.Compare) or len(n.ops) != 1:
+            continue
+        left, right, op = n.left, n.comparators[0], n.ops[0]
+        if isinstance(op, (ast.In, ast.NotIn)):
+            kind = "in"
+        elif isinstance(op, (ast.Eq, ast.NotEq)):
+            kind = "=="
+            if not (isinstance(left, ast.Name) and left.id in params):
+                left, right = right, left
+        else:
+            continue
+        if isinstance(left, ast.Name) and left.id in params and _read_only(right):
+            out.append([n.lineno, left.id, ast.unparse(right), kind])
+    return out[:_GUARDS_MAX]
 
 
 def _init_code(v: Version) -> Optional[str]:
@@ -2636,6 +2689,10 @@ def _with_prefix_methods(prefix: str, names: list) -> str:
                                                else n) for n in names])
 
 
+#: the most inputs made from the values the runs saw parameters tested against
+_OBSERVED_INPUTS = 8
+
+
 class _InputSource:
     """Inputs in order: the Treefix generator's top plan for each version,
     the test calls, the empty prefix (injection alone), the generator's
@@ -2663,6 +2720,9 @@ class _InputSource:
         self.stubs: list = []           # those found raising, made up from then on
         self.cov = {"old": set(), "new": set()}
         self.errors: list = []
+        self.observed: set = set()      # (parameter, value) from the runs' guards
+        self.literals = {repr(n.value) for v in (old, new) for n in ast.walk(v.node)
+                         if isinstance(n, ast.Constant)}
         self.guided = 0
         self.seed0 = opts.seeds[0] if opts.seeds else 0
         props: dict = {}
@@ -2777,6 +2837,22 @@ class _InputSource:
                     guided=True)
         if inp.call:
             return
+        if any(self.ch[k] - self.cov[k] for k in ("old", "new")):
+            # changed lines not run yet: this input with a parameter given
+            # each value the run saw it tested against (a member of
+            # ``cls.NAMES[:-1]``, which no literal of the source names)
+            got = {tuple(x) for r in (ro, rn) for x in r.get("observed") or ()}
+            # (the values no literal of the function names first: the aimed
+            # inputs have tried those)
+            for param, val in sorted(got - self.observed,
+                                     key=lambda x: (x[1] in self.literals, x)):
+                if len(self.observed) >= _OBSERVED_INPUTS:
+                    break
+                self.observed.add((param, val))
+                given = inp.given if param in inp.given else inp.given + (param,)
+                self._add(Input(f"{inp.prefix}\n{param} = {val}", None, inp.seed,
+                                f"aimed (observed): {param} = {val}"[:200], None, given),
+                          guided=True)
         for label, r in (("old", ro), ("new", rn)):
             if str(r.get("outcome", "")).startswith("raised:") and r.get("line"):
                 self.errors.append((label, inp.prefix, r))

@@ -915,6 +915,78 @@ def _concrete(cls):
     return sub
 
 
+#: the most guard values a run reports (:func:`_observe_guard`)
+_OBSERVED_MAX = 24
+_OBSERVED_TYPES = (str, int, float, bool, bytes, type(None))
+_CONTAINERS = (tuple, list, set, frozenset, dict)
+
+
+def _static_value(e, fr):
+    """The value of the call-free expression ``e`` in frame ``fr``, read
+    without running any of the program's code (no ``__getattr__``,
+    property or ``__getitem__`` of its own, no injection): names, attributes
+    found where they are stored, constant indexes and slices of builtin
+    sequences and dicts; _SAME where it cannot be read so."""
+    import inspect
+    if isinstance(e, ast.Name):
+        for ns in (fr.f_locals, fr.f_globals, fr.f_builtins):
+            if e.id in ns:
+                return ns[e.id]
+        return _SAME
+    if isinstance(e, ast.Attribute):
+        base = _static_value(e.value, fr)
+        if base is _SAME:
+            return _SAME
+        try:
+            return inspect.getattr_static(base, e.attr)
+        except Exception:
+            return _SAME
+    if isinstance(e, ast.Subscript):
+        base = _static_value(e.value, fr)
+        if type(base) not in (tuple, list, str, bytes, dict):
+            return _SAME
+        try:
+            if isinstance(e.slice, ast.Slice):
+                key = slice(*[None if x is None else ast.literal_eval(x)
+                              for x in (e.slice.lower, e.slice.upper, e.slice.step)])
+            else:
+                key = ast.literal_eval(e.slice)
+            return base[key]
+        except Exception:
+            return _SAME
+    return _SAME
+
+
+def _observe_guard(fr, guards: list, out: set) -> None:
+    """What a parameter is tested against on the line ``fr`` is about to
+    run (``if part not in validparts``, ``validparts = cls.NAMES[:-1]``):
+    the members of the container, or the value compared, where they are
+    numbers, texts, bytes, booleans or None; added to ``out`` as
+    ``(parameter, repr)``.  Inputs that give the parameter each of them
+    reach what the test guards (the container is computed: no literal of
+    the function names its members)."""
+    for param, src, op in guards:
+        if len(out) >= _OBSERVED_MAX:
+            return
+        try:
+            x = _static_value(ast.parse(src, mode="eval").body, fr)
+        except Exception:
+            continue
+        if x is _SAME:
+            continue
+        if op == "in":
+            if type(x) not in _CONTAINERS or len(x) > 32:
+                continue
+            members = list(x)
+        else:
+            members = [x]
+        for m in members:
+            if type(m) in _OBSERVED_TYPES and (not isinstance(m, (str, bytes)) or len(m) <= 80):
+                out.add((param, repr(m)))
+                if len(out) >= _OBSERVED_MAX:
+                    return
+
+
 def _bare(cls):
     cls = _concrete(cls)
     return object.__new__(cls) if cls.__new__ is object.__new__ else cls.__new__(cls)
@@ -1589,6 +1661,11 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
         if inp.get("points", True) else set()
     points: list = []
     in_region: dict = {}    # frame -> on a changed line now?
+    # the parameters' tests against computed values (``_observe_guard``)
+    guard_at: dict = {}
+    for ln, param, src, op in drv.get("guards") or ():
+        guard_at.setdefault(ln + drv["offset"], []).append((param, src, op))
+    observed: set = set()
 
     def at_exit(fr):
         if len(points) >= _POINTS_MAX:
@@ -1613,6 +1690,8 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
         def local(fr, ev, a):
             if ev == "line":
                 executed.add(fr.f_lineno)
+                if fr.f_lineno in guard_at and fr.f_code is tcode:
+                    _observe_guard(fr, guard_at[fr.f_lineno], observed)
                 if region and fr.f_code is tcode:
                     now = fr.f_lineno in region
                     if in_region.get(id(fr)) and not now:
@@ -1720,4 +1799,6 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
     res["lines"] = sorted({ln - off for ln in executed if first <= ln <= last})
     res["injections"] = len(rt.injections)
     res["points"] = points
+    if observed:
+        res["observed"] = sorted(observed)
     return res
