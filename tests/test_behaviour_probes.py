@@ -914,6 +914,24 @@ def test_a_parameter_tested_against_a_computed_container_gets_its_members(monkey
     assert compare_sources(old, new, "Version.next").verdict != "changed"
 
 
+def test_a_parameter_looked_up_in_a_computed_dict_gets_its_keys(monkeypatch):
+    old = d('''
+        CODES = dict(zip("abc", range(3)))
+
+        def level(code, default=None):
+            n = CODES.get(code, default) if default else CODES[code]
+            if n == 1:
+                return "one"
+            return n
+        ''')
+    new = old.replace('return "one"', 'return "ONE"')
+    v = function_versions(old, "m.py")["level"]
+    assert [g[1:] for g in B._param_guards(v)] == [["code", "CODES", "key"]] * 2
+    assert compare_sources(old, new, "level").verdict == "changed"
+    monkeypatch.setattr(B, "_OBSERVED_INPUTS", 0)
+    assert compare_sources(old, new, "level").verdict != "changed"
+
+
 def test_a_guard_value_is_read_without_running_the_programs_code():
     import sys
     from lexecutor_c.apps.funcrun import _observe_guard

@@ -309,8 +309,8 @@ _GUARDS_MAX = 32
 def _param_guards(v: Version) -> list:
     """The function's tests of a parameter against a value it computes
     (``validparts = cls.NAMES[:-1]; if part not in validparts``, ``kind ==
-    self.default_kind``): ``[line, parameter, the value's source, "in" or
-    "=="]``.  A run reads those values as the test is about to run
+    self.default_kind``), and the dicts it looks a parameter up in:
+    ``[line, parameter, the value's source, "in", "==" or "key"]``.  A run reads those values as the test is about to run
     (funcrun._observe_guard) and later inputs give the parameter each of
     them: the source names no member of a computed container."""
     fn = v.node
@@ -318,6 +318,17 @@ def _param_guards(v: Version) -> list:
     params = {p.arg for p in a.posonlyargs + a.args + a.kwonlyargs} - {"self", "cls"}
     out = []
     for n in ast.walk(fn):
+        # a dict the parameter is looked up in (``self._codes[code]``,
+        # ``self._codes.get(code)``): its keys
+        looked = n.value if isinstance(n, ast.Subscript) and isinstance(n.ctx, ast.Load) \
+            and isinstance(n.slice, ast.Name) and n.slice.id in params else \
+            n.func.value if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) \
+            and n.func.attr == "get" and n.args and isinstance(n.args[0], ast.Name) \
+            and n.args[0].id in params else None
+        if looked is not None and _read_only(looked):
+            key = n.slice.id if isinstance(n, ast.Subscript) else n.args[0].id
+            out.append([n.lineno, key, ast.unparse(looked), "key"])
+            continue
         if not isinstance(n, ast.Compare) or len(n.ops) != 1:
             continue
         left, right, op = n.left, n.comparators[0], n.ops[0]

@@ -960,7 +960,8 @@ def _static_value(e, fr):
 def _observe_guard(fr, guards: list, out: set) -> None:
     """What a parameter is tested against on the line ``fr`` is about to
     run (``if part not in validparts``, ``validparts = cls.NAMES[:-1]``):
-    the members of the container, or the value compared, where they are
+    the members of the container, the keys of a dict it is looked up in
+    (``self._codes[code]``), or the value compared, where they are
     numbers, texts, bytes, booleans or None; added to ``out`` as
     ``(parameter, repr)``.  Inputs that give the parameter each of them
     reach what the test guards (the container is computed: no literal of
@@ -978,6 +979,10 @@ def _observe_guard(fr, guards: list, out: set) -> None:
             if type(x) not in _CONTAINERS or len(x) > 32:
                 continue
             members = list(x)
+        elif op == "key":
+            if not isinstance(x, dict) or dict.__len__(x) > 32:
+                continue
+            members = list(dict.keys(x))
         else:
             members = [x]
         for m in members:
