@@ -932,6 +932,30 @@ def test_a_parameter_looked_up_in_a_computed_dict_gets_its_keys(monkeypatch):
     assert compare_sources(old, new, "level").verdict != "changed"
 
 
+def test_a_helper_whose_result_fails_the_line_calling_it_is_made_up(monkeypatch):
+    # wcwidth's ``fetch_unicode_versions()[-1]``: empty without its data
+    # files, so every input raised IndexError before the changed lines
+    old = d('''
+        import os
+
+        def versions():
+            found = []
+            for name in os.listdir("/nonexistent-data") if os.path.isdir("/nonexistent-data") else []:
+                found.append(name)
+            return sorted(found)
+
+        def latest(n):
+            v = versions()[-1]
+            return [v, n]
+        ''')
+    new = old.replace("return [v, n]", "return [n, v]")
+    v = function_versions(old, "m.py")["latest"]
+    assert B._helpers_by_line(v, B._called_helpers(v)) == {10: {"versions"}}
+    assert compare_sources(old, new, "latest").verdict == "changed"
+    monkeypatch.setattr(B, "_helpers_by_line", lambda v, helpers: {})
+    assert compare_sources(old, new, "latest").verdict == "unreached"
+
+
 def test_a_guard_value_is_read_without_running_the_programs_code():
     import sys
     from lexecutor_c.apps.funcrun import _observe_guard

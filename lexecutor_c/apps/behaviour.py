@@ -2627,6 +2627,31 @@ def _called_helpers(v: Version) -> dict:
     return out
 
 
+def _helpers_by_line(v: Version, helpers: dict) -> dict:
+    """line -> the helpers (:func:`_called_helpers`) that the statement on
+    that line calls: a simple statement's lines, a compound statement's
+    header (``if``, ``for``, ``while``, ``with``)."""
+    cls = _top_class(v)
+    out: dict = {}
+    for st in ast.walk(v.node):
+        if not isinstance(st, ast.stmt) or st is v.node or \
+                isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            continue
+        parts = [st.test] if isinstance(st, (ast.If, ast.While)) else \
+            [st.target, st.iter] if isinstance(st, (ast.For, ast.AsyncFor)) else \
+            list(st.items) if isinstance(st, (ast.With, ast.AsyncWith)) else \
+            [] if isinstance(st, (ast.Try, ast.Match)) else [st]
+        keys = {k for part in parts for c in ast.walk(part) if isinstance(c, ast.Call)
+                for k in [_helper_key(c.func, cls)] if k in helpers}
+        if not keys:
+            continue
+        first = min(getattr(x, "lineno", st.lineno) for x in parts)
+        last = max(getattr(x, "end_lineno", None) or st.lineno for x in parts)
+        for ln in range(min(first, st.lineno), last + 1):
+            out.setdefault(ln, set()).update(keys)
+    return out
+
+
 def _stub_for(r: dict, helpers: dict) -> Optional[str]:
     """The function of the module the function calls (a recipe loader that
     exits, a helper that runs ``git``) inside which a run raised: of the
@@ -2727,6 +2752,8 @@ class _InputSource:
         # made them up (two at most: they take the place of others)
         self.near = {"old": _helpers_near(old, ch_old, self.helpers["old"]),
                      "new": _helpers_near(new, ch_new, self.helpers["new"])}
+        self.on_line = {"old": _helpers_by_line(old, self.helpers["old"]),
+                        "new": _helpers_by_line(new, self.helpers["new"])}
         self.made_up = 0
         self.stubs: list = []           # those found raising, made up from then on
         self.cov = {"old": set(), "new": set()}
@@ -2828,6 +2855,27 @@ class _InputSource:
                 if stubbed is not inp:
                     self._add(stubbed, guided=True)
                 break
+            # the function raised on what a helper of the module gave it, on
+            # the line that calls it (``fetch_unicode_versions()[-1]`` on an
+            # empty list, without its data file): this input again with the
+            # helpers of that line answering as the prefix makes them up
+            for label, r in (("old", ro), ("new", rn)):
+                line = r.get("line")
+                if inp.call or AFTER_MODULE in (inp.prefix or "") or self.made_up >= 2 or \
+                        not str(r.get("outcome", "")).startswith("raised:") or \
+                        not isinstance(line, int):
+                    continue
+                at = self.on_line[label].get(line, set())
+                names = _prefix_methods(inp.prefix, {k: x for k, x in self.helpers[label].items()
+                                                     if k in at})
+                if names:
+                    self.made_up += 1
+                    import dataclasses
+                    self._add(dataclasses.replace(
+                        inp, prefix=_with_prefix_methods(inp.prefix, names),
+                        note=f"{inp.note} (with {', '.join(names)} as it makes them up)"[:200]),
+                        guided=True)
+                    break
         if not inp.call and AFTER_MODULE not in (inp.prefix or "") and self._reached() and \
                 any(self.ch[k] - self.cov[k] for k in ("old", "new")):
             # changed lines reached, but some not run yet: this input again
