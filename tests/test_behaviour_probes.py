@@ -956,6 +956,34 @@ def test_a_helper_whose_result_fails_the_line_calling_it_is_made_up(monkeypatch)
     assert compare_sources(old, new, "latest").verdict == "unreached"
 
 
+def test_a_part_of_a_parameter_a_local_holds_gets_the_guard_values(monkeypatch):
+    old = d('''
+        CODES = dict(zip("abc", range(3)))
+
+        def level(codes, opts):
+            first = codes[0]
+            mode = opts.mode
+            if mode != CODES["c"]:
+                return None
+            n = CODES[first]
+            if n == 1:
+                return "one"
+            return n
+        ''')
+    new = old.replace('return "one"', 'return "ONE"')
+    v = function_versions(old, "m.py")["level"]
+    assert sorted(g[1:] for g in B._param_guards(v)) == [
+        ["codes[0]", "CODES", "key"], ["opts.mode", "CODES['c']", "=="]]
+    assert B._setting("codes[0]", "'b'", "x = 1") == "x = 1\ncodes = ['b'] * 1"
+    assert B._setting("codes[-2]", "'b'", "") == "\ncodes = ['b'] * 2"
+    assert B._setting("codes['k']", "1", "") == "\ncodes = {'k': 1}"
+    assert "opts.mode = 2" in B._setting("opts.mode", "2", "")
+    assert B._setting("codes[1:]", "1", "") is None
+    assert compare_sources(old, new, "level").verdict == "changed"
+    monkeypatch.setattr(B, "_OBSERVED_INPUTS", 0)
+    assert compare_sources(old, new, "level").verdict != "changed"
+
+
 def test_a_guard_value_is_read_without_running_the_programs_code():
     import sys
     from lexecutor_c.apps.funcrun import _observe_guard

@@ -310,23 +310,44 @@ def _param_guards(v: Version) -> list:
     """The function's tests of a parameter against a value it computes
     (``validparts = cls.NAMES[:-1]; if part not in validparts``, ``kind ==
     self.default_kind``), and the dicts it looks a parameter up in:
-    ``[line, parameter, the value's source, "in", "==" or "key"]``.  A run reads those values as the test is about to run
-    (funcrun._observe_guard) and later inputs give the parameter each of
-    them: the source names no member of a computed container."""
+    ``[line, subject, the value's source, "in", "==" or "key"]``.  The
+    subject is a parameter, or a part of one that a local holds
+    (``last_key = key[-1]; if last_key in cont``: ``key[-1]``).  A run reads
+    those values as the test is about to run (funcrun._observe_guard) and
+    later inputs give the subject each of them (:func:`_setting`): the
+    source names no member of a computed container."""
     fn = v.node
     a = fn.args
     params = {p.arg for p in a.posonlyargs + a.args + a.kwonlyargs} - {"self", "cls"}
+    # locals bound once, to a part of a parameter
+    bound: dict = {}
+    for n in ast.walk(fn):
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+            bound[n.id] = None if n.id in bound else n
+    parts: dict = {}
+    for n in ast.walk(fn):
+        if isinstance(n, ast.Assign) and len(n.targets) == 1 and \
+                isinstance(n.targets[0], ast.Name) and bound.get(n.targets[0].id) is not None:
+            e = n.value
+            if isinstance(e, (ast.Subscript, ast.Attribute)) and \
+                    isinstance(e.value, ast.Name) and e.value.id in params and \
+                    _setting(ast.unparse(e), "0", "") is not None:
+                parts[n.targets[0].id] = ast.unparse(e)
+
+    def subject(e) -> Optional[str]:
+        if isinstance(e, ast.Name):
+            return e.id if e.id in params else parts.get(e.id)
+        return None
     out = []
     for n in ast.walk(fn):
         # a dict the parameter is looked up in (``self._codes[code]``,
         # ``self._codes.get(code)``): its keys
         looked = n.value if isinstance(n, ast.Subscript) and isinstance(n.ctx, ast.Load) \
-            and isinstance(n.slice, ast.Name) and n.slice.id in params else \
+            and subject(n.slice) else \
             n.func.value if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) \
-            and n.func.attr == "get" and n.args and isinstance(n.args[0], ast.Name) \
-            and n.args[0].id in params else None
+            and n.func.attr == "get" and n.args and subject(n.args[0]) else None
         if looked is not None and _read_only(looked):
-            key = n.slice.id if isinstance(n, ast.Subscript) else n.args[0].id
+            key = subject(n.slice if isinstance(n, ast.Subscript) else n.args[0])
             out.append([n.lineno, key, ast.unparse(looked), "key"])
             continue
         if not isinstance(n, ast.Compare) or len(n.ops) != 1:
@@ -336,13 +357,41 @@ def _param_guards(v: Version) -> list:
             kind = "in"
         elif isinstance(op, (ast.Eq, ast.NotEq)):
             kind = "=="
-            if not (isinstance(left, ast.Name) and left.id in params):
+            if not subject(left):
                 left, right = right, left
         else:
             continue
-        if isinstance(left, ast.Name) and left.id in params and _read_only(right):
-            out.append([n.lineno, left.id, ast.unparse(right), kind])
+        if subject(left) and _read_only(right):
+            out.append([n.lineno, subject(left), ast.unparse(right), kind])
     return out[:_GUARDS_MAX]
+
+
+def _setting(subject: str, value: str, prefix: str) -> Optional[str]:
+    """``prefix`` followed by what gives ``subject`` (a parameter, ``p[0]``,
+    ``p[-1]``, ``p['k']``, ``p.attr``) the value ``value``; None for a
+    subject it cannot give one."""
+    try:
+        e = ast.parse(subject, mode="eval").body
+    except SyntaxError:
+        return None
+    if isinstance(e, ast.Name):
+        return f"{prefix}\n{e.id} = {value}"
+    if not (isinstance(e, (ast.Subscript, ast.Attribute)) and isinstance(e.value, ast.Name)):
+        return None
+    p = e.value.id
+    if isinstance(e, ast.Attribute):
+        from .diffinputs import STAND_IN
+        stand_in = "" if "class _LxObj" in prefix else STAND_IN + "\n"
+        return (f"{stand_in}{prefix}\ntry:\n    {p}.{e.attr} = {value}\nexcept Exception:\n"
+                f"    {p} = _LxObj()\n    {p}.{e.attr} = {value}")
+    k = e.slice.value if isinstance(e.slice, ast.Constant) else \
+        -e.slice.operand.value if isinstance(e.slice, ast.UnaryOp) and \
+        isinstance(e.slice.op, ast.USub) and isinstance(e.slice.operand, ast.Constant) else None
+    if type(k) is int and -8 <= k < 8:
+        return f"{prefix}\n{p} = [{value}] * {k + 1 if k >= 0 else -k}"
+    if type(k) is str:
+        return f"{prefix}\n{p} = {{{k!r}: {value}}}"
+    return None
 
 
 def _init_code(v: Version) -> Optional[str]:
@@ -2908,8 +2957,12 @@ class _InputSource:
                 if len(self.observed) >= _OBSERVED_INPUTS:
                     break
                 self.observed.add((param, val))
-                given = inp.given if param in inp.given else inp.given + (param,)
-                self._add(Input(f"{inp.prefix}\n{param} = {val}", None, inp.seed,
+                prefix = _setting(param, val, inp.prefix or "")
+                if prefix is None:
+                    continue
+                root = re.match(r"\w+", param).group()
+                given = inp.given if root in inp.given else inp.given + (root,)
+                self._add(Input(prefix, None, inp.seed,
                                 f"aimed (observed): {param} = {val}"[:200], None, given),
                           guided=True)
         for label, r in (("old", ro), ("new", rn)):
