@@ -260,6 +260,14 @@ def test_repair_unpacking_width_and_not_iterable():
     assert any("things = [" in p.prefix for p in props)
 
 
+def test_repair_a_made_up_number_joined_to_a_path_becomes_text():
+    src = ("from pathlib import Path\nBASE = Path('/tmp')\ncfg = load()\n"
+           "dest = BASE / cfg.into\nprint(dest.name)\n")
+    facts, gen, props = _repair(src, {"type": "TypeError", "line": 4, "message":
+                                      "unsupported operand type(s) for /: 'PosixPath' and 'int'"})
+    assert "_load_ret.into = 'into'" in props[0].prefix, props[0].prefix
+
+
 def test_repair_super_and_tolerant_open():
     facts, gen, props = _repair("x = super().run()\n", {"type": "RuntimeError", "line": 1,
                                                         "message": "super(): no arguments"})

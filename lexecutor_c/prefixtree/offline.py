@@ -800,6 +800,20 @@ class OfflineGenerator:
                     p = base.copy()
                     p.kinds[node.path] = kind
                     plans.append(p)
+        # "unsupported operand type(s) for /: 'PosixPath' and 'int'": the
+        # value of the offending type on the line (a made-up number joined to
+        # a path) as the other operand wants it (a text for a path)
+        m = re.search(r"unsupported operand type\(s\) for [^:]+: '(\w+)' and '(\w+)'", msg)
+        if m:
+            pairs = [(bad, _OPERAND_KINDS[good]) for bad, good in (m.groups(), m.groups()[::-1])
+                     if good in _OPERAND_KINDS and bad != good]
+            hits = [(x, want) for bad, want in pairs for x in on_line
+                    if _kind_named(self._chosen(facts, base, x), bad)] or \
+                [(x, want) for _, want in pairs if want == ("str",) for x in on_line]
+            for node, want in hits:
+                p = base.copy()
+                p.kinds[node.path] = want
+                plans.append(p)
         if re.search(r"takes (\d+) positional|missing \d+ required|unexpected keyword", msg):
             for node in on_line:
                 if node.arities:
@@ -1619,6 +1633,22 @@ _TYPE_WORDS = [
     (r"\bcallable\b", [("func",)]),
     (r"\btype\b", [("class",)]),
 ]
+
+
+#: the kind a value takes beside an operand of a type (``path / x``: a text)
+_OPERAND_KINDS = {"PosixPath": ("str",), "PurePosixPath": ("str",), "WindowsPath": ("str",),
+                  "PureWindowsPath": ("str",), "str": ("str",), "int": ("const", 1),
+                  "float": ("const", 1.5), "list": ("list",)}
+
+
+def _kind_named(kind, name: str) -> bool:
+    """Whether the candidate ``kind`` makes a value of the type ``name``
+    (as a TypeError names it: 'int', 'NoneType', 'str')."""
+    if not isinstance(kind, tuple) or not kind:
+        return False
+    if kind[0] == "const" and len(kind) > 1:
+        return type(kind[1]).__name__ == name
+    return kind[0] == name
 
 
 def _wanted_kinds(msg: str) -> list:
