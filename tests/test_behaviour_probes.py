@@ -984,6 +984,41 @@ def test_a_part_of_a_parameter_a_local_holds_gets_the_guard_values(monkeypatch):
     assert compare_sources(old, new, "level").verdict != "changed"
 
 
+def test_a_call_failing_on_a_made_up_value_of_the_wrong_type_is_repaired():
+    # humanize's ``intword``: its doctests' calls reach the edit, and there
+    # ``(format % v).replace(".", decimal_separator())`` fails on the made-up
+    # helper's value; the call again after a prefix that makes it a text
+    old = d('''
+        def show(value, unit="kB"):
+            return "%.1f %s" % (value, unit)
+        ''')
+    new = d('''
+        from .i18n import decimal_separator
+
+
+        def show(value, unit="kB"):
+            return "%s %s" % (("%.1f" % value).replace(".", decimal_separator()), unit)
+        ''')
+    a = function_versions(old, "m.py")["show"]
+    b = function_versions(new, "m.py")["show"]
+    ch_old, ch_new = changed_lines(a, b)
+    src = B._InputSource(a, b, ch_old, ch_new, [], B.Options())
+    call = {"self": None, "args": ["1.5"], "kwargs": {}, "imports": []}
+    line = next(i for i, t in enumerate(new.splitlines(), 1) if "replace" in t)
+    failed = {"outcome": "raised:TypeError", "line": line, "reached": [],
+              "message": "replace() argument 2 must be str, not lexecutor_c._core.Dummy"}
+    src.feedback(B.Input("", call, 0, "doctest: show(1.5)"), {"outcome": "returned"}, failed)
+    first = src.guided_queue[0]
+    assert first.call == call and first.note == "error guidance (TypeError, new)"
+    assert "def decimal_separator(*args, **kwargs):\n    return 'decimal_separator'" \
+        in first.prefix, first.prefix
+    # another failure (not a made-up value's): nothing
+    src = B._InputSource(a, b, ch_old, ch_new, [], B.Options())
+    src.feedback(B.Input("", call, 0, "doctest"), {"outcome": "returned"},
+                 dict(failed, message="replace() argument 2 must be str, not int"))
+    assert src.guided_queue == []
+
+
 def test_a_guard_value_is_read_without_running_the_programs_code():
     import sys
     from lexecutor_c.apps.funcrun import _observe_guard

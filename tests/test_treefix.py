@@ -268,6 +268,15 @@ def test_repair_a_made_up_number_joined_to_a_path_becomes_text():
     assert "_load_ret.into = 'into'" in props[0].prefix, props[0].prefix
 
 
+def test_repair_a_value_of_the_wrong_type_first_gives_a_call_its_result():
+    src = "n = '%.1f' % value\ns = n.replace('.', separator())\n"
+    facts, gen, props = _repair(src, {"type": "TypeError", "line": 2, "message":
+                                      "replace() argument 2 must be str, not NoneType"})
+    assert "def separator(*args, **kwargs):\n    return 'separator'" in props[0].prefix
+    # the name called is never made a text
+    assert not any("separator = '" in p.prefix for p in props)
+
+
 def test_repair_super_and_tolerant_open():
     facts, gen, props = _repair("x = super().run()\n", {"type": "RuntimeError", "line": 1,
                                                         "message": "super(): no arguments"})

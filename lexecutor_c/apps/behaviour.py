@@ -2807,6 +2807,7 @@ class _InputSource:
         self.stubs: list = []           # those found raising, made up from then on
         self.cov = {"old": set(), "new": set()}
         self.errors: list = []
+        self.call_repairs = 0           # calls failed on a made-up value, sent to repair
         self.observed: set = set()      # (parameter, value) from the runs' guards
         self.literals = {repr(n.value) for v in (old, new) for n in ast.walk(v.node)
                          if isinstance(n, ast.Constant)}
@@ -2944,6 +2945,19 @@ class _InputSource:
                     note=f"{inp.note} (with {', '.join(names)} as it makes them up)"[:200]),
                     guided=True)
         if inp.call:
+            # a test's or doctest's call that failed where a builtin wanted a
+            # text (a number ...) and got a made-up value (``.replace(".",
+            # decimal_separator())`` with the helper not importable): the
+            # call again, after a prefix that the error guidance repairs
+            # the value with (twice at most)
+            for label, r in (("old", ro), ("new", rn)):
+                if self.call_repairs < 2 and r.get("line") and \
+                        str(r.get("outcome", "")) == "raised:TypeError" and \
+                        "Dummy" in str(r.get("message", "")) and \
+                        any(self.ch[k] - self.cov[k] for k in ("old", "new")):
+                    self.call_repairs += 1
+                    self._repair(label, inp.prefix, r, inp.call)
+                    break
             return
         if any(self.ch[k] - self.cov[k] for k in ("old", "new")):
             # changed lines not run yet: this input with a parameter given
@@ -2968,6 +2982,24 @@ class _InputSource:
         for label, r in (("old", ro), ("new", rn)):
             if str(r.get("outcome", "")).startswith("raised:") and r.get("line"):
                 self.errors.append((label, inp.prefix, r))
+
+    def _repairs(self, label: str, facts, gen, prefix: str, r: dict, call) -> list:
+        """The error guidance's inputs for the run ``r`` of ``label``'s
+        version on ``prefix`` (and ``call``)."""
+        err = {"type": r["outcome"][7:], "message": r.get("message", ""),
+               "line": r.get("line"), "where": "snippet"}
+        try:
+            return [Input(p.prefix, call, self.seed0, f"error guidance ({err['type']}, {label})",
+                          p.plan) for p in gen.repair(facts, self.plans.get(prefix), err, 2)]
+        except Exception:          # a generator failure costs only its advice
+            return []
+
+    def _repair(self, label: str, prefix: str, r: dict, call) -> None:
+        """The error guidance's inputs for a call's run, queued now."""
+        for lb, facts, gen in self.gens:
+            if lb == label:
+                for inp in self._repairs(label, facts, gen, prefix, r, call):
+                    self._add(inp, guided=True)
 
     def keep_aimed(self) -> bool:
         """Keep only the aimed inputs not run yet (no guidance after them);
@@ -3030,15 +3062,7 @@ class _InputSource:
         coverage_items, error_items = [], []
         for label, facts, gen in self.gens:
             for _, prefix, r in [e for e in self.errors if e[0] == label][-2:]:
-                err = {"type": r["outcome"][7:], "message": r.get("message", ""),
-                       "line": r.get("line"), "where": "snippet"}
-                try:
-                    for p in gen.repair(facts, self.plans.get(prefix), err, 2):
-                        error_items.append(Input(p.prefix, None, self.seed0,
-                                                 f"error guidance ({err['type']}, {label})",
-                                                 p.plan))
-                except Exception:          # a generator failure costs only its advice
-                    pass
+                error_items += self._repairs(label, facts, gen, prefix, r, None)
             unc = sorted(self.ch[label] - self.cov[label])
             if unc:
                 bases = [pl for pl in list(self.plans.values())[:2] if pl is not None]

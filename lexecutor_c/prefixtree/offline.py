@@ -784,8 +784,14 @@ class OfflineGenerator:
                 p = base.copy()
                 p.kinds[node.path] = ("list",)
                 plans.append(p)
+        # a value of the wrong type on the line: a name the line calls is no
+        # candidate (a text is not callable), and what a call returns goes
+        # first (``.replace(".", decimal_separator())``: its result, made up)
+        called = {x.path[:-2] for x in on_line if x.path.endswith("()")}
+        valued = sorted((x for x in on_line if x.path not in called),
+                        key=lambda x: not x.path.endswith(")"))
         if re.search(r"must be str|expected str|can only concatenate str|string or bytes", msg):
-            for node in on_line:
+            for node in valued:
                 p = base.copy()
                 p.kinds[node.path] = ("str",)
                 plans.append(p)
@@ -794,7 +800,7 @@ class OfflineGenerator:
         # to each value on the line)
         wanted = _wanted_kinds(msg)
         if wanted:
-            culprits = _culprits(facts, msg) or on_line
+            culprits = _culprits(facts, msg) or valued
             for node in culprits:
                 for kind in wanted:
                     p = base.copy()
