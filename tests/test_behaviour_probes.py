@@ -1019,6 +1019,27 @@ def test_a_call_failing_on_a_made_up_value_of_the_wrong_type_is_repaired():
     assert src.guided_queue == []
 
 
+def test_a_parameter_with_a_default_that_guards_the_edit_gets_another_value():
+    # attrs' ``from_counting_attr``: the edited message is raised only when
+    # ``type`` is given (not its default None) and ``ca.type`` is set too
+    old = d('''
+        def from_counting(name, ca, type=None):
+            if type is None:
+                type = ca.type
+            elif ca.type is not None:
+                raise ValueError("both given")
+            return (name, type)
+        ''')
+    new = old.replace('"both given"', 'f"both given for {name!r}"')
+    a, b, _ = _versions(old, new, "from_counting")
+    ch_old, ch_new = changed_lines(a, b)
+    changed, guards = D._changed_nodes(b, ch_new)
+    assert D._parameter_alternatives(b, changed) == []
+    heads = [p for g in guards for p in D._headers(g)]
+    assert D._parameter_alternatives(b, changed + heads) == [(["type"], ["1", "'x'"], "value")]
+    assert compare_sources(old, new, "from_counting").verdict == "changed"
+
+
 def test_a_guard_value_is_read_without_running_the_programs_code():
     import sys
     from lexecutor_c.apps.funcrun import _observe_guard

@@ -1607,8 +1607,10 @@ def _param_defaults(fn) -> dict:
 
 
 def _parameter_alternatives(v, changed: list) -> list:
-    """Parameters with a default that the changed lines read (``sep`` in
-    ``result.append(sep)``): a value other than the default."""
+    """Parameters with a default that the changed lines, or the tests that
+    guard them, read (``sep`` in ``result.append(sep)``; ``type`` in ``if
+    type is None: ... elif ca.type is not None: raise ...``): a value other
+    than the default."""
     defaults = _param_defaults(v.node)
     read = {n.id for s in changed for n in ast.walk(s) if isinstance(n, ast.Name)}
     out = []
@@ -2471,7 +2473,8 @@ def aimed_inputs(old, new, ch_old: set, ch_new: set, base: str = "") -> list:
                 _Nodes([p for g in guards for p in _headers(g)] + list(changed)), scope))
             for g in guards + changed:
                 handlers.extend(_handler_hints(g, scope))
-            near.extend((h, v) for h in _parameter_alternatives(v, changed))
+            near.extend((h, v) for h in _parameter_alternatives(
+                v, changed + [p for g in guards for p in _headers(g)]))
             near.extend((h, v) for h in _class_report_hints(changed, scope))
             near.extend((h, v) for h in _rounding_hints(changed, scope))
             near.extend((h, v) for h in _carry_hints(changed, scope, v.node, v.module))
