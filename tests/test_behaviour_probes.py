@@ -1061,9 +1061,10 @@ def test_a_guard_value_is_read_without_running_the_programs_code():
         return sys._getframe()
     fr = probe("z", Lazy())
     out = set()
-    _observe_guard(fr, [("part", "obj.kinds", "in"), ("part", "obj.kinds[1:]", "in"),
-                        ("part", "obj.missing", "in"), ("part", "obj.computed", "in"),
-                        ("part", "obj.kinds[0]", "=="), ("part", "obj.kinds[", "in")], out)
+    _observe_guard(fr, [("part", ast.parse(src, mode="eval").body, op) for src, op in (
+        ("obj.kinds", "in"), ("obj.kinds[1:]", "in"), ("obj.missing", "in"),
+        ("obj.computed", "in"), ("obj.kinds[0]", "=="), ("obj.kinds[9]", "in"),
+        ("obj.kinds", "key"))], out)
     assert out == {("part", "'a'"), ("part", "'b'"), ("part", "3")}
     assert asked == []
 

@@ -915,8 +915,10 @@ def _concrete(cls):
     return sub
 
 
-#: the most guard values a run reports (:func:`_observe_guard`)
+#: the most guard values a run reports (:func:`_observe_guard`), and how
+#: many times a guard on a loop's line is read
 _OBSERVED_MAX = 24
+_GUARD_LOOKS = 8
 _OBSERVED_TYPES = (str, int, float, bool, bytes, type(None))
 _CONTAINERS = (tuple, list, set, frozenset, dict)
 
@@ -958,7 +960,8 @@ def _static_value(e, fr):
 
 
 def _observe_guard(fr, guards: list, out: set) -> None:
-    """What a parameter is tested against on the line ``fr`` is about to
+    """What a parameter (``guards``: (subject, the value's expression,
+    "in", "==" or "key")) is tested against on the line ``fr`` is about to
     run (``if part not in validparts``, ``validparts = cls.NAMES[:-1]``):
     the members of the container, the keys of a dict it is looked up in
     (``self._codes[code]``), or the value compared, where they are
@@ -966,11 +969,11 @@ def _observe_guard(fr, guards: list, out: set) -> None:
     ``(parameter, repr)``.  Inputs that give the parameter each of them
     reach what the test guards (the container is computed: no literal of
     the function names its members)."""
-    for param, src, op in guards:
+    for param, e, op in guards:
         if len(out) >= _OBSERVED_MAX:
             return
         try:
-            x = _static_value(ast.parse(src, mode="eval").body, fr)
+            x = _static_value(e, fr)
         except Exception:
             continue
         if x is _SAME:
@@ -1669,8 +1672,13 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
     # the parameters' tests against computed values (``_observe_guard``)
     guard_at: dict = {}
     for ln, param, src, op in drv.get("guards") or ():
-        guard_at.setdefault(ln + drv["offset"], []).append((param, src, op))
+        try:
+            e = ast.parse(src, mode="eval").body
+        except SyntaxError:
+            continue
+        guard_at.setdefault(ln + drv["offset"], []).append((param, e, op))
     observed: set = set()
+    looks: dict = {}        # guard line -> times read (a loop's test: a few times)
 
     def at_exit(fr):
         if len(points) >= _POINTS_MAX:
@@ -1695,7 +1703,9 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
         def local(fr, ev, a):
             if ev == "line":
                 executed.add(fr.f_lineno)
-                if fr.f_lineno in guard_at and fr.f_code is tcode:
+                if fr.f_lineno in guard_at and fr.f_code is tcode and \
+                        looks.get(fr.f_lineno, 0) < _GUARD_LOOKS:
+                    looks[fr.f_lineno] = looks.get(fr.f_lineno, 0) + 1
                     _observe_guard(fr, guard_at[fr.f_lineno], observed)
                 if region and fr.f_code is tcode:
                     now = fr.f_lineno in region
