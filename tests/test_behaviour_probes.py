@@ -1040,6 +1040,30 @@ def test_a_parameter_with_a_default_that_guards_the_edit_gets_another_value():
     assert compare_sources(old, new, "from_counting").verdict == "changed"
 
 
+def test_a_made_up_call_of_a_swapped_dependency_is_no_difference(monkeypatch):
+    # attrs' ``cmp_using``: ``_make_ne()`` -> ``__ne__``, both imported from a
+    # module extract mode has not; the old version calls a stand-in, the new
+    # reads one: no evidence either way
+    old = d('''
+        from ._make import _make_ne
+
+
+        def build(name, eq=None):
+            body = {"name": name}
+            if eq is not None:
+                body["__ne__"] = _make_ne()
+            return sorted(body)
+        ''')
+    new = old.replace("_make_ne()", "__ne__").replace("import _make_ne", "import __ne__")
+    assert compare_sources(old, new, "build").verdict != "changed"
+    monkeypatch.setattr(B, "_swapped_calls", lambda *a: False)
+    assert compare_sources(old, new, "build").verdict == "changed"
+    # a call of a stand-in the edit added, with no name swapped: a change
+    monkeypatch.undo()
+    added = old.replace('body["__ne__"] = _make_ne()', 'body["__ne__"] = _make_ne()\n        _make_ne()')
+    assert compare_sources(old, added, "build").verdict == "changed"
+
+
 def test_a_guard_value_is_read_without_running_the_programs_code():
     import sys
     from lexecutor_c.apps.funcrun import _observe_guard

@@ -1139,6 +1139,22 @@ def _swapped_made_up(fields: list, a: dict, b: dict, swapped: set) -> bool:
     return True
 
 
+def _swapped_calls(fields: list, a: dict, b: dict, old_only: set, new_only: set) -> bool:
+    """Do two runs differ only in calls of made-up callees, where each
+    version reads names the other does not (``body["__ne__"] = _make_ne()``
+    -> ``= __ne__``, both imported from a module that is not there): what a
+    stand-in for a swapped dependency was asked is not the code's own."""
+    if fields != ["calls"] or not old_only or not new_only:
+        return False
+    x, y = (_parse_calls(c) for c in _matched_calls(a.get("calls"), b.get("calls")))
+    if x is None or y is None:
+        return False
+    rx, ry = [repr(c) for c in x], [repr(c) for c in y]
+    odd = [c for c, r in zip(x, rx) if r not in ry] + [c for c, r in zip(y, ry) if r not in rx]
+    return bool(odd) and all(isinstance(c, list) and c and isinstance(c[0], str) and
+                             c[0].startswith(("<injected>", "<input>.")) for c in odd)
+
+
 def _parse_calls(calls) -> Optional[list]:
     import ast
     try:
@@ -1847,10 +1863,12 @@ def _check_function(old: Version, new: Version, opts: Options, test_inputs: Opti
                 if message_note is None:
                     message_note = _summary_of("cause", ro, rn)
                 real.remove("cause")
-            if real and _swapped_made_up(real, ro, rn, swapped):
+            if real and (_swapped_made_up(real, ro, rn, swapped) or
+                         _swapped_calls(real, ro, rn, old_only, new_only)):
                 # both return a made-up value, each for a name only that
                 # version reads (``_HyperlinkState`` -> ``HyperlinkParams``
-                # moved to another module): two stand-ins, not the code
+                # moved to another module): two stand-ins, not the code;
+                # or one called a stand-in for a name the other does not read
                 results.append((inp, ro, rn, None))
                 continue
             if real:
