@@ -1055,7 +1055,7 @@ def test_a_made_up_call_of_a_swapped_dependency_is_no_difference(monkeypatch):
             return sorted(body)
         ''')
     new = old.replace("_make_ne()", "__ne__").replace("import _make_ne", "import __ne__")
-    assert compare_sources(old, new, "build").verdict != "changed"
+    assert compare_sources(old, new, "build").verdict not in ("changed", "same")
     monkeypatch.setattr(B, "_swapped_calls", lambda *a: False)
     assert compare_sources(old, new, "build").verdict == "changed"
     # a call of a stand-in the edit added, with no name swapped: a change
