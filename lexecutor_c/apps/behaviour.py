@@ -1140,8 +1140,9 @@ def _swapped_made_up(fields: list, a: dict, b: dict, swapped: set) -> bool:
 
 
 def _swapped_calls(fields: list, a: dict, b: dict, old_only: set, new_only: set) -> bool:
-    """Do two runs differ only in calls of made-up callees, where each
-    version reads names the other does not (``body["__ne__"] = _make_ne()``
+    """Do two runs differ only in calls of made-up callees that one of them
+    alone makes, where each version reads names the other does not
+    (``body["__ne__"] = _make_ne()``
     -> ``= __ne__``, both imported from a module that is not there): what a
     stand-in for a swapped dependency was asked is not the code's own."""
     if fields != ["calls"] or not old_only or not new_only:
@@ -1150,7 +1151,11 @@ def _swapped_calls(fields: list, a: dict, b: dict, old_only: set, new_only: set)
     if x is None or y is None:
         return False
     rx, ry = [repr(c) for c in x], [repr(c) for c in y]
-    odd = [c for c, r in zip(x, rx) if r not in ry] + [c for c, r in zip(y, ry) if r not in rx]
+    odd_x = [c for c, r in zip(x, rx) if r not in ry]
+    odd_y = [c for c, r in zip(y, ry) if r not in rx]
+    # (calls one version alone makes: a made-up callee called with other
+    # arguments by the other version is what the code passes, a change)
+    odd = odd_x if not odd_y else odd_y if not odd_x else []
     return bool(odd) and all(isinstance(c, list) and c and isinstance(c[0], str) and
                              c[0].startswith(("<injected>", "<input>.")) for c in odd)
 
