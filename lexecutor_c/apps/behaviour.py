@@ -2949,15 +2949,10 @@ class _InputSource:
                 names = _prefix_methods(inp.prefix, {k: x for k, x in self.helpers[label].items()
                                                      if k in at})
                 if names:
-                    self.made_up += 1
-                    import dataclasses
-                    self._add(dataclasses.replace(
-                        inp, prefix=_with_prefix_methods(inp.prefix, names),
-                        note=f"{inp.note} (with {', '.join(names)} as it makes them up)"[:200]),
-                        guided=True)
+                    self._add_made_up(inp, names)
                     break
         if not inp.call and AFTER_MODULE not in (inp.prefix or "") and self._reached() and \
-                any(self.ch[k] - self.cov[k] for k in ("old", "new")):
+                self._unrun():
             # changed lines reached, but some not run yet: this input again
             # with the helpers both versions call (the module's functions,
             # the class's methods on ``self``) answering as the generator
@@ -2968,12 +2963,7 @@ class _InputSource:
                     any(k in self.near[lb] for lb in ("old", "new"))}
             names = _prefix_methods(inp.prefix, both)
             if names and self.made_up < 2:
-                self.made_up += 1
-                import dataclasses
-                self._add(dataclasses.replace(
-                    inp, prefix=_with_prefix_methods(inp.prefix, names),
-                    note=f"{inp.note} (with {', '.join(names)} as it makes them up)"[:200]),
-                    guided=True)
+                self._add_made_up(inp, names)
         if inp.call:
             # a test's or doctest's call that failed where a builtin wanted a
             # text (a number ...) and got a made-up value (``.replace(".",
@@ -2983,13 +2973,12 @@ class _InputSource:
             for label, r in (("old", ro), ("new", rn)):
                 if self.call_repairs < 2 and r.get("line") and \
                         str(r.get("outcome", "")) == "raised:TypeError" and \
-                        "Dummy" in str(r.get("message", "")) and \
-                        any(self.ch[k] - self.cov[k] for k in ("old", "new")):
+                        "Dummy" in str(r.get("message", "")) and self._unrun():
                     self.call_repairs += 1
                     self._repair(label, inp.prefix, r, inp.call)
                     break
             return
-        if any(self.ch[k] - self.cov[k] for k in ("old", "new")):
+        if self._unrun():
             # changed lines not run yet: this input with a parameter given
             # each value the run saw it tested against (a member of
             # ``cls.NAMES[:-1]``, which no literal of the source names)
@@ -3038,6 +3027,20 @@ class _InputSource:
         self.guided_queue = []
         self.guided = 99
         return bool(self.queue)
+
+    def _add_made_up(self, inp: Input, names: list) -> None:
+        """``inp`` again (guided) with the helpers ``names`` answering as
+        its prefix makes them up (two such inputs at most: ``made_up``)."""
+        self.made_up += 1
+        import dataclasses
+        self._add(dataclasses.replace(
+            inp, prefix=_with_prefix_methods(inp.prefix, names),
+            note=f"{inp.note} (with {', '.join(names)} as it makes them up)"[:200]),
+            guided=True)
+
+    def _unrun(self) -> bool:
+        """Whether a changed line of either version has not run yet."""
+        return any(self.ch[k] - self.cov[k] for k in ("old", "new"))
 
     def _reached(self) -> bool:
         return bool(self.cov["old"] & self.ch["old"] or self.cov["new"] & self.ch["new"])
