@@ -654,6 +654,40 @@ def test_a_tests_object_built_through_the_package_runs_the_versions_method(tmp_p
     assert f.input["note"].startswith("test call"), f.input
 
 
+def test_a_caller_reached_through_the_package_runs_on_the_versions_class(tmp_path):
+    # the test calls ``pkg.Clock.named("abc").label()``; the changed method
+    # is ``_mark``, which ``label`` calls: the entry's object is of the
+    # package's own ``Clock`` and was refused as "another class" (no input
+    # reached the change); it runs as an object of the version's class
+    r = new_repo(tmp_path, "clockentry")
+    core = textwrap.dedent('''\
+        class Clock:
+            def __init__(self, zone):
+                self.zone = zone
+
+            @classmethod
+            def named(cls, zone):
+                return cls(zone * 3)
+
+            def _mark(self):
+                return "even"
+
+            def label(self):
+                return self._mark().upper()
+        ''')
+    commit(r, "init", {"pkg/__init__.py": "from .core import Clock\n", "pkg/core.py": core,
+                       "tests/test_clock.py": "import pkg\n\n\ndef test_label():\n"
+                       "    assert pkg.Clock.named('abc').label() == 'EVEN'\n"})
+    edit(r, "pkg/core.py", '''        return "even"\n\n    def label''',
+         '''        if len(self.zone) % 11 == 9:\n            return "odd"\n'''
+         '''        return "even"\n\n    def label''')
+    git(r, "commit", "-q", "-am", "odd zones")
+    (c,) = check_commits(str(r), "HEAD", **OPTS)
+    (f,) = [f for f in c.functions if f.function == "Clock._mark"]
+    assert f.verdict == CHANGED, f.detail
+    assert "through Clock.label" in f.input["note"], f.input
+
+
 def test_an_object_of_the_installed_class_as_one_of_the_versions_class():
     from lexecutor_c.apps.funcrun import _as_version_class
 

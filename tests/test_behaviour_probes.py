@@ -2632,3 +2632,74 @@ def test_a_command_line_main_gets_its_arguments_and_standard_input():
     # no such input for a function that neither parses arguments nor reads
     assert D._cli_hints(_versions("def f(x):\n    return x\n",
                                   "def f(x):\n    return -x\n", "f")[1]) == []
+
+
+def test_a_dependency_renamed_without_a_change_is_no_difference(tmp_path):
+    # the helper renamed, its code the same (``KeepOpenFile`` ->
+    # ``_KeepOpenFile``): the function returns it and shows its name; the
+    # runs differ only in that name -- no "changed", and no "same" either
+    old = textwrap.dedent('''\
+        def _wrap(x):
+            return [x, x]
+
+
+        def pair(x):
+            return _wrap, _wrap(x)
+        ''')
+    new = old.replace("_wrap", "wrapped")
+    c = compare_sources(old, new, "pair")
+    assert c.verdict == "undecided", c.detail
+    assert "renamed without a change (_wrap -> wrapped)" in c.detail, c.detail
+    # a renamed helper whose code changed too is a change
+    assert compare_sources(old, new.replace("[x, x]", "[x, x, x]"), "pair").verdict == \
+        "changed"
+
+
+def test_a_renamed_dependencys_twin_is_found_in_another_module_of_the_tree(tmp_path):
+    fa = function_versions("from .h import _edge\n\ndef f(t):\n    return _edge(t)\n",
+                           "pkg/m.py")["f"]
+    fb = function_versions("from .h import edge\n\ndef f(t):\n    return edge(t)\n",
+                           "pkg/m.py")["f"]
+    body = "(t):\n    return t.endswith(';')\n"
+    for root, name in (("a", "_edge"), ("b", "edge")):
+        (tmp_path / root / "pkg").mkdir(parents=True)
+        (tmp_path / root / "pkg" / "h.py").write_text(f"def {name}{body}")
+    roots = (str(tmp_path / "a"), str(tmp_path / "b"))
+    old_only, new_only = B._swapped_sides(fa, fb)
+    assert B._renamed_twins(fa, fb, old_only, new_only, roots) == {"_edge": "edge"}
+    # without the trees, or with another body, no twin
+    assert B._renamed_twins(fa, fb, old_only, new_only) == {}
+    (tmp_path / "b" / "pkg" / "h.py").write_text("def edge(t):\n    return t.endswith(',')\n")
+    assert B._renamed_twins(fa, fb, old_only, new_only, roots) == {}
+    # two runs alike but for the names (a message may quote either name)
+    ro = {"outcome": "returned", "ret": "'<function _edge>'",
+          "calls": "[['internal:_edge', [\"'a;'\"], []]]"}
+    rn = {"outcome": "returned", "ret": "'<function edge>'",
+          "calls": "[['internal:edge', [\"'a;'\"], []]]"}
+    assert B._alike_renamed(ro, rn, {"_edge": "edge"})
+    assert not B._alike_renamed(ro, dict(rn, ret="'<function other>'"), {"_edge": "edge"})
+    assert not B._alike_renamed(ro, rn, {})
+
+
+def test_a_text_a_local_last_took_from_a_parameters_attribute_is_given_what_it_starts_with():
+    # ``url`` is bound three times; at the test it holds ``request.path_url``:
+    # the run reads the literal the test compares with, a later input gives
+    # the attribute that text, and the difference on it is the code's own
+    old = textwrap.dedent('''\
+        def request_url(request, proxies):
+            proxy = proxies.get("http") if proxies else None
+            url = request.path_url
+            if url.startswith("//"):
+                url = "/" + url.lstrip("/")
+            if proxy:
+                url = request.url
+            return url
+        ''')
+    new = old.replace('''    if url.startswith("//"):
+        url = "/" + url.lstrip("/")
+''', "")
+    fa = function_versions(old, "m.py")["request_url"]
+    assert B._param_guards(fa) == [[4, "request.path_url", "'//'", "=="]]
+    c = compare_sources(old, new, "request_url")
+    assert c.verdict == "changed", c.detail
+    assert c.to_dict()["evidence"]["strength"] == "concrete", c.to_dict()["evidence"]

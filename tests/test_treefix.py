@@ -380,3 +380,15 @@ def test_the_values_min_and_max_compare_are_numbers():
     assert facts.roots["result"].uses == {"num"}
     assert facts.roots["self"].attrs["max"].uses == {"num"}
     assert facts.roots["values"].uses == {"iter"}
+
+
+def test_a_name_request_is_not_given_flasks_context_proxy():
+    # flask's ``request`` raises RuntimeError on every use outside a request:
+    # a parameter (or snippet name) so called got it and no run went past its
+    # first use; names whose module is known still get their import
+    from lexecutor_c.prefixtree.offline import ALIASES
+    assert "request" not in ALIASES and ALIASES["Flask"] == "flask.Flask"
+    gen = OfflineGenerator()
+    assert gen._module_for("request") is None
+    assert gen._module_for("np") in ("numpy", None)
+    assert gen._module_for("json") == "json"

@@ -319,36 +319,55 @@ def _param_guards(v: Version) -> list:
     fn = v.node
     a = fn.args
     params = {p.arg for p in a.posonlyargs + a.args + a.kwonlyargs} - {"self", "cls"}
-    # locals bound once, to a part of a parameter
-    bound: dict = {}
+    # locals bound to a part of a parameter: line -> that part (None for
+    # any other binding), by local
+    stores: dict = {}
     for n in ast.walk(fn):
         if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
-            bound[n.id] = None if n.id in bound else n
-    parts: dict = {}
+            stores.setdefault(n.id, {}).setdefault(n.lineno, None)
     for n in ast.walk(fn):
         if isinstance(n, ast.Assign) and len(n.targets) == 1 and \
-                isinstance(n.targets[0], ast.Name) and bound.get(n.targets[0].id) is not None:
+                isinstance(n.targets[0], ast.Name):
             e = n.value
             if isinstance(e, (ast.Subscript, ast.Attribute)) and \
                     isinstance(e.value, ast.Name) and e.value.id in params and \
                     _setting(ast.unparse(e), "0", "") is not None:
-                parts[n.targets[0].id] = ast.unparse(e)
+                stores[n.targets[0].id][n.targets[0].lineno] = ast.unparse(e)
 
-    def subject(e) -> Optional[str]:
-        if isinstance(e, ast.Name):
-            return e.id if e.id in params else parts.get(e.id)
-        return None
+    def subject(e, line: int = 0) -> Optional[str]:
+        """The parameter, or the part of one the local ``e`` holds at
+        ``line``: bound once to it, or last bound to it before ``line``
+        (``url = request.path_url; if url.startswith("//"): url = ...``)."""
+        if not isinstance(e, ast.Name):
+            return None
+        if e.id in params:
+            return e.id
+        st = stores.get(e.id) or {}
+        if len(st) == 1:
+            return next(iter(st.values()))
+        before = [ln for ln in st if ln < line]
+        return st[max(before)] if before else None
     out = []
     for n in ast.walk(fn):
         # a dict the parameter is looked up in (``self._codes[code]``,
         # ``self._codes.get(code)``): its keys
         looked = n.value if isinstance(n, ast.Subscript) and isinstance(n.ctx, ast.Load) \
-            and subject(n.slice) else \
+            and subject(n.slice, n.lineno) else \
             n.func.value if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) \
-            and n.func.attr == "get" and n.args and subject(n.args[0]) else None
+            and n.func.attr == "get" and n.args and subject(n.args[0], n.lineno) else None
         if looked is not None and _read_only(looked):
-            key = subject(n.slice if isinstance(n, ast.Subscript) else n.args[0])
+            key = subject(n.slice if isinstance(n, ast.Subscript) else n.args[0], n.lineno)
             out.append([n.lineno, key, ast.unparse(looked), "key"])
+            continue
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and \
+                n.func.attr in ("startswith", "endswith") and len(n.args) == 1 and \
+                isinstance(n.args[0], ast.Constant) and \
+                isinstance(n.args[0].value, (str, bytes)) and \
+                subject(n.func.value, n.lineno):
+            # ``url = request.path_url; if url.startswith("//")``: the text
+            # itself starts (and ends) so
+            out.append([n.lineno, subject(n.func.value, n.lineno), ast.unparse(n.args[0]),
+                        "=="])
             continue
         if not isinstance(n, ast.Compare) or len(n.ops) != 1:
             continue
@@ -357,12 +376,12 @@ def _param_guards(v: Version) -> list:
             kind = "in"
         elif isinstance(op, (ast.Eq, ast.NotEq)):
             kind = "=="
-            if not subject(left):
+            if not subject(left, n.lineno):
                 left, right = right, left
         else:
             continue
-        if subject(left) and _read_only(right):
-            out.append([n.lineno, subject(left), ast.unparse(right), kind])
+        if subject(left, n.lineno) and _read_only(right):
+            out.append([n.lineno, subject(left, n.lineno), ast.unparse(right), kind])
     return out[:_GUARDS_MAX]
 
 
@@ -1160,6 +1179,112 @@ def _swapped_calls(fields: list, a: dict, b: dict, old_only: set, new_only: set)
                              c[0].startswith(("<injected>", "<input>.")) for c in odd)
 
 
+#: files of a checkout read at most, looking for a renamed definition
+_TWIN_FILES = 600
+
+
+def _definitions(v: Version, names: set, root: Optional[str]) -> dict:
+    """name -> the code of each definition (``def``/``class``, at the top of
+    a module or in a class) of the names in ``names`` in ``v``'s module,
+    else (module mode: ``root``, the checkout) in the tree's other modules,
+    with its own name (a recursive call, a class naming itself) blanked:
+    two definitions with the same code are one renamed."""
+    import os
+
+    def found(tree) -> dict:
+        out: dict = {}
+        for n in tree.body:
+            for d in [n] + (n.body if isinstance(n, ast.ClassDef) else []):
+                if isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) \
+                        and d.name in names:
+                    out.setdefault(d.name, []).append(_blanked(d))
+        return out
+    try:
+        got = found(ast.parse(v.text))
+    except (SyntaxError, ValueError, RecursionError):
+        got = {}
+    missing = set(names) - set(got)
+    if root and missing:
+        wanted = tuple(f"{k} {x}" for x in sorted(missing) for k in ("def", "class"))
+        own = os.path.join(root, v.path)
+        seen = 0
+        for d, subs, files in os.walk(root):
+            subs[:] = sorted(x for x in subs if not x.startswith("."))
+            for f in sorted(files):
+                if not f.endswith(".py") or os.path.join(d, f) == own:
+                    continue
+                seen += 1
+                if seen > _TWIN_FILES:
+                    return got
+                try:
+                    with open(os.path.join(d, f), encoding="utf-8") as fh:
+                        text = fh.read(1 << 20)
+                    if any(w in text for w in wanted):
+                        for k, x in found(ast.parse(text)).items():
+                            if k in missing:
+                                got.setdefault(k, []).extend(x)
+                except (OSError, UnicodeDecodeError, SyntaxError, ValueError,
+                        RecursionError):
+                    continue
+    return got
+
+
+def _blanked(d) -> str:
+    import copy
+    d = copy.deepcopy(d)
+    own = d.name
+    d.name = "_lx_own"
+    for n in ast.walk(d):
+        if isinstance(n, ast.Name) and n.id == own:
+            n.id = "_lx_own"
+        elif isinstance(n, ast.Attribute) and n.attr == own:
+            n.attr = "_lx_own"
+    return code_dump(d)
+
+
+def _renamed_twins(old: Version, new: Version, old_only: set, new_only: set,
+                   roots: tuple = (None, None)) -> dict:
+    """old name -> new name, for each name only the old function reads whose
+    one definition is, but for its name, the one definition of one name
+    only the new function reads (``_is_entity_boundary`` ->
+    ``is_entity_boundary`` moved to another module, ``KeepOpenFile`` ->
+    ``_KeepOpenFile``): the dependency renamed, not changed."""
+    if not old_only or not new_only:
+        return {}
+    od = _definitions(old, old_only, roots[0])
+    nd = _definitions(new, new_only, roots[1])
+    out = {}
+    for o, codes in od.items():
+        if len(codes) != 1:
+            continue
+        twins = [n for n, c in nd.items() if c == codes]
+        if len(twins) == 1:
+            out[o] = twins[0]
+    return out
+
+
+def _alike_renamed(a: dict, b: dict, twins: dict, raise_forms: bool = False) -> bool:
+    """Are two runs alike once both records name each renamed dependency
+    (:func:`_renamed_twins`) and its twin alike?  (Both names in both
+    records: a message may quote the old name in either version.)"""
+    import json
+    if not twins:
+        return False
+    one = {}
+    for i, (o, n) in enumerate(sorted(twins.items())):
+        one[o] = one[n] = f"_lx_twin{i}"
+    pat = re.compile(r"(?<!\w)(%s)(?!\w)" % "|".join(
+        sorted(map(re.escape, one), key=len, reverse=True)))
+    try:
+        x, y = json.dumps(a), json.dumps(b)
+    except (TypeError, ValueError):
+        return False
+    x2, y2 = (pat.sub(lambda m: one[m.group(1)], t) for t in (x, y))
+    if (x2, y2) == (x, y):
+        return False
+    return not _differences(json.loads(x2), json.loads(y2), raise_forms)
+
+
 def _parse_calls(calls) -> Optional[list]:
     import ast
     try:
@@ -1731,6 +1856,7 @@ def _check_function(old: Version, new: Version, opts: Options, test_inputs: Opti
     old_only, new_only = _swapped_sides(old, new)
     swapped = old_only | new_only
     swap_note = None    # runs alike only through stand-ins of a swapped dependency
+    twins = None        # dependencies renamed, their code the same (once asked for)
     ran_old: set = set()
     ran_new: set = set()
     concrete_agreeing = 0       # ... on inputs without injected values
@@ -1874,6 +2000,19 @@ def _check_function(old: Version, new: Version, opts: Options, test_inputs: Opti
                 # moved to another module): two stand-ins, not the code
                 results.append((inp, ro, rn, None))
                 continue
+            if real and old_only and new_only and twins is None:
+                twins = _renamed_twins(old, new, old_only, new_only,
+                                       (old_tree.root if old_tree else None,
+                                        new_tree.root if new_tree else None))
+            if real and twins and _alike_renamed(ro, rn, twins, raise_forms):
+                # alike once the old run names a dependency the edit
+                # renamed by its new name (its definition the same code):
+                # alike, but no "same" (what a name shows may matter)
+                if swap_note is None:
+                    swap_note = "they differ only in the names of dependencies renamed " \
+                        "without a change (" + ", ".join(
+                            f"{o} -> {n}" for o, n in sorted(twins.items()))[:120] + ")"
+                real = []
             if real and _swapped_calls(real, ro, rn, old_only, new_only):
                 # one called a stand-in for a name the other does not read:
                 # no evidence, and no "same" either (what the real
@@ -1891,7 +2030,7 @@ def _check_function(old: Version, new: Version, opts: Options, test_inputs: Opti
                 # an aimed input's value is the code's own constant, a
                 # doctest's call the documented one: made-up values for the
                 # other parameters do not make their difference weak
-                own = inp.note.startswith(("aimed: ", "doctest: "))
+                own = inp.note.startswith(("aimed: ", "aimed (observed): ", "doctest: "))
                 # one version all real, on an edit of no dependency: not
                 # weak whatever the other did with made-up values
                 # (an aimed input on which both called the same stand-ins

@@ -53,7 +53,10 @@ ALIASES = {
     "sqrt": "math.sqrt", "pi": "math.pi", "product": "itertools.product",
     "permutations": "itertools.permutations", "combinations": "itertools.combinations",
     "groupby": "itertools.groupby", "islice": "itertools.islice", "Queue": "queue.Queue",
-    "Thread": "threading.Thread", "Flask": "flask.Flask", "request": "flask.request",
+    "Thread": "threading.Thread", "Flask": "flask.Flask",
+    # (not ``request``: flask's is a proxy whose every use outside a request
+    # raises RuntimeError -- a parameter so named was given it and no run
+    # got past its first use)
 }
 
 _CLASS_VALUES = {
