@@ -623,12 +623,13 @@ def test_a_touched_test_at_the_end_of_a_long_test_file_gives_the_first_input(tmp
     assert got[0].call["args"] == ["-7"], [i.call for i in got[:3]]
 
 
-def test_a_tests_object_built_through_the_package_runs_the_versions_method(tmp_path):
-    # ``import pkg; pkg.Clock.named("abc").label()``: the test's object is of
-    # the package's own class, not of the version loaded from source; it runs
-    # as an object of the version's class with its state (it was refused as
-    # "another class", and only the test's object shows the edit)
-    r = new_repo(tmp_path, "clock")
+def _clock_commit(tmp_path, name: str, methods: str, expected: str):
+    """A package whose ``Clock`` (built by ``Clock.named``, which triples
+    the zone) has ``methods``; a test asserting
+    ``pkg.Clock.named('abc').label() == expected``; then a commit that makes
+    the method returning "even" return "odd" for a zone of 9 characters.
+    The check of that commit."""
+    r = new_repo(tmp_path, name)
     core = textwrap.dedent('''\
         class Clock:
             def __init__(self, zone):
@@ -637,18 +638,27 @@ def test_a_tests_object_built_through_the_package_runs_the_versions_method(tmp_p
             @classmethod
             def named(cls, zone):
                 return cls(zone * 3)
-
-            def label(self):
-                return "even"
-        ''')
+        ''') + textwrap.indent(textwrap.dedent(methods), "    ")
     commit(r, "init", {"pkg/__init__.py": "from .core import Clock\n", "pkg/core.py": core,
                        "tests/test_clock.py": "import pkg\n\n\ndef test_label():\n"
-                       "    assert pkg.Clock.named('abc').label() == 'even'\n"})
-    edit(r, "pkg/core.py", '        return "even"\n',
-         '        if len(self.zone) % 11 == 9:\n            return "odd"\n'
-         '        return "even"\n')
+                       f"    assert pkg.Clock.named('abc').label() == {expected!r}\n"})
+    edit(r, "pkg/core.py", '''        return "even"\n''',
+         '''        if len(self.zone) % 11 == 9:\n            return "odd"\n'''
+         '''        return "even"\n''')
     git(r, "commit", "-q", "-am", "odd zones")
     (c,) = check_commits(str(r), "HEAD", **OPTS)
+    return c
+
+
+def test_a_tests_object_built_through_the_package_runs_the_versions_method(tmp_path):
+    # ``import pkg; pkg.Clock.named("abc").label()``: the test's object is of
+    # the package's own class, not of the version loaded from source; it runs
+    # as an object of the version's class with its state (it was refused as
+    # "another class", and only the test's object shows the edit)
+    c = _clock_commit(tmp_path, "clock", '''
+        def label(self):
+            return "even"
+        ''', "even")
     (f,) = [f for f in c.functions if f.function == "Clock.label"]
     assert f.verdict == CHANGED, f.detail
     assert f.input["note"].startswith("test call"), f.input
@@ -659,30 +669,13 @@ def test_a_caller_reached_through_the_package_runs_on_the_versions_class(tmp_pat
     # is ``_mark``, which ``label`` calls: the entry's object is of the
     # package's own ``Clock`` and was refused as "another class" (no input
     # reached the change); it runs as an object of the version's class
-    r = new_repo(tmp_path, "clockentry")
-    core = textwrap.dedent('''\
-        class Clock:
-            def __init__(self, zone):
-                self.zone = zone
+    c = _clock_commit(tmp_path, "clockentry", '''
+        def _mark(self):
+            return "even"
 
-            @classmethod
-            def named(cls, zone):
-                return cls(zone * 3)
-
-            def _mark(self):
-                return "even"
-
-            def label(self):
-                return self._mark().upper()
-        ''')
-    commit(r, "init", {"pkg/__init__.py": "from .core import Clock\n", "pkg/core.py": core,
-                       "tests/test_clock.py": "import pkg\n\n\ndef test_label():\n"
-                       "    assert pkg.Clock.named('abc').label() == 'EVEN'\n"})
-    edit(r, "pkg/core.py", '''        return "even"\n\n    def label''',
-         '''        if len(self.zone) % 11 == 9:\n            return "odd"\n'''
-         '''        return "even"\n\n    def label''')
-    git(r, "commit", "-q", "-am", "odd zones")
-    (c,) = check_commits(str(r), "HEAD", **OPTS)
+        def label(self):
+            return self._mark().upper()
+        ''', "EVEN")
     (f,) = [f for f in c.functions if f.function == "Clock._mark"]
     assert f.verdict == CHANGED, f.detail
     assert "through Clock.label" in f.input["note"], f.input
