@@ -312,7 +312,8 @@ def _param_guards(v: Version) -> list:
     self.default_kind``), and the dicts it looks a parameter up in:
     ``[line, subject, the value's source, "in", "==" or "key"]``.  The
     subject is a parameter, or a part of one that a local holds
-    (``last_key = key[-1]; if last_key in cont``: ``key[-1]``).  A run reads
+    (``last_key = key[-1]; if last_key in cont``: ``key[-1]``); a literal
+    a subject ``startswith``/``endswith`` is the value ("==").  A run reads
     those values as the test is about to run (funcrun._observe_guard) and
     later inputs give the subject each of them (:func:`_setting`): the
     source names no member of a computed container."""
@@ -2005,9 +2006,9 @@ def _check_function(old: Version, new: Version, opts: Options, test_inputs: Opti
                                        (old_tree.root if old_tree else None,
                                         new_tree.root if new_tree else None))
             if real and twins and _alike_renamed(ro, rn, twins, raise_forms):
-                # alike once the old run names a dependency the edit
-                # renamed by its new name (its definition the same code):
-                # alike, but no "same" (what a name shows may matter)
+                # alike once a dependency the edit renamed (its definition
+                # the same code) and its new name read as one name in both
+                # runs: alike, but no "same" (what a name shows may matter)
                 if swap_note is None:
                     swap_note = "they differ only in the names of dependencies renamed " \
                         "without a change (" + ", ".join(
