@@ -1200,10 +1200,7 @@ def _definitions(v: Version, names: set, root: Optional[str]) -> dict:
                         and d.name in names:
                     out.setdefault(d.name, []).append(_blanked(d))
         return out
-    try:
-        got = found(ast.parse(v.text))
-    except (SyntaxError, ValueError, RecursionError):
-        got = {}
+    got = found(v.module)
     missing = set(names) - set(got)
     if root and missing:
         wanted = tuple(f"{k} {x}" for x in sorted(missing) for k in ("def", "class"))
