@@ -936,6 +936,34 @@ def _differences(a: dict, b: dict, raise_forms: bool = False, points: bool = Fal
 _SHIFT = 3
 
 
+#: a number as large as an object's address (``id``, a default repr's hex)
+_ADDRESS = re.compile(r"(?<![\w.])(?:0x[0-9a-fA-F]{8,}|[0-9]{10,})(?![\w.])")
+
+
+def _address_like(fields: list, a: dict, b: dict) -> bool:
+    """Whether two runs' values of ``fields`` differ in numbers the size
+    of an address (one run's such numbers are not the other's)."""
+    for k in fields:
+        x, y = (set(_ADDRESS.findall(str(r.get(k) or ""))) for r in (a, b))
+        if x != y:
+            return True
+    return False
+
+
+def _rerun_addresses(real: list, sides: list, inp, opts, ro: dict, rn: dict, fc) -> list:
+    """``real`` (the fields a rerun of each version reproduced), less those
+    a second rerun, on another heap, does not give again, where the two
+    versions' values differ in numbers the size of an address: a rerun may
+    land on the first run's address by chance (blocks the module freed are
+    reused first, whatever was allocated before)."""
+    if not real or not _address_like(real, ro, rn):
+        return real
+    ro3 = sides[0].run(inp, opts, shift=_SHIFT + 2)
+    rn3 = sides[1].run(inp, opts, shift=_SHIFT + 2)
+    fc.runs += 2
+    return _reproduced(real, ro, rn, ro3, rn3)
+
+
 def _reproduced(fields: list, ro: dict, rn: dict, ro2: dict, rn2: dict) -> list:
     """The fields among ``fields`` (where two versions' runs ``ro``, ``rn``
     differ) that a second run of each version (``ro2``, ``rn2``) gave
@@ -1963,6 +1991,7 @@ def _check_function(old: Version, new: Version, opts: Options, test_inputs: Opti
             rn2 = sides[1].run(inp, opts, shift=_SHIFT)
             fc.runs += 2
             real = _reproduced(diff, ro, rn, ro2, rn2)
+            real = _rerun_addresses(real, sides, inp, opts, ro, rn, fc)
             if not real:
                 # what differs differs between identical runs of a version
                 # (a value from an address, the clock, a set's order): no
