@@ -7,6 +7,7 @@ inputs aimed at the edit: samples for the standard library's classes in
 import ast
 import datetime
 import textwrap
+import time
 
 import pytest
 
@@ -50,6 +51,44 @@ def test_every_run_sees_the_same_frozen_wall_clock():
     assert float(ret[2]) == FROZEN_CLOCK
     # the clock's own local time, whatever this machine's zone
     assert ret[3].strip("'") == datetime.datetime.fromtimestamp(FROZEN_CLOCK).isoformat()
+
+
+@needs_clock
+def test_ctime_and_asctime_without_an_argument_show_the_frozen_clock():
+    # time-machine leaves them on the real clock (a digest's nonce hashed
+    # ``time.ctime()``: its runs differed from second to second)
+    src = d('''
+        import time
+
+        def stamp(tag):
+            return (tag, time.ctime(), time.asctime(), time.ctime(0), time.asctime(time.gmtime(0)))
+        ''')
+    v = function_versions(src, "m.py")["stamp"]
+    side = B._Side(v, ["tag"], [], None)
+    r = side.run(B.Input("tag = 'a'"), OPTS)
+    assert r["outcome"] == "returned", r
+    ret = [x.strip("'") for x in ast.literal_eval(r["ret"])[2:]]     # after the kind, the tag
+    frozen = time.ctime(FROZEN_CLOCK)
+    assert ret[:2] == [frozen, frozen], ret
+    # with an argument they show that time, as before
+    assert ret[2:] == [time.ctime(0), time.asctime(time.gmtime(0))], ret
+
+
+def test_inputs_that_reach_the_changed_lines_but_differ_unsteadily_are_no_unreached():
+    # the changed line's value differs from run to run (a clock no run
+    # freezes); an input that fails before it does not reach it: the
+    # inputs that reached it make the verdict "undecided", not "unreached"
+    old = d('''
+        import time
+
+        def elapsed(flag):
+            if flag is None:
+                raise ValueError("no flag")
+            return "%.9f" % time.perf_counter()
+        ''')
+    c = compare_sources(old, old.replace('"%.9f"', '"%.8f"'), "elapsed")
+    assert c.verdict == "undecided", c.detail
+    assert "a run again of each gave other values" in c.detail, c.detail
 
 
 @needs_clock

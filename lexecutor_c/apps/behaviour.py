@@ -2000,6 +2000,10 @@ def _check_function(old: Version, new: Version, opts: Options, test_inputs: Opti
                     unstable_note = _summary_of(diff[0], ro, rn)
                 if both:
                     wobbly.append((inp, ro, rn))
+                if hit:
+                    # the input reached the changed lines: an unsteady run
+                    # is no reason to call them unreached
+                    reached = True
                 results.append((inp, ro, rn, None))
                 continue
             if "message" in real and opts.compare_messages and not inp.call and \
@@ -2200,7 +2204,7 @@ def _check_function(old: Version, new: Version, opts: Options, test_inputs: Opti
     conclusive = [r for r in results if r[3] is not None]
     fc.reached = reached
     fc.lines_old, fc.lines_new = sorted(ran_old), sorted(ran_new)
-    if reached:
+    if reached and conclusive:
         n = fc.agreeing
         gate = None
         uncovered = opts.cover_all and bool(ch_old - ran_old or ch_new - ran_new)
@@ -2254,6 +2258,11 @@ def _check_function(old: Version, new: Version, opts: Options, test_inputs: Opti
                 f"mutants of the changed lines apart (\"same\" needs " \
                 f"{opts.min_killed:.0%}): the inputs may not show what the edit changes" + \
                 sig_note
+        elif not n and wobbly:
+            fc.verdict = UNDECIDED
+            fc.detail = f"the versions differ on {len(wobbly)} input" \
+                f"{'s' if len(wobbly) != 1 else ''} that ran the changed lines in both, " \
+                f"but a run again of each gave other values: {unstable_note}" + sig_note
         else:
             fc.verdict = UNDECIDED
             fc.detail = (f"the changed lines ran in both versions on only {n} input"

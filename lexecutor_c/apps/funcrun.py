@@ -1193,8 +1193,8 @@ def clock_frozen_available() -> bool:
 
 def _freeze_clock() -> None:
     """Stop the wall clock at FROZEN_CLOCK for the rest of this process (a
-    sandbox child): time.time/time_ns, gmtime/localtime/strftime without an
-    argument, datetime.now/utcnow/today, date.today.  time-machine patches
+    sandbox child): time.time/time_ns, gmtime/localtime/strftime/ctime/asctime
+    without an argument, datetime.now/utcnow/today, date.today.  time-machine patches
     the C functions themselves, so ``from datetime import datetime`` and
     ``from time import time`` aliases made before this are frozen too.
     The monotonic clocks keep running (timeouts and sleeps work).  Without
@@ -1204,6 +1204,20 @@ def _freeze_clock() -> None:
     except ImportError:
         return
     time_machine.travel(FROZEN_CLOCK, tick=False).start()
+    # time-machine leaves ``ctime()`` and ``asctime()`` without an argument
+    # on the real clock (they read it in C): they show the frozen instant
+    # too (a digest's nonce hashes ``time.ctime()``)
+    import time
+    real_ctime, real_asctime = time.ctime, time.asctime
+
+    def ctime(secs=None):
+        return real_ctime(time.time() if secs is None else secs)
+
+    def asctime(t=None):
+        return real_asctime(time.localtime() if t is None else t)
+    for f in (ctime, asctime):
+        f.__module__, f.__qualname__ = "time", f.__name__     # as a trace names them
+    time.ctime, time.asctime = ctime, asctime
 
 
 _HELD: list = []
