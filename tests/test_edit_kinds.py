@@ -1084,20 +1084,23 @@ def test_an_address_is_no_difference_where_the_module_frees_the_parents_objects(
     assert [v for v, _ in verdicts] == ["undecided"] * 5, verdicts
 
 
+class Side:
+    """A version's side that returns, per heap shift, the value given."""
+
+    def __init__(self, by_shift):
+        self.by_shift, self.shifts = by_shift, []
+
+    def run(self, inp, opts, shift=0):
+        self.shifts.append(shift)
+        return {"outcome": "returned", "ret": self.by_shift[shift]}
+
+
 def test_an_address_a_rerun_gave_again_by_chance_is_run_a_third_time():
     # a rerun on a moved heap can land on the first run's address by chance
     # (one round in several late in the suite): where the versions differ
     # in numbers the size of an address, a second rerun on another heap
     # must give them again before the difference counts
     import types
-
-    class Side:
-        def __init__(self, by_shift):
-            self.by_shift, self.shifts = by_shift, []
-
-        def run(self, inp, opts, shift=0):
-            self.shifts.append(shift)
-            return {"outcome": "returned", "ret": self.by_shift[shift]}
     fc = types.SimpleNamespace(runs=0)
     ro = {"outcome": "returned", "ret": "'140234110235648'"}
     rn = {"outcome": "returned", "ret": "'140234110235744'"}
@@ -1125,14 +1128,6 @@ def test_an_agreement_a_run_again_does_not_repeat_is_no_same():
     # "same", the agreeing inputs run again on a moved heap, and a version
     # that gives another value then makes the agreement no evidence
     import types
-
-    class Side:
-        def __init__(self, by_shift):
-            self.by_shift, self.shifts = by_shift, []
-
-        def run(self, inp, opts, shift=0):
-            self.shifts.append(shift)
-            return {"outcome": "returned", "ret": self.by_shift[shift]}
     first = {"outcome": "returned", "ret": "'140234'"}
     agree = [("input", dict(first), dict(first))]
     fc = types.SimpleNamespace(runs=0)
