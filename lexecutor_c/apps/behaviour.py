@@ -958,10 +958,17 @@ def _rerun_addresses(real: list, sides: list, inp, opts, ro: dict, rn: dict, fc)
     reused first, whatever was allocated before)."""
     if not real or not _address_like(real, ro, rn):
         return real
-    ro3 = sides[0].run(inp, opts, shift=_SHIFT + 2)
-    rn3 = sides[1].run(inp, opts, shift=_SHIFT + 2)
+    return _rerun_reproduced(real, sides, inp, opts, ro, rn, fc, _SHIFT + 2)
+
+
+def _rerun_reproduced(fields: list, sides: list, inp, opts, ro: dict, rn: dict, fc,
+                      shift: int) -> list:
+    """Each version run again on a heap moved by ``shift``: the fields among
+    ``fields`` that both reruns gave again (:func:`_reproduced`)."""
+    ro2 = sides[0].run(inp, opts, shift=shift)
+    rn2 = sides[1].run(inp, opts, shift=shift)
     fc.runs += 2
-    return _reproduced(real, ro, rn, ro3, rn3)
+    return _reproduced(fields, ro, rn, ro2, rn2)
 
 
 def _reproduced(fields: list, ro: dict, rn: dict, ro2: dict, rn2: dict) -> list:
@@ -1987,10 +1994,7 @@ def _check_function(old: Version, new: Version, opts: Options, test_inputs: Opti
             results.append((inp, ro, rn, None))
             continue
         if diff:
-            ro2 = sides[0].run(inp, opts, shift=_SHIFT)
-            rn2 = sides[1].run(inp, opts, shift=_SHIFT)
-            fc.runs += 2
-            real = _reproduced(diff, ro, rn, ro2, rn2)
+            real = _rerun_reproduced(diff, sides, inp, opts, ro, rn, fc, _SHIFT)
             real = _rerun_addresses(real, sides, inp, opts, ro, rn, fc)
             if not real:
                 # what differs differs between identical runs of a version

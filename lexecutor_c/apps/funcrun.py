@@ -1193,13 +1193,14 @@ def clock_frozen_available() -> bool:
 
 def _freeze_clock() -> None:
     """Stop the wall clock at FROZEN_CLOCK for the rest of this process (a
-    sandbox child): time.time/time_ns, gmtime/localtime/strftime/ctime/asctime
-    without an argument, datetime.now/utcnow/today, date.today.  time-machine patches
-    the C functions themselves, so ``from datetime import datetime`` and
+    sandbox child): time.time/time_ns, gmtime/localtime/strftime/ctime/
+    asctime without an argument, datetime.now/utcnow/today, date.today.
+    time-machine patches the C functions themselves, so ``from datetime import datetime`` and
     ``from time import time`` aliases made before this are frozen too
     (``ctime``/``asctime`` are replaced in the ``time`` module only: an
-    alias made before this keeps the real clock).  The monotonic clocks keep running (timeouts and sleeps work).  Without
-    the package the clock runs as it is."""
+    alias made before this keeps the real clock).  The monotonic clocks
+    keep running (timeouts and sleeps work).  Without the package the
+    clock runs as it is."""
     try:
         import time_machine
     except ImportError:
