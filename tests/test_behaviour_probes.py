@@ -2742,3 +2742,39 @@ def test_a_text_a_local_last_took_from_a_parameters_attribute_is_given_what_it_s
     c = compare_sources(old, new, "request_url")
     assert c.verdict == "changed", c.detail
     assert c.to_dict()["evidence"]["strength"] == "concrete", c.to_dict()["evidence"]
+
+
+def _busy(n):
+    s = 0
+    for i in range(n):
+        s += i
+    return s
+
+
+def test_the_budget_counts_the_runs_cpu_time_and_a_third_of_the_wall_clock(monkeypatch):
+    # the CPU time of a run in a child process counts once it was waited for
+    from lexecutor_c.engine import sandbox
+    spent = B._Spent()
+    t = time.process_time()
+    assert sandbox.call_isolated(_busy, 4_000_000).status == "ok"
+    child = spent() - (time.process_time() - t)
+    assert child > 0.05
+    # a sleep uses no CPU time: it counts at a third of its length
+    spent = B._Spent()
+    time.sleep(0.6)
+    assert 0.15 < spent() < 0.45
+    # a loaded machine: 60 s on the wall clock, 10 s of CPU time -> 20 s
+    # (the wall clock's third), 60 s of CPU time -> 60 s
+    clock = {"wall": 100.0, "cpu": 5.0}
+
+    class T:
+        def __init__(self, cpu):
+            self.user, self.system, self.children_user, self.children_system = cpu, 0, 0, 0
+    monkeypatch.setattr(B.time, "monotonic", lambda: clock["wall"])
+    monkeypatch.setattr(B.os, "times", lambda: T(clock["cpu"]))
+    spent = B._Spent()
+    clock.update(wall=160.0, cpu=15.0)
+    assert spent() == pytest.approx(20.0)
+    clock.update(cpu=65.0)
+    assert spent() == pytest.approx(60.0)
+

@@ -36,6 +36,7 @@ nondeterministic function (time, random, ids, hash order) never yields
 from __future__ import annotations
 
 import ast
+import os
 import re
 import time
 from dataclasses import dataclass, field
@@ -61,6 +62,32 @@ _FIELD_WORDS = {"outcome": "outcome", "ret": "return value", "out": "printed out
                 "message": "exception message", "calls": "calls to the outside world",
                 "globals": "globals written", "cause": "the exception's cause",
                 "points": "a value after the changed lines"}
+
+
+#: how many times the budget a check may take on the wall clock (runs that
+#: sleep or wait use no CPU time)
+_WALL_FACTOR = 3.0
+
+
+class _Spent:
+    """The seconds a check has used of its budget: the CPU time of this
+    process and of the runs it waited for, so that a budget buys the same
+    runs on a loaded machine as on an idle one (a verdict that turns from
+    "changed" to "undecided" because other programs ran beside it is no
+    verdict), and at least a ``_WALL_FACTOR``-th of the time on the wall
+    clock (runs that sleep or wait for something use no CPU time)."""
+
+    def __init__(self):
+        self.wall = time.monotonic()
+        self.cpu = self._cpu()
+
+    @staticmethod
+    def _cpu() -> float:
+        t = os.times()
+        return t.user + t.system + t.children_user + t.children_system
+
+    def __call__(self) -> float:
+        return max(self._cpu() - self.cpu, (time.monotonic() - self.wall) / _WALL_FACTOR)
 
 
 # ------------------------------------------------------------------ comparison
@@ -111,7 +138,9 @@ class Options:
     except where a use-site constraint of the knowledge package asks for a
     value of some class, e.g. an int for ``range(n)``),
     ``seeds`` (of the injection and of the prefix generator), ``timeout``
-    seconds per run, ``max_inputs`` and ``budget`` seconds per function;
+    seconds per run, ``max_inputs`` and ``budget`` seconds per function
+    (CPU seconds of the check and its runs, so a loaded machine buys the
+    same runs; at most three times that on the wall clock: _Spent);
     ``compare_messages``: a different exception message (same type) is a
     change too (False: it is only noted); ``min_same``: "same" needs this
     many inputs that ran changed lines in both versions with traces that
@@ -1824,6 +1853,7 @@ def _check_function(old: Version, new: Version, opts: Options, test_inputs: Opti
                     file: str, old_tree: Optional[Tree], new_tree: Optional[Tree]
                     ) -> FunctionCheck:
     t0 = time.monotonic()
+    spent = _Spent()
     fc = FunctionCheck(file or new.path, new.qualname, "modified", EXCEPTION)
     if code_dump(old.node) == code_dump(new.node) and \
             (old.cls is None) == (new.cls is None) and old.kind == new.kind and \
@@ -1913,7 +1943,7 @@ def _check_function(old: Version, new: Version, opts: Options, test_inputs: Opti
     variants = None             # the variants of agreeing inputs, once asked for
     sourced = False             # no more inputs from the source: on to the variants
     draining = False            # only the aimed inputs left from the source
-    while time.monotonic() - t0 < opts.budget:
+    while spent() < opts.budget:
         if variants is None:
             inp = source.next() if n_inputs < opts.max_inputs and not sourced else None
         else:
@@ -2139,7 +2169,7 @@ def _check_function(old: Version, new: Version, opts: Options, test_inputs: Opti
         # decorators differ (``@deprecated(replace=...)``): the agreeing
         # inputs again, through each version's decorated function
         for inp, _, _ in _concrete_first(agree)[:4]:
-            if time.monotonic() - t0 >= opts.budget:
+            if spent() >= opts.budget:
                 break
             ro, rn = sides[0].run(inp, opts, decorated=True), \
                 sides[1].run(inp, opts, decorated=True)
@@ -2770,7 +2800,7 @@ def _mutation_gate(old: Version, new: Version, ch_old: set, ch_new: set, agree: 
     mutants are killed (no mutant at all: passed, nothing to ask)."""
     from .mutants import mutants
     o_args, o_kw, n_args, n_kw = params
-    t0 = time.monotonic()
+    spent = _Spent()
     # inputs of concrete values first, then the others, at most three (a
     # condition's probe, which asks whether an outcome occurred at all, on
     # up to twelve)
@@ -2793,7 +2823,7 @@ def _mutation_gate(old: Version, new: Version, ch_old: set, ch_new: set, agree: 
               "survivors": [], "inputs": len(picked)}
     for label, v, ms in (("new", new, take_new), ("old", old, take_old)):
         for m in ms:
-            if time.monotonic() - t0 > max(5.0, opts.budget / 3):
+            if spent() > max(5.0, opts.budget / 3):
                 break
             try:
                 mv = function_versions(m.text, v.path).get(v.qualname)
