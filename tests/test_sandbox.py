@@ -13,7 +13,7 @@ import pytest
 from conftest import needs_address_space_limit
 
 from lexecutor_c.engine import sandbox
-from lexecutor_c.engine.sandbox import Limits, Outcome, SandboxError, call_isolated
+from lexecutor_c.engine.sandbox import Limits, Outcome, SandboxError, Timeout, call_isolated
 
 FAST = Limits(timeout=5.0)
 #: the sandbox without confinement layers (rlimits, cgroup, network only)
@@ -323,6 +323,51 @@ def test_hard_timeout_without_soft():
     out = call_isolated(f, limits=Limits(timeout=0.3, soft_timeout=False))
     assert out.status == "timeout" and out.timeout_kind == "hard"
     assert out.wall_time < 2
+
+
+def test_cpu_time_soft_timeout_counts_cpu_not_the_wall_clock():
+    # a loop stops at 0.4 CPU seconds, raising Timeout in the child (the code
+    # sees it, as it sees the wall-clock one) ...
+    def spin():
+        try:
+            while True:
+                pass
+        except Timeout as e:
+            return str(e), time.process_time()
+
+    out = call_isolated(spin, limits=Limits(timeout=20, cpu_timeout=0.4))
+    assert out.status == "ok", out
+    assert "CPU-time limit of 0.4 s" in out.value[0] and out.value[1] >= 0.3
+    # ... and a sleep, which uses no CPU time, runs on to its end
+    out = call_isolated(time.sleep, 0.8, limits=Limits(timeout=20, cpu_timeout=0.4))
+    assert out.status == "ok", out
+    # not caught: a soft timeout, and a loop that swallows it is killed at
+    # RLIMIT_CPU after the grace
+    out = call_isolated(time.sleep, 0, limits=Limits(timeout=20, cpu_timeout=0.3))
+    assert out.status == "ok"
+
+    def stubborn():
+        while True:
+            try:
+                while True:
+                    pass
+            except BaseException:
+                pass
+
+    out = call_isolated(stubborn, limits=Limits(timeout=20, cpu_timeout=0.3, grace=0.5))
+    assert out.status == "timeout" and out.timeout_kind == "cpu", out
+    assert out.wall_time < 10
+
+
+def test_cpu_time_soft_timeout_uncaught_is_a_soft_timeout():
+    def f():
+        while True:
+            pass
+
+    out = call_isolated(f, limits=Limits(timeout=20, cpu_timeout=0.3))
+    assert out.status == "timeout" and out.timeout_kind == "soft", out
+    assert out.wall_time < 10
+    _still_works()
 
 
 def test_cpu_limit():
@@ -635,6 +680,9 @@ def test_many_calls_in_a_row_leak_nothing():
 def test_bad_limits():
     with pytest.raises(ValueError):
         call_isolated(abs, 1, limits=Limits(timeout=0))
+    for bad in (0, -1, float("inf"), float("nan"), "1", True):
+        with pytest.raises(ValueError, match="cpu_timeout"):
+            call_isolated(abs, 1, limits=Limits(cpu_timeout=bad))
     with pytest.raises(ValueError):
         call_isolated(abs, 1, result="marshal")
 

@@ -138,7 +138,8 @@ class Options:
     except where a use-site constraint of the knowledge package asks for a
     value of some class, e.g. an int for ``range(n)``),
     ``seeds`` (of the injection and of the prefix generator), ``timeout``
-    seconds per run, ``max_inputs`` and ``budget`` seconds per function
+    seconds per run (CPU seconds of the run, three times that on the wall
+    clock), ``max_inputs`` and ``budget`` seconds per function
     (CPU seconds of the check and its runs, so a loaded machine buys the
     same runs; at most three times that on the wall clock: _Spent);
     ``compare_messages``: a different exception message (same type) is a
@@ -269,7 +270,8 @@ class _Side:
                                                            "points": opts.points != "off",
                                                            "shift": shift},
                                     inp.seed, opts.resolved_predictor(), opts.randomize,
-                                    limits=sandbox.Limits(timeout=opts.timeout,
+                                    limits=sandbox.Limits(timeout=opts.timeout * _WALL_FACTOR,
+                                                          cpu_timeout=opts.timeout,
                                                           readable=self.readable))
         if out.status == "ok" and isinstance(out.value, dict):
             r = out.value

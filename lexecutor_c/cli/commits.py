@@ -24,11 +24,13 @@ def _commits_args(p):
                         "constraints: a Dummy, which never raises, except where a use-site "
                         "constraint asks for another class)")
     p.add_argument("--timeout", type=positive_float, default=5.0, metavar="S",
-                   help="wall-clock seconds per run (default: 5)")
+                   help="CPU seconds per run, three times that on the wall clock "
+                        "(default: 5)")
     p.add_argument("--max-inputs", type=int, default=24, metavar="N",
                    help="inputs per function at most (default: 24)")
     p.add_argument("--budget", type=positive_float, default=30.0, metavar="S",
-                   help="seconds per function at most (default: 30)")
+                   help="CPU seconds per function at most, three times that on the wall "
+                        "clock (default: 30)")
     p.add_argument("--max-functions", type=int, default=20, metavar="N",
                    help="functions checked per commit at most (default: 20)")
     p.add_argument("--no-test-inputs", dest="use_tests", action="store_false",

@@ -22,7 +22,8 @@ def _compare_args(p):
     p.add_argument("--max-inputs", type=int, default=None, metavar="N",
                    help="inputs per function at most (default: 24)")
     p.add_argument("--timeout", type=positive_float, default=None, metavar="S",
-                   help="wall-clock seconds per run (default: 5)")
+                   help="CPU seconds per run, three times that on the wall clock "
+                        "(default: 5)")
     p.add_argument("--seed", type=int, default=0, metavar="N",
                    help="seed of the injected values and the input generator (default: 0)")
     p.add_argument("--points", choices=("gate", "change", "off"), default="gate",

@@ -86,7 +86,7 @@ RUNDIR = "/tmp/lexecutor_c-run"
 
 
 class Timeout(BaseException):
-    """Raised inside the child when the wall-clock limit is reached (soft timeout).
+    """Raised inside the child when the wall-clock limit (or ``cpu_timeout``) is reached (soft timeout).
 
     A BaseException so that ``except Exception`` in the executed code does not
     swallow it; code that swallows it anyway is killed ``Limits.grace`` seconds
@@ -105,7 +105,13 @@ class Limits:
     soft_timeout: bool = True
     grace: float = 1.0
     #: RLIMIT_CPU seconds; None: ceil(timeout) + 1 when there is a timeout
+    #: (ceil(cpu_timeout) + 1 + grace where that is sooner)
     cpu: Optional[int] = None
+    #: CPU seconds of the child after which :class:`Timeout` is raised in it
+    #: (SIGPROF), as at ``timeout`` on the wall clock: a limit that stops the
+    #: same code at the same point on a loaded machine as on an idle one (a
+    #: caller gives ``timeout`` a few times as much for code that waits)
+    cpu_timeout: Optional[float] = None
     #: address space the child may add to what it has mapped at the fork
     #: (RLIMIT_AS = current size + memory)
     memory: Optional[int] = 1024 * MiB
@@ -775,6 +781,11 @@ def _child_main(func, args, kwargs, limits: Limits, fds: dict, cg: Optional[_Pid
                 raise Timeout(f"wall-clock limit of {limits.timeout:g} s reached")
             signal.signal(signal.SIGALRM, on_alarm)
             signal.setitimer(signal.ITIMER_REAL, plan["soft"])
+        if plan["soft_cpu"] is not None:
+            def on_prof(signum, frame):
+                raise Timeout(f"CPU-time limit of {limits.cpu_timeout:g} s reached")
+            signal.signal(signal.SIGPROF, on_prof)
+            signal.setitimer(signal.ITIMER_PROF, plan["soft_cpu"])
         _child_channel = res_w
     except BaseException as e:   # setup failed: report and leave
         _emergency_report(res_w, ("error", f"sandbox setup failed: {type(e).__name__}: {e}"))
@@ -908,6 +919,8 @@ def _disarm():
     try:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, signal.SIG_IGN)
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.signal(signal.SIGPROF, signal.SIG_IGN)
     except (OSError, ValueError):
         pass
 
@@ -1061,12 +1074,19 @@ def _plan(limits: Limits, result: str) -> dict:
     if t is not None and not 0 < t < float("inf"):
         raise ValueError("Limits.timeout must be positive and finite, or None")
     plan["soft"] = t if (t is not None and limits.soft_timeout) else None
+    c = limits.cpu_timeout
+    if c is not None and (isinstance(c, bool) or not isinstance(c, (int, float))
+                          or not 0 < c < float("inf")):
+        raise ValueError("Limits.cpu_timeout must be positive and finite, or None")
+    plan["soft_cpu"] = float(c) if c is not None else None
+    # the kill at RLIMIT_CPU: a second after the wall-clock limit, or after
+    # the CPU-time limit and its grace, whichever comes first
+    kills = ([int(math.ceil(t)) + 1] if t is not None else []) + \
+        ([int(math.ceil(c + limits.grace)) + 1] if c is not None else [])
     if limits.cpu is not None:
         plan["cpu"] = max(1, int(limits.cpu))
-    elif t is not None:
-        plan["cpu"] = int(math.ceil(t)) + 1
     else:
-        plan["cpu"] = None
+        plan["cpu"] = min(kills) if kills else None
     plan["as"] = None if limits.memory is None else _vm_size() + int(limits.memory)
     try:
         plan["maxfd"] = os.sysconf("SC_OPEN_MAX")
