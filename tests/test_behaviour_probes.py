@@ -2778,3 +2778,69 @@ def test_the_budget_counts_the_runs_cpu_time_and_a_third_of_the_wall_clock(monke
     clock.update(cpu=65.0)
     assert spent() == pytest.approx(60.0)
 
+
+
+def test_code_that_recurses_to_the_limit_stops_at_the_same_depth_in_every_run():
+    # a run forks from wherever the check is on the stack (a rerun that
+    # checks a difference from deeper than the first run); each run gets the
+    # same room for recursion, so code that recurses to the limit stops at
+    # the same depth whatever the caller's depth
+    old = textwrap.dedent("""\
+        def room():
+            import sys
+            f, n = sys._getframe(), 0
+            while f is not None:
+                n, f = n + 1, f.f_back
+            return sys.getrecursionlimit() - n
+        """)
+    new = old.replace("return sys.getrecursionlimit() - n",
+                      "return sys.getrecursionlimit() - n + 1")
+
+    def shown(deeper):
+        if deeper:
+            return shown(deeper - 1)
+        c = compare_sources(old, new, "room")
+        assert c.verdict == "changed", c.to_dict()
+        return c.to_dict()["detail"]
+
+    assert shown(0) == shown(40)
+    from lexecutor_c.apps import funcrun
+    import sys
+    limit = sys.getrecursionlimit()
+    try:
+        def at(k):
+            if k:
+                return at(k - 1)
+            funcrun._fix_recursion_budget()
+            return sys.getrecursionlimit()
+        # 20 frames deeper: the limit 20 higher, the room the same
+        assert at(20) - at(0) == 20
+    finally:
+        sys.setrecursionlimit(limit)
+
+
+def test_a_mapping_of_the_project_is_shown_by_its_entries_and_its_attributes():
+    from lexecutor_c.apps.funcrun import snapshot
+
+    class Broken(dict):
+        def items(self):
+            raise ValueError("made-up state")
+
+    a, b = Broken(x=1), Broken(x=1)
+    b.cached_clear = "bound"
+    sa, sb = snapshot(a), snapshot(b)
+    # the entries as the dict holds them, whatever its own items() does
+    assert sa[1:] == [["'x'", "1"]]
+    assert sb[1:] == [["'x'", "1"], ["<attributes>", [["cached_clear", "'bound'"]]]]
+    assert sa != sb
+
+    class Unreadable(list):
+        def __getitem__(self, i):
+            raise ValueError("no")
+
+    u, w = Unreadable([1]), Unreadable([1])
+    w.tag = "t"
+    # a container that cannot be read: shown as such, with its attributes
+    assert snapshot(u).endswith(".Unreadable: ValueError>")
+    assert snapshot(w)[0].endswith(".Unreadable: ValueError>")
+    assert snapshot(w)[1] == [["tag", "'t'"]]

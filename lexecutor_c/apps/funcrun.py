@@ -161,9 +161,15 @@ def snapshot(v, _depth: int = 0, _dummies=None):
             items = sorted((snapshot(x, d, _dummies) for x in list(v)[:200]), key=repr)
             return [tname] + items
         if isinstance(v, dict):
+            own = _own_class(t)
+            # (a mapping of the project's own: its entries as the dict holds
+            # them, whatever its ``items`` does, and the attributes its
+            # instance holds besides)
+            pairs = dict.items(v) if own else v.items()
             items = sorted(([snapshot(k, d, _dummies), snapshot(x, d, _dummies)]
-                            for k, x in list(v.items())[:200]), key=repr)
-            return [tname] + items
+                            for k, x in list(pairs)[:200]), key=repr)
+            attrs = _instance_attrs(v, d, _dummies) if own else []
+            return [tname] + items + ([["<attributes>", attrs]] if attrs else [])
         if isinstance(v, (bytearray, memoryview)):
             return [tname, repr(bytes(v[:2000]))]
         if isinstance(v, (types.FunctionType, types.BuiltinFunctionType, types.MethodType)):
@@ -214,7 +220,25 @@ def snapshot(v, _depth: int = 0, _dummies=None):
                                   if not k.startswith("__lx"))]
         return [tname, _ADDR.sub("0x?", repr(v))[:2000]]
     except Exception as e:      # a broken __repr__, a container that raises
-        return f"<{tname}: {type(e).__name__}>"
+        # (and the attributes its instance holds: two objects whose repr
+        # fails alike may hold different state)
+        attrs = _instance_attrs(v, d, _dummies)
+        shown = f"<{tname}: {type(e).__name__}>"
+        return [shown, attrs] if attrs else shown
+
+
+def _instance_attrs(v, depth: int, dummies) -> list:
+    """The attributes in an object's instance dict (sorted, by snapshot),
+    [] where it has none or they cannot be read."""
+    try:
+        attrs = dict(vars(v))
+    except Exception:
+        return []
+    try:
+        return sorted([k, snapshot(x, depth, dummies)] for k, x in attrs.items()
+                      if isinstance(k, str) and not k.startswith("__lx"))
+    except Exception:
+        return []
 
 
 def _module_top(name) -> str:
@@ -1268,6 +1292,24 @@ def _seed_urandom(seed: int) -> None:
         random._urandom = urandom
 
 
+#: the frames the code of a run may add to the stack of ``run_case``'s caller
+RECURSION_FRAMES = 900
+
+
+def _fix_recursion_budget() -> None:
+    """Set the recursion limit to the frames on the stack now plus
+    RECURSION_FRAMES: the same room in every run, however deep in the
+    parent the sandbox's fork was."""
+    import sys
+    depth, f = 0, sys._getframe()
+    while f is not None:
+        depth, f = depth + 1, f.f_back
+    try:
+        sys.setrecursionlimit(depth + RECURSION_FRAMES)
+    except (ValueError, RecursionError):
+        pass
+
+
 def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dict:
     """In the sandbox child: prefix, module or driver, call; plain data back."""
     import builtins
@@ -1302,6 +1344,11 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
     # was allocated before.)
     shift = inp.get("shift") or 0
     _HELD[:] = _padding(shift)
+    # and the same depth of recursion, wherever the parent called from (a
+    # rerun is called from deeper in the check than the first run): code
+    # that recurses to the limit (a made-up object's attribute asked of
+    # itself) fails at the same point in every run
+    _fix_recursion_budget()
     dummies = _dummy_types()
     filename = drv["filename"]
     real_out = sys.stdout
