@@ -86,7 +86,7 @@ RUNDIR = "/tmp/lexecutor_c-run"
 
 
 class Timeout(BaseException):
-    """Raised inside the child when the wall-clock limit (or ``cpu_timeout``) is reached (soft timeout).
+    """Raised inside the child when the wall-clock limit (or ``cpu_timeout``) is reached.
 
     A BaseException so that ``except Exception`` in the executed code does not
     swallow it; code that swallows it anyway is killed ``Limits.grace`` seconds
@@ -105,7 +105,7 @@ class Limits:
     soft_timeout: bool = True
     grace: float = 1.0
     #: RLIMIT_CPU seconds; None: ceil(timeout) + 1 when there is a timeout
-    #: (ceil(cpu_timeout) + 1 + grace where that is sooner)
+    #: (ceil(cpu_timeout + grace) + 1 where that is sooner)
     cpu: Optional[int] = None
     #: CPU seconds of the child after which :class:`Timeout` is raised in it
     #: (SIGPROF), as at ``timeout`` on the wall clock: a limit that stops the
