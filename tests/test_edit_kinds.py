@@ -640,6 +640,26 @@ def test_a_tuple_of_another_length_is_the_codes_own_shape():
     assert got.verdict == "changed", got.detail
 
 
+def test_a_tuple_of_another_length_is_not_weak_after_a_stand_in():
+    # click's ``_pipepager`` at the fallback: the input's stand-in for
+    # ``_default_text_stdout`` was called before the versions parted, which
+    # made every difference weak ("undecided"); a yielded tuple of another
+    # length is the code's shape whatever ran before it
+    def run(ret, calls):
+        return {"outcome": "returned", "ret": str(["list", "'<iterator>'", ["tuple", *ret]]),
+                "calls": str(calls)}
+    first = ["<input>._default_text_stdout", [], []]
+    ro = run(["<Dummy '_KeepOpenFile'>", "<Dummy 'get_best_encoding'>", "False"],
+             [first, ["__lx_check__._nullpager", ["True"], []], ["<injected>", ["True"], []]])
+    rn = run(["True", "False"], [first, ["__lx_check__._nullpager", ["True"], []]])
+    assert B._stand_in_before_divergence(ro, rn)
+    assert not B._weak(["ret", "calls"], ro, rn, set(), False)
+    # the same length, a made-up item of its own: weak as before
+    rm = run(["<Dummy '_KeepOpenFile'>", "<Dummy 'other'>", "False"],
+             [first, ["__lx_check__._nullpager", ["True"], []], ["<injected>", ["True"], []]])
+    assert B._weak(["ret"], ro, rm, set(), False)
+
+
 def test_a_helper_of_the_module_that_exits_before_the_edit_is_made_up():
     # ``recipe = load_recipe(name)`` exits where the recipe's file is not
     # there (pluggy's ``run_recipe``): every run ended before the changed
@@ -1472,3 +1492,85 @@ def test_the_dicts_a_parameter_is_looked_up_in_hold_it():
     assert "nan" in str(c.to_dict()["evidence"]["distinguishing_input"])
     # nothing looked up before the changed lines: no such input
     assert D._lookup_hints(v, 1, D._Scope(v)) == []
+
+
+def test_a_context_manager_helper_of_the_module_keeps_its_decorator():
+    # the extract copies the module's helpers without their decorators; a
+    # ``@contextlib.contextmanager`` helper was then a bare generator, and
+    # ``with helper(...)`` raised TypeError on every input that fell back to
+    # it (click's ``_pipepager`` -> ``_nullpager``, whose yielded tuple the
+    # same commit shortened)
+    old = d('''
+        import contextlib
+        from contextlib import contextmanager as cm
+        from ._compat import get_best_encoding, wrap
+
+
+        @contextlib.contextmanager
+        def nullpager(stream, color):
+            yield wrap(stream), get_best_encoding(stream), color
+
+
+        @cm
+        @wrap
+        def other(stream):
+            yield stream
+
+
+        def pager(cmd_parts, color=None):
+            if not cmd_parts:
+                with nullpager("out", color) as rv:
+                    with other(rv) as got:
+                        yield got
+                return
+            yield cmd_parts
+        ''')
+    new = old.replace("yield wrap(stream), get_best_encoding(stream), color",
+                      "yield wrap(stream), color")
+    text = build_driver(function_versions(old, "m.py")["pager"]).text
+    # the standard library's decorator is kept, however it was imported; the
+    # project's own (``@wrap``: made up) is not
+    assert "@contextlib.contextmanager\ndef nullpager(" in text
+    assert "@cm\ndef other(" in text
+    assert "@wrap" not in text
+    got = compare_sources(old, new, "pager")
+    assert got.verdict == "changed", got.detail
+    # the difference is the yielded tuple's length, made-up items or not
+    assert "get_best_encoding" in got.detail.split(" -> ")[0]
+    assert "get_best_encoding" not in got.detail.split(" -> ")[1]
+    same = compare_sources(old, old.replace("color=None", "color = None"), "pager")
+    assert same.verdict != "changed", same.detail
+
+
+def test_a_cached_property_of_the_class_stays_a_property():
+    # the extract dropped a method's decorators other than property,
+    # staticmethod and classmethod: ``self.size`` of a
+    # ``@functools.cached_property`` was then a bound method, and the
+    # edit inside it could never show
+    old = d('''
+        import functools
+        from functools import cached_property as cp
+
+
+        class Box:
+            def __init__(self, items):
+                self.items = items
+
+            @functools.cached_property
+            def size(self):
+                return len(self.items)
+
+            @cp
+            def first(self):
+                return self.items[0]
+
+            def describe(self):
+                return [self.size * 10, self.first]
+        ''')
+    text = build_driver(function_versions(old, "m.py")["Box.describe"]).text
+    assert "@functools.cached_property" in text and "@cp" in text
+    new = old.replace("self.size * 10", "self.size * 11")
+    got = compare_sources(old, new, "Box.describe")
+    assert got.verdict == "changed", got.detail
+    # the difference is in the value returned, not in how both failed
+    assert got.detail.startswith("return value"), got.detail

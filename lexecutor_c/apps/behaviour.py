@@ -1099,6 +1099,23 @@ def _through_injection(fields: list, a: dict, b: dict) -> bool:
     return False
 
 
+def _weak(real: list, ro: dict, rn: dict, swapped: set, own: bool) -> bool:
+    """Whether a difference in the fields ``real`` may come from what
+    made-up values did rather than from the code (see the caller)."""
+    if _real_side(ro, rn, swapped):
+        return False
+    if "ret" in real and _arity_changed(_parsed(ro.get("ret")), _parsed(rn.get("ret"))):
+        # a value returned or yielded as a tuple of another length at the
+        # same place is the code's own shape, whatever its items are made
+        # of, and whatever stand-ins the input called first
+        return False
+    return (_through_injection(real, ro, rn) or
+            not (own or _concrete(ro) and _concrete(rn)) or
+            _stand_in_before_divergence(ro, rn) and
+            not _own_call_difference(ro, rn) and
+            not (own and "calls" not in real))
+
+
 def _parsed(snap):
     """A snapshot's text (``"['tuple', '1', ...]"``) as lists again (None
     for a value that is not a container's)."""
@@ -2103,12 +2120,7 @@ def _check_function(old: Version, new: Version, opts: Options, test_inputs: Opti
                 # (an aimed input on which both called the same stand-ins
                 # alike, and what differs holds no made-up value: a dict
                 # entry the input gave that one version removes)
-                weak = not _real_side(ro, rn, swapped) and (
-                    _through_injection(real, ro, rn) or
-                    not (own or _concrete(ro) and _concrete(rn)) or
-                    _stand_in_before_divergence(ro, rn) and
-                    not _own_call_difference(ro, rn) and
-                    not (own and "calls" not in real))
+                weak = _weak(real, ro, rn, swapped, own)
                 # what the function does outside (returns, raises, calls,
                 # writes) over a value at the changed lines' exits, either
                 # over a difference in injected values

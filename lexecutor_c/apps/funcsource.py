@@ -29,6 +29,13 @@ __all__ = ["Version", "Driver", "function_versions", "code_dump", "changed_lines
 #: decorators kept on methods in extract mode (everything else is dropped:
 #: the function is called as written)
 _KEPT_DECORATORS = {"property", "staticmethod", "classmethod"}
+#: decorators kept on the module's helper functions in extract mode: they
+#: change how the helper is called (``with helper():`` needs the context
+#: manager, not the bare generator), and the standard library defines them
+_HELPER_DECORATORS = {"contextlib.contextmanager", "contextlib.asynccontextmanager"}
+#: and on a method besides property/staticmethod/classmethod: without it
+#: ``self.name`` is a bound method rather than the value
+_METHOD_DECORATORS = _HELPER_DECORATORS | {"functools.cached_property"}
 _MAX_HELPERS = 12
 
 
@@ -374,6 +381,26 @@ def _cut(lines: list, first: int, last: int, col: int) -> list:
     return [ln[col:] if not ln[:col].strip() else ln for ln in lines[first - 1:last]]
 
 
+def _std_names(tops: list) -> dict:
+    """The dotted names a kept decorator may be written as in the module,
+    to its standard library name (``contextmanager`` after ``from contextlib
+    import contextmanager``, ``cl.contextmanager`` after ``import contextlib
+    as cl``)."""
+    out = {}
+    for s in tops:
+        if isinstance(s, ast.Import):
+            for a in s.names:
+                for d in _METHOD_DECORATORS:
+                    mod, _, name = d.partition(".")
+                    if a.name == mod:
+                        out[f"{a.asname or a.name}.{name}"] = d
+        elif isinstance(s, ast.ImportFrom) and not s.level:
+            for a in s.names:
+                if f"{s.module}.{a.name}" in _METHOD_DECORATORS:
+                    out[a.asname or a.name] = f"{s.module}.{a.name}"
+    return out
+
+
 def _names_read(node: ast.AST) -> set:
     out = set()
     for e in ast.walk(node):
@@ -573,10 +600,14 @@ def build_driver(v: Version) -> Driver:
                  if isinstance(s, ast.ImportFrom) and s.module == "__future__"
                  for ln in (ast.get_source_segment(v.text, s) or "").splitlines()]
     out.extend(stubs)
+    std = _std_names(tops)
     for s in chosen:
         # a class keeps its decorators (``@total_ordering``, ``@unique``)
         top = min([s.lineno] + [d.lineno for d in s.decorator_list]) \
             if isinstance(s, ast.ClassDef) else s.lineno
+        if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            out.extend("@" + ast.unparse(d) for d in s.decorator_list
+                       if std.get(_dotted(d) or "") in _HELPER_DECORATORS)
         out.extend(_cut(lines, top, s.end_lineno or s.lineno, s.col_offset))
     fname = f"<lx-extract>/{v.path}"
     if v.cls is None:
@@ -604,7 +635,7 @@ def build_driver(v: Version) -> Driver:
             continue
         for d in m.decorator_list:
             name = _dotted(d) or ""
-            keep = name in _KEPT_DECORATORS or (
+            keep = name in _KEPT_DECORATORS or std.get(name) in _METHOD_DECORATORS or (
                 not isinstance(d, ast.Call) and name.endswith((".setter", ".getter",
                                                               ".deleter")))
             if not keep:
