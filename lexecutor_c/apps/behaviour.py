@@ -2835,6 +2835,8 @@ def _mutation_gate(old: Version, new: Version, ch_old: set, ch_new: set, agree: 
     take_new, take_old = regular_new + plans[0][3], regular_old + plans[1][3]
     report = {"tried": 0, "killed": 0, "diff_tried": 0, "diff_killed": 0, "runs": 0,
               "survivors": [], "inputs": len(picked)}
+    cattrs = tuple(sorted(_class_values(old) | _class_values(new)))
+    construct = _init_code(old) == _init_code(new)
     for label, v, ms in (("new", new, take_new), ("old", old, take_old)):
         for m in ms:
             if spent() > max(5.0, opts.budget / 3):
@@ -2853,7 +2855,9 @@ def _mutation_gate(old: Version, new: Version, ch_old: set, ch_new: set, agree: 
             try:
                 args, kw = (n_args, n_kw) if label == "new" else (o_args, o_kw)
                 side = _Side(mv, args, kw, trees[1] if label == "new" else trees[0],
-                             _varargs_names(old, new)[1 if label == "new" else 0])
+                             _varargs_names(old, new)[1 if label == "new" else 0],
+                             class_attrs=cattrs, construct=construct,
+                             other=old if label == "new" else new)
             except (ValueError, SyntaxError, IndexError):
                 continue
             killed, valid = False, False
