@@ -619,3 +619,36 @@ def test_a_call_the_edit_wrote_is_unwrapped_by_a_mutant():
     fc = function_versions(new.replace("str(name)", "str(name) + '!'"), "m.py")["fmt"]
     assert not any(m.what.startswith("argument")
                    for m in mutants(fc, changed_lines(fb, fc)[1], fb))
+
+
+def test_a_mutant_runs_with_the_class_values_its_version_runs_with():
+    # the gate built a mutant's side without the class-level values that a
+    # made-up ``self`` must not shadow: the mutant's ``self.first`` was the
+    # stand-in's 1 where the version's own run got the cached property's
+    # made-up item, so every mutant "differed" and an edit that only a
+    # made-up value hid (``30 + first`` -> ``33 + first``) was "same"
+    old = d('''
+        import functools
+
+
+        class Box:
+            def __init__(self, items):
+                self.items = items
+
+            @functools.cached_property
+            def size(self):
+                return len(self.items)
+
+            @functools.cached_property
+            def first(self):
+                return self.items[0]
+
+            def describe(self):
+                return self.size * 10 + self.first
+        ''')
+    new = old.replace("self.size * 10", "self.size * 11")
+    got = compare_sources(old, new, "Box.describe")
+    assert got.verdict != "same", got.detail
+    if got.verdict == "undecided":
+        # the mutants of the changed line survive where the edit did
+        assert "mutants" in got.detail, got.detail
