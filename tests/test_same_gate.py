@@ -623,31 +623,31 @@ def test_a_call_the_edit_wrote_is_unwrapped_by_a_mutant():
 
 def test_a_mutant_runs_with_the_class_values_its_version_runs_with():
     # the gate built a mutant's side without the class-level values that a
-    # made-up ``self`` must not shadow: the mutant's ``self.first`` was the
-    # stand-in's 1 where the version's own run got the cached property's
-    # made-up item, so every mutant "differed" and an edit that only a
-    # made-up value hid (``30 + first`` -> ``33 + first``) was "same"
+    # made-up ``self`` must not shadow: the mutant's ``self.top`` was the
+    # stand-in's number where the version's own run got the cached
+    # property's made-up item, so every mutant "differed" and an edit that
+    # only a made-up value hid (``30 + top`` -> ``33 + top``) was "same"
     old = d('''
         import functools
 
 
-        class Box:
-            def __init__(self, items):
-                self.items = items
+        class Shelf:
+            def label(self):
+                return self.count * 10 + self.top
 
             @functools.cached_property
-            def size(self):
-                return len(self.items)
+            def top(self):
+                return self.books[0]
+
+            def __init__(self, books):
+                self.books = books
 
             @functools.cached_property
-            def first(self):
-                return self.items[0]
-
-            def describe(self):
-                return self.size * 10 + self.first
+            def count(self):
+                return len(self.books)
         ''')
-    new = old.replace("self.size * 10", "self.size * 11")
-    got = compare_sources(old, new, "Box.describe")
+    new = old.replace("self.count * 10", "self.count * 11")
+    got = compare_sources(old, new, "Shelf.label")
     assert got.verdict != "same", got.detail
     if got.verdict == "undecided":
         # the mutants of the changed line survive where the edit did
