@@ -183,8 +183,10 @@ def test_weak_inputs_make_undecided_not_same():
         return [(inp, so.run(inp, opts), sn.run(inp, opts))]
     agree = runs("n = 5")
     assert agree[0][1]["ret"] == agree[0][2]["ret"] == "\"'?'\""
+    # (the setup the sides above were built with: no class values, and
+    # an instance, were there one, built by its ``__init__``)
     gate = B._mutation_gate(fa, fb, ch_o, ch_n, agree,
-                            (["n"], [], ["n"], []), (None, None), opts)
+                            (["n"], [], ["n"], []), (None, None), opts, ((), True))
     assert gate["tried"] >= 2 and not gate["passed"]
     # only the coarse mutants (the dict itself replaced by None) are noticed;
     # the entry the edit wrote and its neighbours survive
@@ -194,7 +196,7 @@ def test_weak_inputs_make_undecided_not_same():
     assert not any("assigns None" in s for s in gate["survivors"])
     # an input that looks the entry up tells its mutants apart
     gate = B._mutation_gate(fa, fb, ch_o, ch_n, runs("n = 20"),
-                            (["n"], [], ["n"], []), (None, None), opts)
+                            (["n"], [], ["n"], []), (None, None), opts, ((), True))
     assert gate["killed"] >= 1
 
 

@@ -2260,7 +2260,8 @@ def _check_function(old: Version, new: Version, opts: Options, test_inputs: Opti
                 not uncovered:
             trees = (old_tree, new_tree) if fc.mode == "module" else (None, None)
             fc.mutants = gate = _mutation_gate(old, new, ch_old, ch_new, agree,
-                                               (o_args, o_kw, n_args, n_kw), trees, opts)
+                                               (o_args, o_kw, n_args, n_kw), trees, opts,
+                                               (cattrs, construct))
             fc.runs += gate["runs"]
         if n >= opts.min_same and point_note is not None:
             fc.verdict = UNDECIDED
@@ -2805,13 +2806,15 @@ def _variants(agree: list, per: int, limit: int = 24, defaults: Optional[dict] =
 
 
 def _mutation_gate(old: Version, new: Version, ch_old: set, ch_new: set, agree: list,
-                   params: tuple, trees: tuple, opts: Options) -> dict:
+                   params: tuple, trees: tuple, opts: Options, setup: tuple) -> dict:
     """Do the inputs on which the versions agreed notice small changes of
     the changed lines?  Mutants of each version's changed lines (the tokens
     the edit wrote first: lexecutor_c.apps.mutants) run on up to three of
     those inputs; a mutant is killed when a run of it differs from the
     version's own run.  Passed when at least ``opts.min_killed`` of the
-    mutants are killed (no mutant at all: passed, nothing to ask)."""
+    mutants are killed (no mutant at all: passed, nothing to ask).
+    ``setup`` is ``(class_attrs, construct)`` as the versions' own sides
+    were built with: a mutant runs as its version does."""
     from .mutants import mutants
     o_args, o_kw, n_args, n_kw = params
     spent = _Spent()
@@ -2835,8 +2838,7 @@ def _mutation_gate(old: Version, new: Version, ch_old: set, ch_new: set, agree: 
     take_new, take_old = regular_new + plans[0][3], regular_old + plans[1][3]
     report = {"tried": 0, "killed": 0, "diff_tried": 0, "diff_killed": 0, "runs": 0,
               "survivors": [], "inputs": len(picked)}
-    cattrs = tuple(sorted(_class_values(old) | _class_values(new)))
-    construct = _init_code(old) == _init_code(new)
+    cattrs, construct = setup
     for label, v, ms in (("new", new, take_new), ("old", old, take_old)):
         for m in ms:
             if spent() > max(5.0, opts.budget / 3):
