@@ -2,6 +2,7 @@
 projects it had never seen (issue 20, stop 36), each with the smallest
 function that shows it."""
 import ast
+import re
 import textwrap
 
 from lexecutor_c.apps import behaviour as B
@@ -1574,3 +1575,119 @@ def test_a_cached_property_of_the_class_stays_a_property():
     assert got.verdict == "changed", got.detail
     # the difference is in the value returned, not in how both failed
     assert got.detail.startswith("return value"), got.detail
+
+
+def _changed_on(old, new, function, note):
+    """The check says "changed", on an input whose note holds ``note``."""
+    c = compare_sources(old, new, function)
+    assert c.verdict == "changed", c.detail
+    assert note in c.evidence["distinguishing_input"]["note"], c.evidence
+
+
+def test_a_predicate_of_the_module_guarding_the_edit_is_made_to_answer():
+    # ``if not _interactive(sys.stdin): return None`` before the changed
+    # line: in the sandbox no stream is a terminal, so the real predicate
+    # always answered False and no input reached the edit -- click's pager
+    # choice behind ``isatty``.  Made to answer True once the module ran
+    old = d('''
+        import sys
+
+
+        def _interactive(stream):
+            try:
+                return stream.isatty()
+            except Exception:
+                return False
+
+
+        def pager(cmd, params):
+            if not _interactive(sys.stdin):
+                return None
+            return [cmd] + list(params)
+        ''')
+    new = old.replace("return [cmd] + list(params)", 'return [cmd, "-R"] + list(params)')
+    _changed_on(old, new, "pager", "_interactive")
+
+
+def test_the_answer_a_predicate_should_give_comes_first():
+    src = d('''
+        import os
+        from ._compat import is_win, has_tty
+
+
+        class Pager:
+            def show(self, text, callback):
+                if has_tty() or self._closed():
+                    return None
+                if not hasattr(text, "read") and callback():
+                    text = text.strip()
+                if is_win(os.environ):
+                    text = text + "!"
+                return text
+        ''')
+    v = function_versions(src, "m.py")["Pager.show"]
+    sc = D._Scope(v)
+    changed, guards = D._changed_nodes(v, {v.node.body[2].body[0].lineno})
+    hints, needed = D._predicate_hints(v, changed, guards, sc)
+    got = [re.search(r"\['([\w.]+)'\] = _lx_answers\((\w+)\)$", h[1][0]).groups()
+           for h in hints]
+    # the ``if`` around the changed line needs True; the early exit before
+    # it, False; hasattr (a builtin) and callback (a parameter) are not the
+    # module's
+    assert got == [("is_win", "True"), ("is_win", "False"),
+                   ("has_tty", "False"), ("has_tty", "True"),
+                   ("Pager._closed", "False"), ("Pager._closed", "True")], got
+    assert [n for _, n in needed] == ["is_win answering True", "has_tty answering False",
+                                     "Pager._closed answering False"]
+
+
+def test_an_item_looked_up_by_a_parameter_is_aimed_at_with_false_values():
+    # ``if self.cache.get(key):`` -> ``if key in self.cache:`` (tinydb's
+    # LRU cache): the versions part only where the key is there with a
+    # false value.  Before, no input held the key so; the verdict rested on
+    # the old version's call to a made-up ``get``
+    old = d('''
+        from collections import OrderedDict
+
+
+        class LRU:
+            def __init__(self, capacity=None):
+                self.capacity = capacity
+                self.cache = OrderedDict()
+
+            def set(self, key, value):
+                if self.cache.get(key):
+                    self.cache[key] = value
+                    self.cache.move_to_end(key, last=True)
+                else:
+                    self.cache[key] = value
+        ''')
+    new = old.replace("if self.cache.get(key):", "if key in self.cache:")
+    v = function_versions(old, "m.py")["LRU.set"]
+    hints = D._hints(v.node, D._Scope(v))
+    raws = [h[1] for h in hints if h[0] == "RAW"]
+    assert ["key = 'key'", "self.cache = {'key': 0}"] == [raws[2][0], raws[2][-1]], raws
+    _changed_on(old, new, "LRU.set", "self.cache = {'key': ")
+
+
+def test_a_function_of_an_imported_module_gives_the_value_it_is_compared_with():
+    # ``platform.system() == "Windows"`` around the changed line: on this
+    # machine the real function never answers so.  Made to answer the
+    # compared value for the run (a function of the input's, whose calls
+    # are not made-up values: the difference is the code's own)
+    old = d('''
+        import platform
+
+
+        def native(path):
+            if platform.system() == "Windows":
+                return path.replace("/", "\\\\")
+            return path
+        ''')
+    new = old.replace('path.replace("/", "\\\\")', 'path.replace("/", "\\\\\\\\")')
+    assert old != new
+    v = function_versions(old, "m.py")["native"]
+    hints = D._hints(v.node, D._Scope(v))
+    assert ("RAW", ["import platform; platform.system = _lx_answers('Windows')"], False, []) \
+        in hints
+    _changed_on(old, new, "native", "platform.system answering 'Windows'")

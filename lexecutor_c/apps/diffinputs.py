@@ -25,6 +25,12 @@ one *subject* one value each:
 * an ``except`` handler that the edit touches is reached by making a call of
   the ``try`` body (a function of an imported module) raise the handled
   class, with the ``errno`` values the handler compares against.
+* a predicate of the module whose truth decides whether the changed lines
+  run (``if not isatty(sys.stdin): return``) answers True and False once the
+  module ran, and a function of an imported module compared with a value
+  (``platform.system() == "Windows"``) answers that value: the machine's own
+  answer is one platform's (``_lx_answers`` makes such functions; their calls
+  are the input's choice, not made-up values).
 
 Subjects on the changed lines come first, then those of the statements that
 guard them (``if``/``while`` tests, ``try`` handlers), then the rest of the
@@ -60,6 +66,14 @@ STAND_IN = '''class _LxObj:
 
 def _lx_absent():
     raise NameError("absent")
+
+
+def _lx_answers(value):
+    # a function that answers ``value`` whatever it is asked (its name
+    # tells the comparison it is the input's choice, not a made-up value)
+    def _lx_answer(*args, **kwargs):
+        return value
+    return _lx_answer
 
 
 class _LxLate:
@@ -118,6 +132,8 @@ def _sample_of(name: str) -> Optional[str]:
     return _SAMPLES.get(last) if "." in name and last[:1].isupper() or last in (
         "datetime", "date", "time", "timedelta", "tzinfo", "timezone") else None
 _EDGES = ("None", "''", "0", "[]", "{}")
+#: what a function made to answer a value is bound to, before the value
+_ANSWER = "_lx_answers"
 _MAX = 40
 #: the other keys a dict made for an aimed key holds
 _KEYS_MAX = 8
@@ -775,6 +791,22 @@ def _hints(node, scope: _Scope) -> list:
                 # characters: ``len(value) > MAX_DIGITS``)
                 vals += [f"b'1' * {max(ns)}", f"'1' * {max(ns)}"]
             raw = True
+        if p is None and isinstance(e, ast.Call) and vals:
+            # a function of an imported module compared with a value
+            # (``platform.system() == "Windows"``, ``os.getuid() == 0``):
+            # the function made to give that value, for this run -- in the
+            # module too, had it asked the same at import time
+            f = _dotted(e.func)
+            if f is not None and len(f) >= 2 and f[0] in scope.imports and \
+                    f[0] not in scope.params and f[0] not in scope.locals and \
+                    all(isinstance(x, str) for x in f) and f[:2] not in (["os", "path"],) and \
+                    f[0] not in ("sys", "builtins", "time", "datetime"):
+                for v in vals[:4]:
+                    src = v if raw else repr(v)
+                    if len(src) < 400:
+                        out.append(("RAW", [f"{scope.imports[f[0]]}; "
+                                            f"{'.'.join(f)} = {_ANSWER}({src})"], False, []))
+            return
         if p is not None and len(p) == 1 and p[0] in scope.offsets and vals:
             # ``escape_id = src[pos:pos + 2]`` compared with ``"\\x"``: the
             # parameter holding the text, read from the start
@@ -1179,6 +1211,25 @@ def _truth(test, scope: _Scope, out: list) -> None:
         # a flag of the module (``if CHECK_LAST_MODIFIED:``): its other
         # value, bound once the module's own statements ran
         out.append(("RAW", [after_module(p[0], scope.flags[p[0]])], False, []))
+    elif p is None:
+        # an item the code looks up by a parameter, tested for truth
+        # (``if self.cache.get(key):``, ``if opts[name]:``): the parameter
+        # given a key and the container that key at each edge value, which
+        # is there but false (where ``key in self.cache`` says it is there)
+        if isinstance(test, ast.Call) and isinstance(test.func, ast.Attribute) and \
+                test.func.attr == "get" and len(test.args) == 1 and not test.keywords:
+            box, key = test.func.value, test.args[0]
+        elif isinstance(test, ast.Subscript):
+            box, key = test.value, test.slice
+        else:
+            return
+        q = _dotted(box)
+        if isinstance(key, ast.Name) and key.id in scope.params and q is not None and \
+                key.id not in q and scope.settable(q):
+            for edge in _EDGES[:3]:
+                out.append(("RAW", [f"{key.id} = 'key'"] + _assign(q + [("item", "key")],
+                                                                    edge, scope),
+                            False, [key.id]))
 
 
 def _handler_hints(node, scope: _Scope) -> list:
@@ -2403,6 +2454,91 @@ def _given_attrs(paths) -> list:
             isinstance(p[1], str)]
 
 
+def _exits(st) -> bool:
+    """Whether a block's last statement leaves it (``return``, ``raise``,
+    ``continue``, ``break``)."""
+    return bool(st) and isinstance(st[-1], (ast.Return, ast.Raise, ast.Continue, ast.Break))
+
+
+def _answers(test, want: Optional[bool]) -> list:
+    """(call, the answer it should give) for the calls whose truth a test
+    reads directly (``f(x)``, ``not f(x)``, the parts of ``and``/``or``);
+    ``want``: the truth the test should have (None: not known, both)."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return _answers(test.operand, None if want is None else not want)
+    if isinstance(test, ast.BoolOp):
+        # every part true makes ``and`` true; every part false, ``or`` false
+        whole = isinstance(test.op, ast.And) == bool(want)
+        return [x for part in test.values
+                for x in _answers(part, want if want is not None and whole else None)]
+    if isinstance(test, ast.Call):
+        return [(test, want)]
+    return []
+
+
+def _predicate_hints(v, changed: list, guards: list, scope: _Scope) -> list:
+    """The module's predicates that decide whether the changed lines run
+    (``if not isatty(sys.stdin): return None`` before them, ``if
+    is_windows():`` around them): each made to answer True, and False, once
+    the module's own statements ran -- in a checkout the real one answers
+    for this machine only (no terminal, not Windows).  A function of the
+    module or one it imports by name, or a method of the function's own
+    class (``self._closed()``); not a builtin, a parameter or a local.
+    Returns (RAW hints, the answer the changed lines need first; the
+    (statement, note) of the answers that are known to be needed)."""
+    import builtins
+    first = min((s.lineno for s in changed), default=None)
+    tests: list = []           # (test, the truth that lets the changed lines run)
+    for g in guards:
+        if isinstance(g, (ast.If, ast.While)):
+            inside = any(g.lineno < s.lineno <= (g.body[-1].end_lineno or 0) for s in changed)
+            tests.append((g.test, True if inside else False if isinstance(g, ast.If) and
+                          g.orelse else None))
+    if first is not None:
+        # an early exit before the changed lines, in a block that holds them
+        for blk in [v.node] + [g for g in guards]:
+            for body in (getattr(blk, "body", None), getattr(blk, "orelse", None)):
+                if not isinstance(body, list):
+                    continue
+                for st in body:
+                    if isinstance(st, ast.If) and (st.end_lineno or st.lineno) < first and \
+                            _exits(st.body) and not st.orelse:
+                        tests.append((st.test, False))
+    cls = getattr(v, "cls", None)
+    top_class = cls is not None and v.qualname.count(".") == 1
+    out: list = []
+    needed: list = []
+    named: set = set()
+    # the tests nearest the changed lines first (the innermost guard, the
+    # last early exit), the module's predicates of two of them at most
+    tests.sort(key=lambda t: -t[0].lineno)
+    for test, want in tests:
+        if len(out) >= 4:
+            break
+        for call, need in _answers(test, want):
+            f = call.func
+            if isinstance(f, ast.Name) and f.id not in scope.params and \
+                    f.id not in scope.locals and not hasattr(builtins, f.id):
+                name = f.id
+            elif top_class and isinstance(f, ast.Attribute) and \
+                    isinstance(f.value, ast.Name) and f.value.id == "self" and \
+                    scope.params[:1] == ["self"]:
+                name = f"{cls.name}.{f.attr}"
+            else:
+                continue
+            if name in named:
+                continue
+            named.add(name)
+            order = [need] if need is not None else []
+            order += [x for x in (True, False) if x not in order]
+            for answer in order:
+                out.append(("RAW", [after_module(name, f"{_ANSWER}({answer})")],
+                            False, []))
+            if need is not None:
+                needed.append((out[-2][1][0], f"{name} answering {need}"))
+    return out, needed
+
+
 def _switches(v) -> dict:
     """The parameters with a default of True or False that the test of an
     ``if`` whose branches call something reads (``if not _parsed:`` over
@@ -2440,6 +2576,8 @@ def aimed_inputs(old, new, ch_old: set, ch_new: set, base: str = "") -> list:
     handlers: list = []
     scopes = {id(v): _Scope(v) for v in (old, new)}
     cli_of: dict = {}       # version -> its command-line hints
+    predicates: list = []   # the answers of the module's predicates the edit needs
+    answering: list = []    # inputs that make functions answer (_predicate_hints, _ANSWER)
     try:
         near.extend((h, new) for h in _default_hints(old, new))
     except Exception:
@@ -2480,6 +2618,9 @@ def aimed_inputs(old, new, ch_old: set, ch_new: set, base: str = "") -> list:
             near.extend((h, v) for h in _carry_hints(changed, scope, v.node, v.module))
             near.extend((h, v) for h in _clock_hints(v, changed, guards, scope))
             near.extend((h, v) for h in _range_hints(guards, scope))
+            got, needed = _predicate_hints(v, changed, guards, scope)
+            answering.extend((h, v) for h in got)
+            predicates.extend(needed)
             if lines:
                 near.extend((h, v) for h in _lookup_hints(v, min(lines), scope))
             near.extend((h, v) for h in _name_hints(v))
@@ -2491,6 +2632,19 @@ def aimed_inputs(old, new, ch_old: set, ch_new: set, base: str = "") -> list:
             rest.extend((h, v) for h in _hints(v.node, scope))
         except Exception:        # an odd AST costs only these inputs
             continue
+    # a function of an imported module made to answer the value the code
+    # compares it with (``platform.system() == "Windows"``): with the
+    # predicates, after every other aimed value
+    for group in (near, rest):
+        moved = [x for x in group if x[0][0] == "RAW" and len(x[0][1]) == 1 and
+                 f" = {_ANSWER}(" in x[0][1][0] and AFTER_MODULE not in x[0][1][0]]
+        for x in moved:
+            group.remove(x)
+            if x in answering:
+                continue
+            answering.append(x)
+            fname, _, answer = x[0][1][0].rpartition("; ")[2].partition(f" = {_ANSWER}(")
+            predicates.append((x[0][1][0], f"{fname} answering {answer[:-1]}"))
     params = set(scopes[id(old)].params) | set(scopes[id(new)].params)
     head = STAND_IN + ("\n" + base if base else "")
     # a command-line main's arguments and input: under every aimed input
@@ -2631,8 +2785,32 @@ def aimed_inputs(old, new, ch_old: set, ch_new: set, base: str = "") -> list:
         out.extend(single([(h, v) for v in (new, old) for h in _annotation_hints(v)]))
     except Exception:
         pass
+    mark = len(out)
     patched(late)
-    return out[:_MAX]
+    # the functions that decide whether the changed lines run made to
+    # answer: each answer alone, then the answer each needs (one function
+    # each, the nearest test's first) with every subject at once and with
+    # the first values aimed at the rest of the function
+    lead, lead_shown, fns = [], [], set()
+    for st, shown in dict.fromkeys(predicates):
+        fn_name = shown.partition(" answering ")[0]
+        if fn_name not in fns:
+            fns.add(fn_name)
+            lead.append(st)
+            lead_shown.append(shown)
+    group = single(answering)
+    if lead:
+        group += at_once(2, lead, lead_shown, named) if subjects else []
+        group += [(prefix + "\n" + "\n".join(lead),
+                   f"{note}, " + ", ".join(lead_shown), names)
+                  for prefix, note, names in rest_items[:3]]
+    if not group:
+        return out[:_MAX]
+    # (they keep a room of their own, after the patches that make an
+    # ``except`` run: values aimed at more subjects do not push those out)
+    group = group[:_MAX // 4]
+    tail = out[mark:] + group
+    return out[:max(0, min(mark, _MAX - len(tail)))] + tail[:_MAX]
 
 
 # ------------------------------------------------------------------ doctests
