@@ -2535,7 +2535,8 @@ def _predicate_hints(v, changed: list, guards: list, scope: _Scope) -> list:
                 out.append(("RAW", [after_module(name, f"{_ANSWER}({answer})")],
                             False, []))
             if need is not None:
-                needed.append((out[-2][1][0], f"{name} answering {need}"))
+                needed.append((after_module(name, f"{_ANSWER}({need})"),
+                               f"{name} answering {need}"))
     return out, needed
 
 
