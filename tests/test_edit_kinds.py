@@ -1691,3 +1691,22 @@ def test_a_function_of_an_imported_module_gives_the_value_it_is_compared_with():
     assert ("RAW", ["import platform; platform.system = _lx_answers('Windows')"], False, []) \
         in hints
     _changed_on(old, new, "native", "platform.system answering 'Windows'")
+
+
+def test_a_compared_value_holding_a_semicolon_names_its_function():
+    # the note of an answering input names the function after the import
+    # statement, whatever the value holds (``"a; b"``)
+    old = d('''
+        import platform
+
+
+        def tag(x, y):
+            if platform.system() == "a; b" and x > 3 and y == "z":
+                return x + 1
+            return x
+        ''')
+    new = old.replace("x + 1", "x + 2")
+    a, b = (function_versions(t, "m.py")["tag"] for t in (old, new))
+    line = a.node.body[0].body[0].lineno
+    notes = [n for _, n, _ in D.aimed_inputs(a, b, {line}, {line})]
+    assert any("platform.system answering 'a; b'" in n for n in notes), notes

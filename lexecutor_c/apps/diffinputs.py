@@ -2644,7 +2644,8 @@ def aimed_inputs(old, new, ch_old: set, ch_new: set, base: str = "") -> list:
             if x in answering:
                 continue
             answering.append(x)
-            fname, _, answer = x[0][1][0].rpartition("; ")[2].partition(f" = {_ANSWER}(")
+            # (after the import, which holds no "; ": the value may)
+            fname, _, answer = x[0][1][0].partition("; ")[2].partition(f" = {_ANSWER}(")
             predicates.append((x[0][1][0], f"{fname} answering {answer[:-1]}"))
     params = set(scopes[id(old)].params) | set(scopes[id(new)].params)
     head = STAND_IN + ("\n" + base if base else "")
