@@ -981,13 +981,32 @@ def _address_like(fields: list, a: dict, b: dict) -> bool:
     return False
 
 
+#: digits in a value that differs from another only in its digits, from
+#: which the value may be computed from an address (spelled out digit by digit)
+_DIGITS_ONLY_MIN = 6
+
+
+def _digits_only(fields: list, a: dict, b: dict) -> bool:
+    """Whether two runs' values of one of ``fields`` differ only in their
+    digits, holding ``_DIGITS_ONLY_MIN`` or more of them (``'2-4-4-2'``
+    against ``'0-6-4-1'``): a value that may be an address's digits
+    reworked, not shaped like an address."""
+    for k in fields:
+        x, y = str(a.get(k) or ""), str(b.get(k) or "")
+        if x != y and re.sub(r"\d", "0", x) == re.sub(r"\d", "0", y) and \
+                sum(c.isdigit() for c in x) >= _DIGITS_ONLY_MIN:
+            return True
+    return False
+
+
 def _rerun_addresses(real: list, sides: list, inp, opts, ro: dict, rn: dict, fc) -> list:
     """``real`` (the fields a rerun of each version reproduced), less those
     a second rerun, on another heap, does not give again, where the two
-    versions' values differ in numbers the size of an address: a rerun may
-    land on the first run's address by chance (blocks the module freed are
-    reused first, whatever was allocated before)."""
-    if not real or not _address_like(real, ro, rn):
+    versions' values differ in numbers the size of an address, or only in
+    many digits: a rerun may land on the first run's address by chance
+    (blocks the module freed are reused first, whatever was allocated
+    before)."""
+    if not real or not (_address_like(real, ro, rn) or _digits_only(real, ro, rn)):
         return real
     return _rerun_reproduced(real, sides, inp, opts, ro, rn, fc, _SHIFT + 2)
 
