@@ -1758,3 +1758,52 @@ def test_a_compared_value_holding_a_semicolon_names_its_function():
     line = a.node.body[0].body[0].lineno
     notes = [n for _, n, _ in D.aimed_inputs(a, b, {line}, {line})]
     assert any("platform.system answering 'a; b'" in n for n in notes), notes
+
+
+def test_a_type_error_the_edit_raises_on_a_real_input_is_a_change():
+    # ``b.decode()`` on a file opened in text mode: the old version's
+    # ``str`` has no ``decode``, so it goes on only by a made-up value and
+    # fails later, in a helper; the new version turns the input away with a
+    # TypeError of its own ``raise``.  The builtins the edit adds
+    # (``TypeError``, ``AttributeError``) are no dependency that a stand-in
+    # could stand for (tomli's ``load``, which got "undecided")
+    head = d('''
+        def parse(s):
+            if not isinstance(s, str):
+                raise ValueError("not a document")
+            return s.split("=")
+        ''')
+    old = head + d('''
+
+
+        def load(fp):
+            s = fp.read().decode()
+            return parse(s)
+        ''')
+    new = head + d('''
+
+
+        def load(fp):
+            b = fp.read()
+            try:
+                s = b.decode()
+            except AttributeError:
+                raise TypeError("open the file in binary mode") from None
+            return parse(s)
+        ''')
+    c = compare_sources(old, new, "load")
+    assert c.verdict == "changed", c.detail
+    assert "TypeError" in c.detail
+    o, n = function_versions(old, "m.py")["load"], function_versions(new, "m.py")["load"]
+    assert B._swapped_sides(o, n) == (set(), set())
+    # a builtin the module rebinds is a dependency still, and so is an
+    # attribute that bears a builtin's name
+    rebinds = "from compat import TypeError\n" + new
+    assert B._swapped_sides(o, function_versions(rebinds, "m.py")["load"])[1] == {"TypeError"}
+    attr = new.replace("b = fp.read()", "b = fp.read(fp.len)")
+    assert B._swapped_sides(o, function_versions(attr, "m.py")["load"])[1] == {"len"}
+    # the edit's own raise counts only on its lines
+    real = {"outcome": "raised:TypeError", "line": 9, "injections": 0, "input": "{}"}
+    made = {"outcome": "raised:ValueError", "line": 3, "injections": 2, "input": "{}"}
+    assert B._real_side(made, real, set(), (set(), {9}))
+    assert not B._real_side(made, real, set(), (set(), {7}))

@@ -36,6 +36,7 @@ nondeterministic function (time, random, ids, hash order) never yields
 from __future__ import annotations
 
 import ast
+import builtins
 import os
 import re
 import time
@@ -1118,10 +1119,11 @@ def _through_injection(fields: list, a: dict, b: dict) -> bool:
     return False
 
 
-def _weak(real: list, ro: dict, rn: dict, swapped: set, own: bool) -> bool:
+def _weak(real: list, ro: dict, rn: dict, swapped: set, own: bool,
+          edit_raises: tuple = ((), ())) -> bool:
     """Whether a difference in the fields ``real`` may come from what
     made-up values did rather than from the code (see the caller)."""
-    if _real_side(ro, rn, swapped):
+    if _real_side(ro, rn, swapped, edit_raises):
         return False
     if "ret" in real and _arity_changed(_parsed(ro.get("ret")), _parsed(rn.get("ret"))):
         # a value returned or yielded as a tuple of another length at the
@@ -1199,7 +1201,29 @@ def _swapped_sides(old: Version, new: Version) -> tuple:
                 and n.id not in bound} | \
             {n.attr for n in ast.walk(v.node) if isinstance(n, ast.Attribute)}
     r_old, r_new = read(old), read(new)
-    return r_old - r_new, r_new - r_old
+    # a builtin the module does not rebind (``TypeError``, ``isinstance``)
+    # is never made up: no dependency that a stand-in could stand for
+    # (an attribute of that name still counts)
+    attrs = {n.attr for v in (old, new) for n in ast.walk(v.node)
+             if isinstance(n, ast.Attribute)}
+    kept = {n for v in (old, new) for n in _module_bound(v.module)}
+    fixed = set(dir(builtins)) - kept - attrs
+    return r_old - r_new - fixed, r_new - r_old - fixed
+
+
+def _module_bound(module) -> set:
+    """Every name a module binds anywhere (assigned, imported, defined)."""
+    out = set()
+    for n in ast.walk(module):
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+            out.add(n.id)
+        elif isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            out.add(n.name)
+        elif isinstance(n, (ast.Import, ast.ImportFrom)):
+            out.update((a.asname or a.name).split(".")[0] for a in n.names)
+        elif isinstance(n, ast.arg):
+            out.add(n.arg)
+    return out
 
 
 def _swapped_difference(fields: list, a: dict, b: dict, old_only: set,
@@ -1602,7 +1626,7 @@ def _unmade(ro: dict, rn: dict) -> bool:
     return all(str(r.get("input", "")) in ("{}", "") and _all_real(r) for r in (ro, rn))
 
 
-def _real_side(ro: dict, rn: dict, swapped: set) -> bool:
+def _real_side(ro: dict, rn: dict, swapped: set, edit_raises: tuple = ((), ())) -> bool:
     """Is one run of a pair all real (:func:`_all_real`) while the other is
     not, on an edit that swaps no dependency?  The two runs go alike up to
     the first changed statement either runs (same input, same code), so the
@@ -1614,12 +1638,16 @@ def _real_side(ro: dict, rn: dict, swapped: set) -> bool:
     did what the real run did.  Not where the edit swapped a dependency
     (``return settings.LIMIT`` -> ``return 5``: the made-up ``settings``
     stands where the real value would have been equal), nor where the real
-    run rejected its input's type."""
+    run rejected its input's type -- unless by a ``raise`` the edit wrote
+    (``edit_raises``: each version's such lines): a file opened in text
+    mode turned away with a TypeError of the edit's own, where the other
+    version went on only by made-up values, is the edit's behaviour."""
     if swapped:
         return False
-    for a, b in ((ro, rn), (rn, ro)):
+    for a, b, own in ((ro, rn, edit_raises[0]), (rn, ro, edit_raises[1])):
         if _all_real(a) and not _all_real(b) and \
-                str(a.get("outcome")) not in ("raised:TypeError", "raised:AttributeError"):
+                (str(a.get("outcome")) not in ("raised:TypeError", "raised:AttributeError") or
+                 a.get("line") in own):
             return True
     return False
 
@@ -2054,7 +2082,7 @@ def _check_function(old: Version, new: Version, opts: Options, test_inputs: Opti
         ran_new |= h_new
         diff = _differences(ro, rn, raise_forms, opts.points == "change")
         if diff == ["outcome"] and _artefact(ro, rn, inp, own_tokens) and \
-                not _real_side(ro, rn, swapped) and not _unmade(ro, rn):
+                not _real_side(ro, rn, swapped, edit_raises) and not _unmade(ro, rn):
             # one version fails on a made-up value lacking an operation the
             # other version does not use, or both fail on made-up values (in
             # different places): no evidence either way
@@ -2139,7 +2167,7 @@ def _check_function(old: Version, new: Version, opts: Options, test_inputs: Opti
                 # (an aimed input on which both called the same stand-ins
                 # alike, and what differs holds no made-up value: a dict
                 # entry the input gave that one version removes)
-                weak = _weak(real, ro, rn, swapped, own)
+                weak = _weak(real, ro, rn, swapped, own, edit_raises)
                 # what the function does outside (returns, raises, calls,
                 # writes) over a value at the changed lines' exits, either
                 # over a difference in injected values
