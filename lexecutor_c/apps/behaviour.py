@@ -1212,7 +1212,8 @@ def _swapped_sides(old: Version, new: Version) -> tuple:
 
 
 def _module_bound(module) -> set:
-    """Every name a module binds anywhere (assigned, imported, defined)."""
+    """Every name a module binds anywhere (assigned, imported, defined, a
+    parameter of any of its functions)."""
     out = set()
     for n in ast.walk(module):
         if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
