@@ -46,9 +46,9 @@ from typing import Optional
 from ..engine import sandbox
 from .funcrun import AFTER_MODULE, after_module, handled_spans, run_case, snapshot
 from .diffinputs import STAND_IN, handles_bytes
-from .funcsource import (Version, _names_read, build_driver, changed_lines, code_dump,
-                         facts_source, function_versions, is_overload, module_driver,
-                         module_name_of, relative_levels)
+from .funcsource import (Version, _names_read, bound_names, build_driver, changed_lines,
+                         code_dump, facts_source, function_versions, is_overload,
+                         module_driver, module_name_of, relative_levels)
 
 __all__ = ["Version", "FunctionCheck", "Options", "Input", "Tree", "function_versions",
            "check_function", "snapshot", "code_dump", "changed_lines", "build_driver",
@@ -1188,8 +1188,6 @@ def _swapped_names(old: Version, new: Version) -> set:
 def _swapped_sides(old: Version, new: Version) -> tuple:
     """:func:`_swapped_names` by version: (those only the old function
     reads, those only the new one reads)."""
-    import ast
-
     def read(v):
         a = v.node.args
         bound = {p.arg for p in a.posonlyargs + a.args + a.kwonlyargs} | \
@@ -1198,33 +1196,16 @@ def _swapped_sides(old: Version, new: Version) -> tuple:
              and isinstance(n.ctx, ast.Store)}
         # (a parameter or local renamed is no dependency)
         return {n.id for n in ast.walk(v.node) if isinstance(n, ast.Name)
-                and n.id not in bound} | \
+                and n.id not in bound}, \
             {n.attr for n in ast.walk(v.node) if isinstance(n, ast.Attribute)}
-    r_old, r_new = read(old), read(new)
+    (n_old, a_old), (n_new, a_new) = read(old), read(new)
+    r_old, r_new = n_old | a_old, n_new | a_new
     # a builtin the module does not rebind (``TypeError``, ``isinstance``)
     # is never made up: no dependency that a stand-in could stand for
     # (an attribute of that name still counts)
-    attrs = {n.attr for v in (old, new) for n in ast.walk(v.node)
-             if isinstance(n, ast.Attribute)}
-    kept = {n for v in (old, new) for n in _module_bound(v.module)}
-    fixed = set(dir(builtins)) - kept - attrs
+    fixed = set(dir(builtins)) - bound_names(old.module) - bound_names(new.module) - \
+        a_old - a_new
     return r_old - r_new - fixed, r_new - r_old - fixed
-
-
-def _module_bound(module) -> set:
-    """Every name a module binds anywhere (assigned, imported, defined, a
-    parameter of any of its functions)."""
-    out = set()
-    for n in ast.walk(module):
-        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
-            out.add(n.id)
-        elif isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            out.add(n.name)
-        elif isinstance(n, (ast.Import, ast.ImportFrom)):
-            out.update((a.asname or a.name).split(".")[0] for a in n.names)
-        elif isinstance(n, ast.arg):
-            out.add(n.arg)
-    return out
 
 
 def _swapped_difference(fields: list, a: dict, b: dict, old_only: set,

@@ -1248,6 +1248,10 @@ def _freeze_clock() -> None:
 
 _HELD: list = []
 
+#: lengths of ``bytes`` objects, one in each size class the object allocator
+#: serves from 48 to 512 bytes (``object()`` and a two-digit int fill 16 and 32)
+_BYTES_SIZES = range(2, 480, 16)
+
 
 def _padding(n: int) -> list:
     """Blocks of every size class the object allocator serves from its
@@ -1267,7 +1271,7 @@ def _padding(n: int) -> list:
         for got in (keep, drop):
             got.append(object())                    # 16 bytes
             got.append((1 << 40) + i)               # 32
-            got.extend(bytes(k) for k in range(2, 480, 16))     # 48 .. 512
+            got.extend(bytes(k) for k in _BYTES_SIZES)          # 48 .. 512
     random.Random(n).shuffle(drop)
     while drop:
         drop.pop()
@@ -1286,14 +1290,13 @@ def _holding(n: int) -> list:
     n = max(0, int(n))
     if not n:
         return []
-    sizes = range(2, 480, 16)
-    out = [None] * (8 * n * (2 + len(sizes)))  # made at once: no block freed as it grows
+    out = [None] * (8 * n * (2 + len(_BYTES_SIZES)))  # made at once: none freed as it grows
     i = 0
     for j in range(8 * n):
         out[i] = object()                       # 16 bytes
         out[i + 1] = (1 << 40) + j              # 32
         i += 2
-        for k in sizes:                         # 48 .. 512
+        for k in _BYTES_SIZES:                  # 48 .. 512
             out[i] = bytes(k)
             i += 1
     return out

@@ -413,6 +413,23 @@ def _names_read(node: ast.AST) -> set:
     return out
 
 
+def bound_names(tree: ast.AST) -> set:
+    """Every name ``tree`` binds anywhere: assigned or deleted, imported,
+    defined, a parameter of any of its functions."""
+    out = set()
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Store, ast.Del)):
+            out.add(n.id)
+        elif isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            out.add(n.name)
+        elif isinstance(n, ast.arg):
+            out.add(n.arg)
+        elif isinstance(n, (ast.Import, ast.ImportFrom)):
+            for a in n.names:
+                out.add((a.asname or a.name).split(".")[0])
+    return out
+
+
 def _bound_by(stmt) -> set:
     if isinstance(stmt, ast.Import):
         return {(a.asname or a.name).split(".")[0] for a in stmt.names}

@@ -39,6 +39,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Optional
 
 from ..engine import sandbox
+from .funcsource import bound_names
 from .inputspec import Grammar
 
 __all__ = ["Completeness", "StdinCrash", "StdinReport", "completeness", "find_stdin_errors",
@@ -72,27 +73,12 @@ class Completeness:
                  if self.unresolved_imports else ""))
 
 
-def _bound_names(tree: ast.AST) -> set:
-    out = set()
-    for n in ast.walk(tree):
-        if isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Store, ast.Del)):
-            out.add(n.id)
-        elif isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            out.add(n.name)
-        elif isinstance(n, ast.arg):
-            out.add(n.arg)
-        elif isinstance(n, (ast.Import, ast.ImportFrom)):
-            for a in n.names:
-                out.add((a.asname or a.name).split(".")[0])
-    return out
-
-
 def completeness(text: str, filename: str = "<program>") -> Completeness:
     """Whether the program needs nothing but its input (module docstring)."""
     from ..engine.instrument import instrument
     tree = ast.parse(text, filename)
     undefined = {u.name for u in instrument(text, filename=filename).undefined}
-    bound = _bound_names(tree)
+    bound = bound_names(tree)
     why: dict = {}
     for name in sorted(undefined):
         if name in PY2_NAMES:
