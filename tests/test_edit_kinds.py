@@ -304,6 +304,30 @@ def test_a_helper_called_on_either_class_alone_is_still_no_call():
     assert x == y == "[]"
 
 
+
+def test_a_helper_moved_to_another_module_of_the_package_is_no_call():
+    # mistune's ``_finalize_emphasis_tokens`` moved to another module as
+    # ``finalize_emphasis_tokens``: called with the same arguments, the
+    # module's helper in one version and the package's in the other
+    a = "[['io.open', ['1'], []], ['internal:_finalize', [\"'t'\"], []]]"
+    b = "[['io.open', ['1'], []], ['mistune.(package).finalize', [\"'t'\"], []]]"
+    x, y = B._matched_calls(a, b)
+    assert x == y == "[['io.open', ['1'], []]]"
+    x, y = B._matched_calls(b, a)
+    assert x == y
+    # other arguments, another name, or a package function both versions
+    # call: still a difference
+    for other in ("[['io.open', ['1'], []], ['mistune.(package).finalize', [\"'u'\"], []]]",
+                  "[['io.open', ['1'], []], ['mistune.(package).validate', [\"'t'\"], []]]"):
+        x, y = B._matched_calls(a, other)
+        assert x != y, other
+    both = "[['io.open', ['1'], []], ['mistune.(package).finalize', [\"'t'\"], []], " \
+        "['internal:_finalize', [\"'t'\"], []]]"
+    x, y = B._matched_calls(both, b)
+    assert x == y      # the helper only one version has is no call, as before
+    x, y = B._matched_calls(both, "[['io.open', ['1'], []]]")
+    assert x != y      # the package's function called by one version only
+
 def test_what_a_class_method_writes_to_its_class_is_compared():
     # a class method that now also sets a class attribute (bidict's
     # ``_init_class``): the attribute its class already has keeps the value

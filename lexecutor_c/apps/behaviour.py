@@ -1429,9 +1429,13 @@ def _matched_calls(a, b) -> tuple:
             return any(on_base(o, m) for o in other)
         return any((m := _ON_SUB.fullmatch(o)) and on_base(name, m) for o in other)
 
+    moved = _moved_helpers(x, y, nx, ny)
+
     def keep(t, other):
         out, helpers, seen = [], [], set()
         for c in t:
+            if isinstance(c, list) and c and _args_key(c) in moved:
+                continue
             internal = isinstance(c, list) and c and str(c[0]).startswith("internal:")
             if internal and str(c[0]) not in other and not kept(str(c[0]), other):
                 continue
@@ -1451,6 +1455,34 @@ def _matched_calls(a, b) -> tuple:
             out.append(c)
         return repr(out + [c for _, c in sorted(helpers, key=lambda h: h[0])])
     return keep(x, ny), keep(y, nx)
+
+
+def _base_name(name: str) -> str:
+    """A callee's own name, without its module, class or leading
+    underscores (``internal:_finalize_tokens`` and
+    ``mistune.(package).finalize_tokens`` both ``finalize_tokens``)."""
+    return name.rsplit(".", 1)[-1].split(":", 1)[-1].lstrip("_")
+
+
+def _args_key(c: list) -> tuple:
+    """A call record's base name and arguments (what a moved helper keeps)."""
+    return (_base_name(str(c[0])), repr(c[1:]))
+
+
+def _moved_helpers(x: list, y: list, nx: set, ny: set) -> set:
+    """The calls (:func:`_args_key`) of a helper that one version has in its
+    module (``internal:_finalize``) and the other calls from another module
+    of the package (``pkg.(package).finalize``), by the same name less its
+    leading underscores and with the same arguments, neither name called in
+    the other version: a helper a refactoring moved to another module.  The
+    helper runs for real in both, so what it does shows in the values; the
+    call itself is no interaction with the outside world."""
+    def one_sided(t, other, internal):
+        return {_args_key(c) for c in t if isinstance(c, list) and len(c) > 1 and
+                str(c[0]) not in other and
+                (str(c[0]).startswith("internal:") if internal else ".(package)." in str(c[0]))}
+    return (one_sided(x, ny, True) & one_sided(y, nx, False)) | \
+        (one_sided(y, nx, True) & one_sided(x, ny, False))
 
 
 #: a method called on the object of the subclass ``SUBCLASS_SELF`` made
