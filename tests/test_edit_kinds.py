@@ -1063,6 +1063,18 @@ def test_a_flag_of_the_module_and_a_file_that_is_there_are_aimed_at():
     assert "flipped" in c.evidence["distinguishing_input"]["note"]
 
 
+def _spelled_address():
+    """Two versions of a function that spells an iterator's address out
+    digit by digit, modulo 7: the new one makes three iterators first."""
+    old = d('''
+        def spell(n):
+            it = iter(range(n))
+            return "-".join(str(int(c) % 7) for c in str(id(it))[-6:])
+        ''')
+    return old, old.replace("    it = iter(range(n))",
+                            "    ahead = [iter(range(n)) for _ in range(3)]\n    it = iter(range(n))")
+
+
 def test_a_value_computed_from_an_address_is_no_difference():
     # the new version makes three objects first, so its iterator sits at
     # another address than the old one's, on every run (each run forks the
@@ -1071,13 +1083,7 @@ def test_a_value_computed_from_an_address_is_no_difference():
     # differ between two runs of one version and the difference is not
     # reproduced (inflect's ``number_to_words`` spelled out an iterator's
     # ``str`` on one input)
-    old = d('''
-        def spell(n):
-            it = iter(range(n))
-            return "-".join(str(int(c) % 7) for c in str(id(it))[-6:])
-        ''')
-    new = old.replace("    it = iter(range(n))",
-                      "    ahead = [iter(range(n)) for _ in range(3)]\n    it = iter(range(n))")
+    old, new = _spelled_address()
     for _ in range(2):
         c = compare_sources(old, new, "spell")
         assert c.verdict == "undecided", c.detail
@@ -1293,18 +1299,12 @@ def test_blocks_freed_after_the_padding_are_held_before_the_call():
 def test_an_address_the_padding_did_not_move_is_still_no_difference(monkeypatch):
     # where the padding moves nothing (in CI, on 3.13, a rerun's iterator
     # sat where the first run's had, twice), a rerun's ``id()`` still gives
-    # other numbers: the spelled-out address is not reproduced.  Without
-    # the salted ``id`` the same check says "changed" here
+    # other numbers: the spelled-out address is not reproduced (without the
+    # salted ``id``, the same check said "changed" here on 3.11)
     from lexecutor_c.apps import funcrun
     monkeypatch.setattr(funcrun, "_padding", lambda n: [])
     monkeypatch.setattr(funcrun, "_holding", lambda n: [])
-    old = d('''
-        def spell(n):
-            it = iter(range(n))
-            return "-".join(str(int(c) % 7) for c in str(id(it))[-6:])
-        ''')
-    new = old.replace("    it = iter(range(n))",
-                      "    ahead = [iter(range(n)) for _ in range(3)]\n    it = iter(range(n))")
+    old, new = _spelled_address()
     c = compare_sources(old, new, "spell")
     assert c.verdict == "undecided", c.detail
 
