@@ -2055,7 +2055,8 @@ def _check_function(old: Version, new: Version, opts: Options, test_inputs: Opti
                                      only_fill=not (agree or wobbly or short),
                                      orders=_edit_orders(old, new, ch_old, ch_new),
                                      bytes_too=handles_bytes(old) or handles_bytes(new),
-                                     tail=not (agree or wobbly))
+                                     tail=not (agree or wobbly),
+                                     duck=_edit_duck(old, new, ch_old, ch_new))
                 continue
             break
         n_inputs += 1
@@ -2512,6 +2513,22 @@ def _edit_none(old: Version, new: Version, ch_old: set, ch_new: set) -> bool:
     return tests(old, ch_old) != tests(new, ch_new)
 
 
+def _edit_duck(old: Version, new: Version, ch_old: set, ch_new: set) -> bool:
+    """Does the edit change how its lines tell what an object is, with a
+    ``hasattr`` among the tests (``isinstance(fp, SupportsRead)`` ->
+    ``... or hasattr(fp, "read")``)?  Then a value behind a wrapper that
+    hands attributes on (the ``proxy`` reshape) may tell the versions apart:
+    ``hasattr`` sees through it, ``isinstance`` does not."""
+    import ast
+
+    def tests(v, lines):
+        return sorted(ast.dump(n) for n in _on_lines(v, lines)
+                      if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and
+                      n.func.id in ("hasattr", "isinstance", "issubclass", "callable"))
+    a, b = tests(old, ch_old), tests(new, ch_new)
+    return a != b and any("id='hasattr'" in t for t in a + b)
+
+
 def _edit_own_class(old: Version, new: Version, ch_old: set, ch_new: set) -> bool:
     """Do the changed lines of either version ask for the object's own class
     (``type(self)``, ``self.__class__``, a class method's ``cls``)?  Then an
@@ -2715,7 +2732,7 @@ def _variants(agree: list, per: int, limit: int = 24, defaults: Optional[dict] =
               compared: list = (), aimed_values: Optional[dict] = None,
               own_class: bool = False, bytes_too: bool = True, tail: bool = False,
               fillable: bool = False, only_fill: bool = False,
-              orders: bool = False) -> list:
+              orders: bool = False, duck: bool = False) -> list:
     """Inputs to try once no input told the versions apart: up to ``per``
     agreeing inputs (concrete ones first), one argument at a time in another
     shape.  First the shapes aimed at the edit -- the edit's own tokens
@@ -2736,7 +2753,10 @@ def _variants(agree: list, per: int, limit: int = 24, defaults: Optional[dict] =
     arguments among their keys); ``only_fill``: that variant alone (the
     inputs raised before the changed lines); ``orders``: the edit changes
     how its lines compare -- only then an int as an object with
-    ``__index__`` alone (the ``index`` shape)."""
+    ``__index__`` alone (the ``index`` shape); ``duck``: the edit changes
+    how it tells what an object is, with a ``hasattr`` among the tests --
+    each argument that is no number, bool or None behind a wrapper that
+    hands its attributes on (the ``proxy`` shape), among the aimed ones."""
     from .funcrun import FILL_SELF, PAIR, RESHAPES, SUBCLASS_SELF
     aimed, other, pairs, crossed, flips = [], [], [], [], []
     paired = []         # an aimed input's value beside another parameter's
@@ -2795,6 +2815,9 @@ def _variants(agree: list, per: int, limit: int = 24, defaults: Optional[dict] =
             shapes = _shapes_of(snap)
             if none and str(snap) != "None":
                 add(aimed, f"None for argument {i + 1}", f"none@{i}")
+            if duck and str(snap) != "None" and _number(snap) is None and \
+                    str(snap) not in ("True", "False"):
+                add(aimed, f"argument {i + 1} behind a proxy", f"proxy@{i}")
             if rounds and _INT.fullmatch(str(snap)):
                 add(aimed, f"a fraction added to argument {i + 1}", f"frac@{i}")
                 add(aimed, f"argument {i + 1} as a float", f"float@{i}")

@@ -41,6 +41,7 @@ top plan), so the value overrides what the plan chose and the rest stays.
 from __future__ import annotations
 
 import ast
+import io
 import math
 import re
 import datetime as _dt
@@ -76,6 +77,16 @@ def _lx_answers(value):
     return _lx_answer
 
 
+class _LxProxy:
+    # a value behind a wrapper that hands attributes on (a lazy object, a
+    # file wrapper): ``hasattr`` sees through it, ``isinstance`` does not
+    def __init__(self, x):
+        object.__setattr__(self, "_lx_wrapped", x)
+
+    def __getattr__(self, a):
+        return getattr(object.__getattribute__(self, "_lx_wrapped"), a)
+
+
 class _LxLate:
     # a name of the module, bound once the module ran (funcrun); new: an
     # instance of that class, made without its __init__
@@ -108,6 +119,13 @@ _SAMPLES = {"str": "'a'", "int": "1", "float": "1.5", "bool": "True", "list": "[
             "Path": "__import__('pathlib').Path('a/b.txt')",
             "Number": "1.5", "Real": "1.5", "Integral": "1", "Rational": "1",
             "Exception": "ValueError('a')", "BaseException": "ValueError('a')"}
+
+
+#: values a wrapper (STAND_IN's ``_LxProxy``) holds for ``hasattr(x, NAME)``:
+#: the first whose class has NAME
+_PROXIED = (("[1, 2]", list), ("{'a': 1}", dict), ("'a'", str), ("b'a'", bytes),
+            ("__import__('io').BytesIO(b'a')", io.BytesIO),
+            ("__import__('io').StringIO('a')", io.StringIO))
 
 
 #: builtin classes whose subclass takes one of their samples
@@ -1006,6 +1024,13 @@ def _hints(node, scope: _Scope) -> list:
             attr = ast.Attribute(value=n.args[0], attr=n.args[1].value, ctx=ast.Load())
             add(attr, ["a"])
             got_attrs.append((n.args[0], attr))
+            if n.func.id == "hasattr":
+                # and a value that has it behind a wrapper that hands
+                # attributes on (``hasattr(data, "__iter__")`` beside
+                # ``isinstance(data, Iterable)``: they part on it)
+                has = [src for src, cls in _PROXIED if hasattr(cls, n.args[1].value)]
+                if has:
+                    add(n.args[0], [f"_LxProxy({has[0]})"], raw=True)
         elif isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and \
                 n.func.id == "sum" and len(n.args) == 1 and not n.keywords:
             # ``sum(values) / float(len(values))``: numbers of the other

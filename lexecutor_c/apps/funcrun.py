@@ -881,6 +881,25 @@ RESHAPES = ("iter", "neg", "big", "nan", "tz", "empty", "upper", "lower", "bytes
             "getitem", "mapping", "index", "flip")
 
 
+class _Proxy:
+    """A value behind a wrapper that hands every attribute on to it through
+    ``__getattr__`` (a lazy object, a file wrapper, a context-local proxy):
+    ``hasattr(p, "read")`` and ``hasattr(p, "__iter__")`` answer as the
+    value would, while ``isinstance(p, Iterable)``, ``iter(p)`` and every
+    other operator ask the wrapper's class, which defines none of them."""
+
+    __slots__ = ("_lx_wrapped",)
+
+    def __init__(self, x):
+        object.__setattr__(self, "_lx_wrapped", x)
+
+    def __getattr__(self, name):
+        return getattr(object.__getattribute__(self, "_lx_wrapped"), name)
+
+    def __repr__(self) -> str:
+        return f"_Proxy({object.__getattribute__(self, '_lx_wrapped')!r})"
+
+
 class _IndexOnly:
     """A whole number that is not an int: it has ``__index__`` (``range``,
     slicing and ``operator.index`` take it) and nothing else -- where ``==``
@@ -1133,6 +1152,7 @@ def reshape(x, how: str):
     ``frac``: 0.7 added to an int; ``float``: an int as a float;
     ``num:N``: the number N instead of a number; ``flip``: a bool negated;
     ``index``: an int as an object that has ``__index__`` alone;
+    ``proxy``: the value behind a ``__getattr__`` wrapper (_Proxy);
     ``lit:REPR``: the literal REPR instead of any value), or
     ``_SAME`` when ``x`` is not of a kind that reshape applies to.  Exact
     types only: a subclass keeps its shape."""
@@ -1143,6 +1163,8 @@ def reshape(x, how: str):
         return (v for v in x)
     if how == "getitem" and t in (list, tuple) and x:
         return _OnlyGetitem(x)
+    if how == "proxy" and x is not None and t not in (bool, int, float, _Proxy):
+        return _Proxy(x)
     if how == "neg" and t in (int, float, datetime.timedelta):
         return -x if x else (-1 if t is int else -1.5 if t is float else _SAME)
     if how == "index" and t is int:
