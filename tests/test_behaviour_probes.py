@@ -2844,3 +2844,62 @@ def test_a_mapping_of_the_project_is_shown_by_its_entries_and_its_attributes():
     assert snapshot(u).endswith(".Unreadable: ValueError>")
     assert snapshot(w)[0].endswith(".Unreadable: ValueError>")
     assert snapshot(w)[1] == [["tag", "'t'"]]
+
+
+DUCK_OLD = d('''
+    from collections.abc import Iterable
+
+    def stream_length(data):
+        if isinstance(data, Iterable) and not isinstance(data, (str, bytes)):
+            return sum(1 for _ in data)
+        return -1
+    ''')
+DUCK_NEW = DUCK_OLD.replace("if isinstance(data, Iterable) and",
+                            "if (isinstance(data, Iterable) or hasattr(data, '__iter__')) and")
+
+
+def test_a_value_behind_a_wrapper_that_hands_attributes_on():
+    from collections.abc import Iterable
+    from lexecutor_c.apps.funcrun import _SAME, reshape
+    p = reshape([1, 2], "proxy")
+    # ``hasattr`` sees the list's attributes through it, ``isinstance`` and
+    # ``iter`` ask the wrapper's class, which has none
+    assert hasattr(p, "__iter__") and p.count(2) == 1
+    assert not isinstance(p, Iterable)
+    with pytest.raises(TypeError):
+        iter(p)
+    assert "[1, 2]" in repr(p)
+    for x in (None, 1, 2.5, True, p):
+        assert reshape(x, "proxy") is _SAME, x
+
+
+def test_an_edit_of_its_hasattr_tests_gets_values_behind_a_wrapper():
+    fa, fb, (lo, ln) = _versions(DUCK_OLD, DUCK_NEW, "stream_length")
+    assert B._edit_duck(fa, fb, lo, ln)
+    # the aimed values: the subject of the new ``hasattr`` as a list behind
+    # a wrapper (the wrapper's class is in every aimed input's prefix)
+    made = D.aimed_inputs(fa, fb, lo, ln)
+    assert any("data = _LxWrap([1, 2])" in n for _, n, _ in made), [n for _, n, _ in made]
+    assert "class _LxWrap" in D.STAND_IN
+    # a widened isinstance test alone, or a hasattr test both versions
+    # have unchanged, is no such edit
+    wide = DUCK_OLD.replace("(str, bytes)", "(str, bytes, bytearray)")
+    fa2, fb2, (lo2, ln2) = _versions(DUCK_OLD, wide, "stream_length")
+    assert not B._edit_duck(fa2, fb2, lo2, ln2)
+    both = DUCK_NEW.replace("return -1", "return -2")
+    fa3, fb3, (lo3, ln3) = _versions(DUCK_NEW, both, "stream_length")
+    assert not B._edit_duck(fa3, fb3, lo3, ln3)
+
+
+def test_hasattr_beside_isinstance_is_told_apart_by_a_wrapped_value():
+    # a list behind a wrapper: the old test turns it away (-1), the new one
+    # takes it and fails to iterate it
+    c = compare_sources(DUCK_OLD, DUCK_NEW, "stream_length")
+    assert c.verdict == "changed", c.detail
+    ev = c.to_dict()["evidence"]
+    di = ev["distinguishing_input"]
+    assert "proxy" in di.get("reshape", "") or "_LxWrap" in di.get("note", ""), di
+    # the same wrapped value on both sides of an edit that keeps the test
+    # is no difference
+    same = DUCK_NEW.replace("1 for _ in data", "1 for _item in data")
+    assert compare_sources(DUCK_NEW, same, "stream_length").verdict != "changed"

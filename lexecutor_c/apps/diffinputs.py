@@ -77,7 +77,7 @@ def _lx_answers(value):
     return _lx_answer
 
 
-class _LxProxy:
+class _LxWrap:
     # a value behind a wrapper that hands attributes on (a lazy object, a
     # file wrapper): ``hasattr`` sees through it, ``isinstance`` does not
     def __init__(self, x):
@@ -121,7 +121,7 @@ _SAMPLES = {"str": "'a'", "int": "1", "float": "1.5", "bool": "True", "list": "[
             "Exception": "ValueError('a')", "BaseException": "ValueError('a')"}
 
 
-#: values a wrapper (STAND_IN's ``_LxProxy``) holds for ``hasattr(x, NAME)``:
+#: values a wrapper (STAND_IN's ``_LxWrap``) holds for ``hasattr(x, NAME)``:
 #: the first whose class has NAME
 _PROXIED = (("[1, 2]", list), ("{'a': 1}", dict), ("'a'", str), ("b'a'", bytes),
             ("__import__('io').BytesIO(b'a')", io.BytesIO),
@@ -1030,7 +1030,7 @@ def _hints(node, scope: _Scope) -> list:
                 # ``isinstance(data, Iterable)``: they part on it)
                 has = [src for src, cls in _PROXIED if hasattr(cls, n.args[1].value)]
                 if has:
-                    add(n.args[0], [f"_LxProxy({has[0]})"], raw=True)
+                    add(n.args[0], [f"_LxWrap({has[0]})"], raw=True)
         elif isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and \
                 n.func.id == "sum" and len(n.args) == 1 and not n.keywords:
             # ``sum(values) / float(len(values))``: numbers of the other
