@@ -2903,3 +2903,52 @@ def test_hasattr_beside_isinstance_is_told_apart_by_a_wrapped_value():
     # is no difference
     same = DUCK_NEW.replace("1 for _ in data", "1 for _item in data")
     assert compare_sources(DUCK_NEW, same, "stream_length").verdict != "changed"
+
+
+# a threshold computed as log(limit / scale) rewritten as log(limit) -
+# log(scale): alike for every ordinary number, but limit / scale underflows
+# to 0 where limit is the smallest subnormal float and scale 2.0 (the old
+# version's log raises), and overflows where limit is the largest float
+WAIT_OLD = d('''
+    import math
+
+    def capped_wait(limit, scale, attempt):
+        if limit > 0 and scale > 0 and attempt > math.log(limit / scale, 2):
+            return limit
+        return scale * 2 ** attempt
+    ''')
+WAIT_NEW = WAIT_OLD.replace("math.log(limit / scale, 2)",
+                            "math.log(limit, 2) - math.log(scale, 2)")
+
+
+def test_a_divisions_operands_are_aimed_at_the_floats_ends():
+    fa, fb, (lo, ln) = _versions(WAIT_OLD, WAIT_NEW, "capped_wait")
+    notes = [n for _, n, _ in D.aimed_inputs(fa, fb, lo, ln)]
+    assert "aimed: limit = 5e-324; scale = 2.0" in notes, notes
+    assert "aimed: limit = 1.7976931348623157e+308; scale = 0.5" in notes, notes
+    # early among the aimed inputs: a check's input budget reaches them
+    assert notes.index("aimed: limit = 5e-324; scale = 2.0") < 12, notes
+    # the dividend alone where the divisor is no subject (a constant), and
+    # no such values for a division of locals the function computes
+    const = WAIT_OLD.replace("limit / scale", "limit / 3")
+    fa2, fb2, (lo2, ln2) = _versions(const, WAIT_NEW, "capped_wait")
+    notes2 = [n for _, n, _ in D.aimed_inputs(fa2, fb2, lo2, ln2)]
+    assert "aimed: limit = 5e-324" in notes2, notes2
+    local = d('''
+        def ratio(a, b):
+            x = a + 1
+            y = b + 1
+            return x / y
+        ''')
+    fa3, fb3, (lo3, ln3) = _versions(local, local.replace("x / y", "x / y / 1"), "ratio")
+    assert not any("5e-324" in n for _, n, _ in D.aimed_inputs(fa3, fb3, lo3, ln3))
+
+
+def test_a_division_rewritten_as_a_difference_of_logs_is_changed():
+    c = compare_sources(WAIT_OLD, WAIT_NEW, "capped_wait")
+    assert c.verdict == "changed", c.detail
+    di = c.to_dict()["evidence"]["distinguishing_input"]
+    assert "5e-324" in di.get("note", "") or "1.79" in di.get("note", ""), di
+    # the same division on both sides is no difference at the float's ends
+    same = WAIT_OLD.replace("return scale * 2 ** attempt", "return scale * (2 ** attempt)")
+    assert compare_sources(WAIT_OLD, same, "capped_wait").verdict != "changed"

@@ -1982,6 +1982,39 @@ def _rounding_hints(changed: list, scope: _Scope) -> list:
     return out
 
 
+#: the float a division makes 0 (the smallest subnormal over 2.0) and the
+#: one it makes infinite (the largest finite over 0.5)
+_TINY, _HUGE = "5e-324", "1.7976931348623157e+308"
+
+
+def _extreme_hints(changed: list, scope: _Scope) -> list:
+    """A division in the changed lines whose dividend an input can set
+    (``math.log(self.max / self.multiplier)``): the dividend the smallest
+    subnormal float with the divisor 2.0, where the quotient underflows to
+    0, and the largest float with the divisor 0.5, where it overflows to
+    infinity -- what a rewrite of the division into another order of
+    operations (``log(a) - log(b)``) answers differently.  RAW hints: the
+    two subjects set at once."""
+    out: list = []
+    for s in changed:
+        for n in ast.walk(s):
+            if not (isinstance(n, ast.BinOp) and isinstance(n.op, (ast.Div, ast.FloorDiv))):
+                continue
+            # (not a path joined with a text: ``root / "setup.cfg"``)
+            if isinstance(n.right, ast.Constant) and not isinstance(n.right.value, (int, float)):
+                continue
+            a, b = _dotted(n.left), _dotted(n.right)
+            if a is None or not scope.settable(a) or a[0] in scope.locals:
+                continue
+            b = b if b is not None and b != a and scope.settable(b) else None
+            for top, under in ((_TINY, "2.0"), (_HUGE, "0.5")):
+                stmts = _assign(a, top, scope) + (_assign(b, under, scope) if b else [])
+                paths = [a] + ([b] if b else [])
+                names = list(dict.fromkeys(p[0] for p in paths if p[0] in scope.params))
+                out.append(("RAW", stmts, False, names + _given_attrs(paths)))
+    return out
+
+
 _SCALE = (ast.Div, ast.Mult, ast.FloorDiv, ast.Mod, ast.Pow)
 
 
@@ -2600,6 +2633,7 @@ def aimed_inputs(old, new, ch_old: set, ch_new: set, base: str = "") -> list:
     near: list = []             # ((path, [values], edge), version): changed lines, guards
     rest: list = []             # the rest of the function
     handlers: list = []
+    extremes: list = []         # divisions' operands at the float's ends (_extreme_hints)
     scopes = {id(v): _Scope(v) for v in (old, new)}
     cli_of: dict = {}       # version -> its command-line hints
     predicates: list = []   # the answers of the module's predicates the edit needs
@@ -2641,6 +2675,7 @@ def aimed_inputs(old, new, ch_old: set, ch_new: set, base: str = "") -> list:
                 v, changed + [p for g in guards for p in _headers(g)]))
             near.extend((h, v) for h in _class_report_hints(changed, scope))
             near.extend((h, v) for h in _rounding_hints(changed, scope))
+            extremes.extend((h, v) for h in _extreme_hints(changed, scope))
             near.extend((h, v) for h in _carry_hints(changed, scope, v.node, v.module))
             near.extend((h, v) for h in _clock_hints(v, changed, guards, scope))
             near.extend((h, v) for h in _range_hints(guards, scope))
@@ -2796,7 +2831,10 @@ def aimed_inputs(old, new, ch_old: set, ch_new: set, base: str = "") -> list:
     # value that matters only where the other parameters let the code reach
     # it: a release's upper bound behind another parameter's parse), the
     # rest after them
-    out.extend(combos[:2] + switched + singles[:4] + switched_raw + singles[4:] + combos[2:])
+    # (a division's operands at the float's ends after the first four: the
+    # input budget seldom reaches the end of the singles)
+    out.extend(combos[:2] + switched + singles[:4] + switched_raw + single(extremes) +
+               singles[4:] + combos[2:])
     out.extend(_fall_through(near + rest, [(new, ch_new), (old, ch_old)], scopes, head,
                              params))
     out.extend(single([x for x in near if x[0][2] and x[0][0] != "RAW"]))
