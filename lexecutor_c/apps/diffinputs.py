@@ -2007,11 +2007,12 @@ def _extreme_hints(changed: list, scope: _Scope) -> list:
             if a is None or not scope.settable(a) or a[0] in scope.locals:
                 continue
             b = b if b is not None and b != a and scope.settable(b) else None
+            paths = [a] + ([b] if b else [])
+            names = list(dict.fromkeys(p[0] for p in paths if p[0] in scope.params))
+            names += _given_attrs(paths)
             for top, under in ((_TINY, "2.0"), (_HUGE, "0.5")):
                 stmts = _assign(a, top, scope) + (_assign(b, under, scope) if b else [])
-                paths = [a] + ([b] if b else [])
-                names = list(dict.fromkeys(p[0] for p in paths if p[0] in scope.params))
-                out.append(("RAW", stmts, False, names + _given_attrs(paths)))
+                out.append(("RAW", stmts, False, names))
     return out
 
 
