@@ -2952,3 +2952,75 @@ def test_a_division_rewritten_as_a_difference_of_logs_is_changed():
     # the same division on both sides is no difference at the float's ends
     same = WAIT_OLD.replace("return scale * 2 ** attempt", "return scale * (2 ** attempt)")
     assert compare_sources(WAIT_OLD, same, "capped_wait").verdict != "changed"
+
+
+#: positional parameter names of a callable, less an object's own first
+#: parameter where its name says it is a method's
+NAMES_OLD = d('''
+    import inspect
+
+
+    def parameter_names(fn):
+        fn = inspect.unwrap(fn)
+        if inspect.ismethod(fn):
+            fn = fn.__func__
+        code = fn.__code__
+        names = code.co_varnames[:code.co_argcount]
+        if names and names[0] == "self" and "." in fn.__qualname__:
+            names = names[1:]
+        return names
+    ''')
+
+#: ... and where it was bound to an object, whatever its name says
+NAMES_NEW = d('''
+    import inspect
+
+
+    def parameter_names(fn):
+        bound = inspect.ismethod(fn)
+        fn = inspect.unwrap(fn)
+        if inspect.ismethod(fn):
+            bound = True
+            fn = fn.__func__
+        code = fn.__code__
+        names = code.co_varnames[:code.co_argcount]
+        if names and names[0] == "self" and (bound or "." in fn.__qualname__):
+            names = names[1:]
+        return names
+    ''')
+
+
+def test_an_inspect_predicate_is_aimed_at_a_value_it_holds_for():
+    fa, fb, (lo, ln) = _versions(NAMES_OLD, NAMES_NEW, "parameter_names")
+    notes = [n for _, n, _ in D.aimed_inputs(fa, fb, lo, ln)]
+    assert f"aimed: fn = {D._BOUND}" in notes, notes
+    # a predicate imported by name, under another name, and a generator
+    # function's; nothing for a function of another module of that name
+    gen = d('''
+        from inspect import isgeneratorfunction as isgen
+
+
+        def kind(fn):
+            if isgen(fn):
+                return "generator"
+            return "plain"
+        ''')
+    fa2, fb2, (lo2, ln2) = _versions(gen, gen.replace('"plain"', '"function"'), "kind")
+    notes2 = [n for _, n, _ in D.aimed_inputs(fa2, fb2, lo2, ln2)]
+    assert "aimed: fn = _lx_generator" in notes2, notes2
+    other = gen.replace("from inspect import isgeneratorfunction as isgen",
+                        "from mytools import isgen")
+    fa3, fb3, (lo3, ln3) = _versions(other, other.replace('"plain"', '"function"'), "kind")
+    assert not any("_lx_generator" in n for _, n, _ in D.aimed_inputs(fa3, fb3, lo3, ln3))
+
+
+def test_a_method_bound_from_a_function_of_the_modules_level_is_changed():
+    # the function bound to an object has a qualified name without a dot:
+    # the old version kept its ``self``, the new one drops it
+    c = compare_sources(NAMES_OLD, NAMES_NEW, "parameter_names")
+    assert c.verdict == "changed", c.detail
+    di = c.to_dict()["evidence"]["distinguishing_input"]
+    assert "MethodType(_lx_routine" in di.get("note", ""), di
+    # a rewrite that keeps what it answers is not called changed on it
+    same = NAMES_OLD.replace("names = names[1:]", "names = tuple(names[1:])")
+    assert compare_sources(NAMES_OLD, same, "parameter_names").verdict != "changed"

@@ -93,6 +93,20 @@ class _LxLate:
     def __init__(self, name, new=False):
         self.name = name
         self.new = new
+
+
+def _lx_routine(self, a, b=1):
+    # a function of the module's level whose first parameter is ``self``:
+    # bound to an object, a method whose qualified name holds no dot
+    return a
+
+
+def _lx_generator(a, b=1):
+    yield a
+
+
+async def _lx_coroutine(a, b=1):
+    return a
 '''
 
 _SAMPLES = {"str": "'a'", "int": "1", "float": "1.5", "bool": "True", "list": "[1]",
@@ -121,6 +135,19 @@ _SAMPLES = {"str": "'a'", "int": "1", "float": "1.5", "bool": "True", "list": "[
             "Exception": "ValueError('a')", "BaseException": "ValueError('a')"}
 
 
+#: ``inspect``'s predicates of callables -> values (STAND_IN's) each
+#: answers True for: a bound method is a function bound to an object
+#: (``types.MethodType``), its qualified name whatever the function's is
+_BOUND = "__import__('types').MethodType(_lx_routine, _LxObj())"
+_ROUTINES = {"ismethod": [_BOUND], "isfunction": ["_lx_routine"],
+             "isroutine": [_BOUND, "_lx_routine", "len"], "isbuiltin": ["len"],
+             "ismethoddescriptor": ["str.upper"],
+             "isgeneratorfunction": ["_lx_generator"],
+             "iscoroutinefunction": ["_lx_coroutine"]}
+_SAMPLES.update({"MethodType": _BOUND, "FunctionType": "_lx_routine",
+                 "BuiltinFunctionType": "len", "GeneratorType": "_lx_generator(1)"})
+
+
 #: values a wrapper (STAND_IN's ``_LxWrap``) holds for ``hasattr(x, NAME)``:
 #: the first whose class has NAME
 _PROXIED = (("[1, 2]", list), ("{'a': 1}", dict), ("'a'", str), ("b'a'", bytes),
@@ -139,6 +166,21 @@ _KINDRED = {"bytes": "memoryview(b'a')", "bytearray": "memoryview(b'a')", "str":
             "frozenset": "{1}"}
 _KINDRED_OF = {"memoryview(b'a')": "memoryview", "b'a'": "bytes", "1": "int",
                "(1,)": "tuple", "[1]": "list", "frozenset({1})": "frozenset", "{1}": "set"}
+
+
+def _inspect_predicate(f, scope) -> Optional[str]:
+    """The name of the ``inspect`` function ``f`` calls (``inspect.ismethod``,
+    ``ismethod`` imported from it, under any name); None for another."""
+    p = _dotted(f)
+    if p is None or not all(isinstance(x, str) for x in p) or p[0] in scope.params:
+        return None
+    stmt = scope.imports.get(p[0], "")
+    if len(p) == 2 and re.fullmatch(r"import inspect( as \w+)?", stmt):
+        return p[1]
+    if len(p) == 1 and stmt.startswith("from inspect import "):
+        m = re.search(r"\b(\w+) as " + re.escape(p[0]) + r"\b", stmt)
+        return m.group(1) if m else p[0]
+    return None
 
 
 def _sample_of(name: str) -> Optional[str]:
@@ -967,6 +1009,11 @@ def _hints(node, scope: _Scope) -> list:
             # ``os.path.exists(fname)``: a file that is there (written by the
             # input), and one that is not
             add(n.args[0], [_PATH_TESTS[test], "'lx-missing.txt'"], raw=True)
+        elif isinstance(n, ast.Call) and len(n.args) == 1 and not n.keywords and \
+                _inspect_predicate(n.func, scope) in _ROUTINES:
+            # ``inspect.ismethod(func)``: a value the predicate answers True
+            # for (a function bound to an object, a generator function)
+            add(n.args[0], list(_ROUTINES[_inspect_predicate(n.func, scope)]), raw=True)
         elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute):
             f = n.func
             if f.attr in ("get", "pop", "setdefault") and isinstance(f.value, ast.Name) and \
