@@ -323,3 +323,52 @@ def test_overload_stubs_pair_apart_from_the_definition_that_runs():
                         + "\n\n" + impl)
     assert [(p.function, p.verdict) for p in r.functions] == [("f@overload", "same")]
     assert "overload" in r.functions[0].detail
+
+
+def test_a_versions_module_is_compiled_once_not_in_every_run(monkeypatch):
+    # the runs are forked after the module text was instrumented and
+    # compiled in the checking process: a run compiling it again (what
+    # took most of a run's time for a large module) fails here
+    import os
+    from lexecutor_c.apps import funcrun
+    checker = os.getpid()
+    compiled = funcrun._statement_codes
+
+    def only_in_the_checker(inst, filename):
+        if os.getpid() != checker:
+            raise RuntimeError("compiled again in a run")
+        return compiled(inst, filename)
+    monkeypatch.setattr(funcrun, "_statement_codes", only_in_the_checker)
+    monkeypatch.setattr(funcrun, "_PREPARED", {})
+    old = d('''
+        def fee(amount):
+            if amount > 100:
+                return amount * 0.02
+            return 1.5
+        ''')
+    c = compare_sources(old, old.replace("0.02", "0.03"), "fee")
+    assert c.verdict == "changed", c.to_dict()
+    assert funcrun._PREPARED, "nothing was made before the runs"
+
+
+def test_preparing_a_module_keeps_the_last_few_and_leaves_bad_text_to_the_run(monkeypatch):
+    from lexecutor_c.apps import funcrun
+    monkeypatch.setattr(funcrun, "_PREPARED", {})
+    src = "def f(x):\n    return x + 1\n"
+    funcrun.prepare({"text": src, "filename": "m.py"})
+    inst, codes = funcrun._instrumented(src, "m.py")
+    assert funcrun._instrumented(src, "m.py")[1] is codes      # found, not made again
+    assert "_n_" in inst.source or "_l_" in inst.source
+    # text that does not instrument: nothing kept, nothing raised; the run
+    # itself meets the error, as before
+    funcrun.prepare({"text": "def (:\n", "filename": "bad.py"})
+    assert ("def (:\n", "bad.py") not in funcrun._PREPARED
+    with pytest.raises(SyntaxError):
+        funcrun._instrumented("def (:\n", "bad.py")
+    funcrun.prepare({"text": None, "filename": "m.py"})       # no text: ignored
+    funcrun.prepare({})
+    for i in range(funcrun._PREPARED_MAX + 3):
+        funcrun.prepare({"text": f"x = {i}\n", "filename": "m.py"})
+    assert len(funcrun._PREPARED) == funcrun._PREPARED_MAX
+    assert ("x = 0\n", "m.py") not in funcrun._PREPARED
+    assert (f"x = {funcrun._PREPARED_MAX + 2}\n", "m.py") in funcrun._PREPARED

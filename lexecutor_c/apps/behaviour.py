@@ -44,7 +44,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from ..engine import sandbox
-from .funcrun import AFTER_MODULE, after_module, handled_spans, run_case, snapshot
+from .funcrun import AFTER_MODULE, after_module, handled_spans, prepare, run_case, snapshot
 from .diffinputs import STAND_IN, handles_bytes
 from .funcsource import (Version, _names_read, bound_names, build_driver, changed_lines,
                          code_dump, facts_source, function_versions, is_overload,
@@ -264,6 +264,7 @@ class _Side:
         layout first (a rerun that checks a difference)."""
         spec = dict(self.spec, decorated=True, text=self.decorated_text) if decorated \
             else self.spec
+        prepare(spec)       # (the module made once, here: each forked run starts from it)
         out = sandbox.call_isolated(run_case, spec, {"prefix": inp.prefix,
                                                            "call": inp.call,
                                                            "given": list(inp.given),

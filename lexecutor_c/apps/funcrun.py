@@ -714,6 +714,47 @@ def _raising_attributes(load, handled: set):
     return _a_
 
 
+#: the instrumented module text and its statements' code, by (text,
+#: filename), made in the process that forks the runs (:func:`prepare`):
+#: a forked run finds them made instead of parsing and compiling the module
+#: again (most of a run's time for a large module); the few last ones
+_PREPARED: dict = {}
+_PREPARED_MAX = 8
+
+
+def prepare(drv: dict) -> None:
+    """Instrument and compile the module text of the driver ``drv`` (what
+    :func:`run_case` takes) once, before the runs of it are forked, so that
+    each run starts from them (see ``_PREPARED``).  Text that does not
+    instrument or compile is left to the run, which reports it as before."""
+    key = (drv.get("text"), drv.get("filename"))
+    if not isinstance(key[0], str) or not isinstance(key[1], str):
+        return
+    if key in _PREPARED:
+        _PREPARED[key] = _PREPARED.pop(key)     # the newest last
+        return
+    from ..engine.instrument import instrument
+    try:
+        inst = instrument(key[0], filename=key[1])
+        made = (inst, _statement_codes(inst, key[1]))
+    except Exception:
+        return
+    _PREPARED[key] = made
+    while len(_PREPARED) > _PREPARED_MAX:
+        del _PREPARED[next(iter(_PREPARED))]
+
+
+def _instrumented(text: str, filename: str) -> tuple:
+    """(the instrumented module, its statements' code): as
+    :func:`prepare` made them, or made here."""
+    got = _PREPARED.get((text, filename))
+    if got is not None:
+        return got
+    from ..engine.instrument import instrument
+    inst = instrument(text, filename=filename)
+    return inst, _statement_codes(inst, filename)
+
+
 def _statement_codes(inst, filename: str) -> list:
     """The instrumented module compiled one top-level statement at a time
     (line numbers those of the original source, ``from __future__`` flags
@@ -1395,7 +1436,6 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
     import sys
     import types
     from .._core import Runtime
-    from ..engine.instrument import instrument
     import random
     res: dict = {"outcome": None, "dropped": 0}
     # the same pseudo-random numbers for both versions of an input (the
@@ -1496,8 +1536,7 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
         base = type(s_obj)
     env["__lx_base__"] = base
     # 2. the module or driver, instrumented, injection underneath
-    inst = instrument(drv["text"], filename=filename)
-    codes = _statement_codes(inst, filename)
+    inst, codes = _instrumented(drv["text"], filename)
     rt = Runtime(sites=inst.iids, predictor=predictor, abstraction="fine", seed=seed,
                  randomize=randomize, record=False, filename=filename)
     loaders = rt.loaders()
