@@ -3024,3 +3024,22 @@ def test_a_method_bound_from_a_function_of_the_modules_level_is_changed():
     # a rewrite that keeps what it answers is not called changed on it
     same = NAMES_OLD.replace("names = names[1:]", "names = tuple(names[1:])")
     assert compare_sources(NAMES_OLD, same, "parameter_names").verdict != "changed"
+
+
+def test_objects_alike_but_for_their_class_differ_in_the_class_not_in_made_up_values():
+    # ``Shape(**parts)`` -> ``type(self)(**parts)`` on the object of a
+    # subclass: the returned objects hold the same (made-up) values, and
+    # their classes differ -- the code's own difference
+    held = "[['_tag', '\"<Dummy \\'_tag\\'>\"'], ['_size', '1']]"
+    a = f"['geometry.shapes.Shape', {held}]"
+    b = f"['lexecutor_c.apps.funcrun._LxSubShape', {held}]"
+    assert B._differing_parts(a, b) == ["geometry.shapes.Shape",
+                                        "lexecutor_c.apps.funcrun._LxSubShape"]
+    ra, rb = {"outcome": "returned", "ret": a}, {"outcome": "returned", "ret": b}
+    assert not B._through_injection(["ret"], ra, rb)
+    # a made-up class (a stand-in) beside another: still the made-up value's
+    c = f"['geometry.shapes.C_shape', {held}]"
+    assert B._through_injection(["ret"], {"outcome": "returned", "ret": c}, rb)
+    # the class and a made-up value both differ: the made-up value counts
+    d2 = b.replace("'_size', '1'", "'_size', '\"<Dummy \\'_size\\'>\"'")
+    assert B._through_injection(["ret"], ra, {"outcome": "returned", "ret": d2})

@@ -1169,6 +1169,15 @@ def _differing_parts(a, b) -> Optional[list]:
     entries from made-up values differs in that entry, not in those (None
     when they are not such snapshots)."""
     x, y = _parsed(a), _parsed(b)
+    if isinstance(x, list) and isinstance(y, list) and len(x) == len(y) == 2 and \
+            isinstance(x[0], str) and isinstance(y[0], str) and x[0] != y[0] and \
+            x[1] == y[1] and "." in x[0] and "." in y[0] and \
+            not any(_MADE_UP_ANY.search(c) for c in (x[0], y[0])):
+        # objects alike but for their class, each a class of the code's own
+        # (``Version(**parts)`` -> ``type(self)(**parts)`` on the object
+        # of a subclass): the class is what differs, not the values the
+        # object holds, made up or not
+        return [x[0], y[0]]
     if not (isinstance(x, list) and isinstance(y, list) and x and y and x[0] == y[0] and
             x[0] in ("dict", "list", "tuple", "set", "frozenset")):
         return None
