@@ -3033,13 +3033,18 @@ def test_objects_alike_but_for_their_class_differ_in_the_class_not_in_made_up_va
     held = "[['_tag', '\"<Dummy \\'_tag\\'>\"'], ['_size', '1']]"
     a = f"['geometry.shapes.Shape', {held}]"
     b = f"['lexecutor_c.apps.funcrun._LxSubShape', {held}]"
-    assert B._differing_parts(a, b) == ["geometry.shapes.Shape",
+    assert B._differing_parts(a, b, objects=True) == ["geometry.shapes.Shape",
                                         "lexecutor_c.apps.funcrun._LxSubShape"]
     ra, rb = {"outcome": "returned", "ret": a}, {"outcome": "returned", "ret": b}
     assert not B._through_injection(["ret"], ra, rb)
     # a made-up class (a stand-in) beside another: still the made-up value's
     c = f"['geometry.shapes.C_shape', {held}]"
     assert B._through_injection(["ret"], {"outcome": "returned", "ret": c}, rb)
+    # the same class, an attribute of the code's own set otherwise beside
+    # made-up ones: that attribute is what differs
+    e = a.replace("'_size', '1'", "'_size', '2'")
+    assert B._differing_parts(a, e, objects=True) == ["['_size', '1']", "['_size', '2']"]
+    assert not B._through_injection(["ret"], ra, {"outcome": "returned", "ret": e})
     # the class and a made-up value both differ: the made-up value counts
     d2 = b.replace("'_size', '1'", "'_size', '\"<Dummy \\'_size\\'>\"'")
     assert B._through_injection(["ret"], ra, {"outcome": "returned", "ret": d2})

@@ -1114,7 +1114,7 @@ def _through_injection(fields: list, a: dict, b: dict) -> bool:
                 # stdin, encoding, color`` -> ``yield stdin, color``): the
                 # code's own shape, whatever its items are made of
                 continue
-            vals = _differing_parts(vals[0], vals[1]) or vals
+            vals = _differing_parts(vals[0], vals[1], objects=True) or vals
         if any("Dummy" in str(v) for v in vals if v is not None):
             return True
     return False
@@ -1162,24 +1162,40 @@ def _arity_changed(x, y) -> bool:
     return False
 
 
-def _differing_parts(a, b) -> Optional[list]:
+def _object_fields(x) -> bool:
+    """Whether a parsed snapshot is an object's: its class's name and its
+    attributes' ``[name, value]`` pairs."""
+    return isinstance(x, list) and len(x) == 2 and isinstance(x[0], str) and \
+        x[0] not in _CONTAINERS and isinstance(x[1], list) and \
+        all(isinstance(e, list) and len(e) == 2 and isinstance(e[0], str) for e in x[1])
+
+
+_CONTAINERS = ("dict", "list", "tuple", "set", "frozenset")
+
+
+def _differing_parts(a, b, objects: bool = False) -> Optional[list]:
     """The items of two snapshots of a container (a dict's entries, a
     list's items) that the other lacks, when both are containers of the
     same kind: a dict that gained an entry of the code's own besides
     entries from made-up values differs in that entry, not in those (None
-    when they are not such snapshots)."""
+    when they are not such snapshots).  ``objects``: two objects' too --
+    the attributes one lacks where their classes are the same, the classes
+    where only they differ."""
     x, y = _parsed(a), _parsed(b)
-    if isinstance(x, list) and isinstance(y, list) and len(x) == len(y) == 2 and \
-            isinstance(x[0], str) and isinstance(y[0], str) and x[0] != y[0] and \
-            x[1] == y[1] and "." in x[0] and "." in y[0] and \
-            not any(_MADE_UP_ANY.search(c) for c in (x[0], y[0])):
-        # objects alike but for their class, each a class of the code's own
-        # (``Version(**parts)`` -> ``type(self)(**parts)`` on the object
-        # of a subclass): the class is what differs, not the values the
-        # object holds, made up or not
-        return [x[0], y[0]]
+    if objects and _object_fields(x) and _object_fields(y):
+        if x[0] == y[0]:
+            # an attribute the edit set or left out (``alias_is_default``)
+            # beside attributes from made-up values
+            xs, ys = [repr(e) for e in x[1]], [repr(e) for e in y[1]]
+            return [e for e in xs if e not in ys] + [e for e in ys if e not in xs]
+        if x[1] == y[1] and "." in x[0] and "." in y[0] and \
+                not any(_MADE_UP_ANY.search(c) for c in (x[0], y[0])):
+            # alike but for their class, each a class of the code's own
+            # (``Version(**parts)`` -> ``type(self)(**parts)`` on the
+            # object of a subclass): the class is what differs
+            return [x[0], y[0]]
     if not (isinstance(x, list) and isinstance(y, list) and x and y and x[0] == y[0] and
-            x[0] in ("dict", "list", "tuple", "set", "frozenset")):
+            x[0] in _CONTAINERS):
         return None
     xs, ys = [repr(e) for e in x[1:]], [repr(e) for e in y[1:]]
     if x[0] in ("list", "tuple") and len(xs) == len(ys):
