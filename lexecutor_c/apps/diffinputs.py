@@ -48,6 +48,7 @@ import datetime as _dt
 from typing import Optional
 
 from .funcrun import AFTER_MODULE, FROZEN_CLOCK, after_module
+from .funcsource import _std_names
 from . import regexdiff
 
 #: the sample datetime of an ``isinstance`` test: naive, an hour before the clock
@@ -109,6 +110,10 @@ async def _lx_coroutine(a, b=1):
     return a
 '''
 
+#: a function of the input's top level (STAND_IN's ``_lx_routine``) bound to
+#: an object: a bound method, its qualified name whatever the function's is
+_BOUND = "__import__('types').MethodType(_lx_routine, _LxObj())"
+
 _SAMPLES = {"str": "'a'", "int": "1", "float": "1.5", "bool": "True", "list": "[1]",
             "dict": "{'a': 1}", "tuple": "(1,)", "bytes": "b'a'", "set": "{1}",
             "bytearray": "bytearray(b'a')", "complex": "1j", "frozenset": "frozenset({1})",
@@ -132,20 +137,20 @@ _SAMPLES = {"str": "'a'", "int": "1", "float": "1.5", "bool": "True", "list": "[
             "PurePath": "__import__('pathlib').PurePosixPath('a/b.txt')",
             "Path": "__import__('pathlib').Path('a/b.txt')",
             "Number": "1.5", "Real": "1.5", "Integral": "1", "Rational": "1",
-            "Exception": "ValueError('a')", "BaseException": "ValueError('a')"}
+            "Exception": "ValueError('a')", "BaseException": "ValueError('a')",
+            # the kinds of callables (STAND_IN's)
+            "MethodType": _BOUND, "FunctionType": "_lx_routine",
+            "BuiltinFunctionType": "len", "GeneratorType": "_lx_generator(1)"}
 
 
 #: ``inspect``'s predicates of callables -> values (STAND_IN's) each
-#: answers True for: a bound method is a function bound to an object
-#: (``types.MethodType``), its qualified name whatever the function's is
-_BOUND = "__import__('types').MethodType(_lx_routine, _LxObj())"
+#: answers True for
 _ROUTINES = {"ismethod": [_BOUND], "isfunction": ["_lx_routine"],
              "isroutine": [_BOUND, "_lx_routine", "len"], "isbuiltin": ["len"],
              "ismethoddescriptor": ["str.upper"],
              "isgeneratorfunction": ["_lx_generator"],
              "iscoroutinefunction": ["_lx_coroutine"]}
-_SAMPLES.update({"MethodType": _BOUND, "FunctionType": "_lx_routine",
-                 "BuiltinFunctionType": "len", "GeneratorType": "_lx_generator(1)"})
+_ROUTINE_NAMES = frozenset(f"inspect.{p}" for p in _ROUTINES)
 
 
 #: values a wrapper (STAND_IN's ``_LxWrap``) holds for ``hasattr(x, NAME)``:
@@ -169,18 +174,14 @@ _KINDRED_OF = {"memoryview(b'a')": "memoryview", "b'a'": "bytes", "1": "int",
 
 
 def _inspect_predicate(f, scope) -> Optional[str]:
-    """The name of the ``inspect`` function ``f`` calls (``inspect.ismethod``,
-    ``ismethod`` imported from it, under any name); None for another."""
+    """The name of the ``inspect`` predicate of :data:`_ROUTINES` that ``f``
+    calls (``inspect.ismethod``, ``ismethod`` imported from it, under any
+    name); None for another."""
     p = _dotted(f)
     if p is None or not all(isinstance(x, str) for x in p) or p[0] in scope.params:
         return None
-    stmt = scope.imports.get(p[0], "")
-    if len(p) == 2 and re.fullmatch(r"import inspect( as \w+)?", stmt):
-        return p[1]
-    if len(p) == 1 and stmt.startswith("from inspect import "):
-        m = re.search(r"\b(\w+) as " + re.escape(p[0]) + r"\b", stmt)
-        return m.group(1) if m else p[0]
-    return None
+    got = scope.routines.get(".".join(p))
+    return got.rpartition(".")[2] if got else None
 
 
 def _sample_of(name: str) -> Optional[str]:
@@ -269,7 +270,10 @@ class _Scope:
         self.defined: set = set()
         self.dicts: dict = {}
         self.containers: dict = {}
+        imports: list = []
         for s in ast.walk(v.module):
+            if isinstance(s, (ast.Import, ast.ImportFrom)):
+                imports.append(s)
             if isinstance(s, ast.Import):
                 for al in s.names:
                     self.imports.setdefault((al.asname or al.name).split(".")[0],
@@ -277,6 +281,8 @@ class _Scope:
             elif isinstance(s, ast.ImportFrom) and not s.level:
                 for al in s.names:
                     self.imports.setdefault(al.asname or al.name, ast.unparse(s))
+        # how the module writes the ``inspect`` predicates of _ROUTINES
+        self.routines = _std_names(imports, _ROUTINE_NAMES)
         self.defined = _defined_names(v.module)
         self.classes = {s.name for s in v.module.body if isinstance(s, ast.ClassDef)}
         self.functions = {s.name for s in v.module.body
@@ -1010,10 +1016,10 @@ def _hints(node, scope: _Scope) -> list:
             # input), and one that is not
             add(n.args[0], [_PATH_TESTS[test], "'lx-missing.txt'"], raw=True)
         elif isinstance(n, ast.Call) and len(n.args) == 1 and not n.keywords and \
-                _inspect_predicate(n.func, scope) in _ROUTINES:
+                (predicate := _inspect_predicate(n.func, scope)) is not None:
             # ``inspect.ismethod(func)``: a value the predicate answers True
             # for (a function bound to an object, a generator function)
-            add(n.args[0], list(_ROUTINES[_inspect_predicate(n.func, scope)]), raw=True)
+            add(n.args[0], list(_ROUTINES[predicate]), raw=True)
         elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute):
             f = n.func
             if f.attr in ("get", "pop", "setdefault") and isinstance(f.value, ast.Name) and \

@@ -733,13 +733,10 @@ def prepare(drv: dict) -> None:
     if key in _PREPARED:
         _PREPARED[key] = _PREPARED.pop(key)     # the newest last
         return
-    from ..engine.instrument import instrument
     try:
-        inst = instrument(key[0], filename=key[1])
-        made = (inst, _statement_codes(inst, key[1]))
+        _PREPARED[key] = _made(*key)
     except Exception:
         return
-    _PREPARED[key] = made
     while len(_PREPARED) > _PREPARED_MAX:
         del _PREPARED[next(iter(_PREPARED))]
 
@@ -748,8 +745,11 @@ def _instrumented(text: str, filename: str) -> tuple:
     """(the instrumented module, its statements' code): as
     :func:`prepare` made them, or made here."""
     got = _PREPARED.get((text, filename))
-    if got is not None:
-        return got
+    return got if got is not None else _made(text, filename)
+
+
+def _made(text: str, filename: str) -> tuple:
+    """(the module ``text`` instrumented, its statements' code)."""
     from ..engine.instrument import instrument
     inst = instrument(text, filename=filename)
     return inst, _statement_codes(inst, filename)

@@ -381,22 +381,23 @@ def _cut(lines: list, first: int, last: int, col: int) -> list:
     return [ln[col:] if not ln[:col].strip() else ln for ln in lines[first - 1:last]]
 
 
-def _std_names(tops: list) -> dict:
-    """The dotted names a kept decorator may be written as in the module,
-    to its standard library name (``contextmanager`` after ``from contextlib
-    import contextmanager``, ``cl.contextmanager`` after ``import contextlib
-    as cl``)."""
+def _std_names(tops: list, wanted: "set | frozenset" = _METHOD_DECORATORS) -> dict:
+    """The dotted names a standard library name of ``wanted`` (a kept
+    decorator, by default) may be written as in the module, to that name
+    (``contextmanager`` after ``from contextlib import contextmanager``,
+    ``cl.contextmanager`` after ``import contextlib as cl``); ``tops``: the
+    statements whose imports count."""
     out = {}
     for s in tops:
         if isinstance(s, ast.Import):
             for a in s.names:
-                for d in _METHOD_DECORATORS:
+                for d in wanted:
                     mod, _, name = d.partition(".")
                     if a.name == mod:
                         out[f"{a.asname or a.name}.{name}"] = d
         elif isinstance(s, ast.ImportFrom) and not s.level:
             for a in s.names:
-                if f"{s.module}.{a.name}" in _METHOD_DECORATORS:
+                if f"{s.module}.{a.name}" in wanted:
                     out[a.asname or a.name] = f"{s.module}.{a.name}"
     return out
 
