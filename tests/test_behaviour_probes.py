@@ -3051,3 +3051,226 @@ def test_objects_alike_but_for_their_class_differ_in_the_class_not_in_made_up_va
     # the class and a made-up value both differ: the made-up value counts
     d2 = b.replace("'_size', '1'", "'_size', '\"<Dummy \\'_size\\'>\"'")
     assert B._through_injection(["ret"], ra, {"outcome": "returned", "ret": d2})
+
+
+#: how long ago a moment was, from another moment; the new version makes
+#: both naive first, where the old one converted ``value`` alone
+AGO_OLD = d('''
+    import datetime as dt
+
+
+    def _naive(x):
+        if isinstance(x, dt.datetime) and x.tzinfo is not None:
+            x = dt.datetime.fromtimestamp(x.timestamp())
+        return x
+
+
+    def ago(value, when=None):
+        now = when or dt.datetime(2024, 6, 15, 21, 0, 0)
+        value = _naive(value)
+        return (now - value).total_seconds() // 60
+    ''')
+AGO_NEW = AGO_OLD.replace("    now = when or", "    when = _naive(when)\n    now = when or")
+
+
+def test_a_tzinfo_test_is_aimed_at_a_naive_and_an_aware_datetime():
+    fa, fb, (lo, ln) = _versions(AGO_OLD, AGO_NEW, "ago")
+    notes = [n for _, n, _ in D.aimed_inputs(fa, fb, lo, ln)]
+    naive, aware = D._DATETIMES
+    assert "timezone.utc" in aware and eval(aware).tzinfo is not None
+    assert eval(naive).tzinfo is None
+    assert f"aimed: when = {aware}" in notes, notes
+    # the two parameters given the aware moment together, in one input
+    assert f"aimed: when = {aware}, value = {aware}" in notes, notes
+
+
+def test_two_parameters_made_aware_together_tell_a_conversion_of_both_apart():
+    # aware ``when`` with a naive ``value`` cannot be subtracted in the old
+    # version; both aware: the old raises TypeError, the new one answers
+    note = _changed_on(AGO_OLD, AGO_NEW, "ago")
+    assert "timezone.utc" in note, note
+    # the difference put in a variable first is not called changed
+    same = AGO_OLD.replace("return (now - value).total_seconds() // 60",
+                           "delta = now - value\n    return delta.total_seconds() // 60")
+    assert same != AGO_OLD
+    assert compare_sources(AGO_OLD, same, "ago").verdict != "changed"
+
+
+def test_a_value_shared_by_subjects_makes_one_input_where_the_kth_values_miss_it():
+    subjects = {("a",): (["1", "'x'"], None), ("b",): (["'x'", "2"], None),
+                ("c",): (["None"], None)}
+    scopes = {id(None): D._Scope.__new__(D._Scope)}
+    made = D._shared_value_inputs(subjects, {}, scopes, "HEAD", ["a", "b"], [], limit=2)
+    assert [n for _, n, _ in made] == ["aimed: a = 'x', b = 'x', c = None"]
+    assert made[0][0] == "HEAD\na = 'x'\nb = 'x'\nc = None" and made[0][2] == ["a", "b"]
+    # a subject aimed at only farther from the edit is set where it holds
+    # the value (and named), left alone where it does not
+    farther = {("d",): (["2"], None), ("e",): (["7"], None)}
+    made = D._shared_value_inputs(subjects, farther, scopes, "HEAD", [], [], limit=4)
+    assert [n for _, n, _ in made] == ["aimed: a = 'x', b = 'x', c = None",
+                                       "aimed: a = 1, b = 2, c = None, d = 2"]
+    assert made[1][2] == ["d"]
+    # an edge value shared is left out; so is one an input already gives
+    edge = {("a",): (["None", "1"], None), ("b",): (["None", "2"], None)}
+    assert D._shared_value_inputs(edge, {}, scopes, "HEAD", [], []) == []
+    given = [("p", "aimed: a = 'x', b = 'x', c = None", [])]
+    assert D._shared_value_inputs(subjects, {}, scopes, "HEAD", [], given) == []
+    # a value only subjects farther from the edit share: not theirs to make
+    assert D._shared_value_inputs({("a",): (["1"], None)}, farther | {("f",): (["7"], None)},
+                                  scopes, "HEAD", [], []) == []
+
+
+#: a list kept as sublists: an index before the start (below ``-len``)
+#: finds no sublist; the new version inserts it at the front
+BARREL_OLD = d('''
+    class Barrel:
+        def __init__(self):
+            self.lists = [[]]
+
+        def __len__(self):
+            return sum(len(x) for x in self.lists)
+
+        def _where(self, index):
+            if index < 0:
+                index += len(self)
+            for i, sub in enumerate(self.lists):
+                if index < len(sub):
+                    return i, index
+                index -= len(sub)
+            return None, None
+
+        def insert(self, index, item):
+            if len(self.lists) == 1:
+                self.lists[0].insert(index, item)
+            else:
+                i, at = self._where(index)
+                if i is None:
+                    raise IndexError(index)
+                self.lists[i].insert(at, item)
+    ''')
+
+
+def test_a_method_called_on_self_gives_hints_to_the_parameters_passed_to_it():
+    vs = function_versions(BARREL_OLD, "m.py")
+    v = vs["Barrel.insert"]
+    assert (["index"], ["-1", "0", "1"], False) in D._callee_hints(v, D._Scope(v))
+    # not a static method's (its first parameter is no ``self``), nor the
+    # method itself, nor ``self`` passed on
+    src = d('''
+        class K:
+            @staticmethod
+            def _check(a, b):
+                return b == 7
+
+            def run(self, a, b):
+                self._check(b, a)
+                return self.run(a, b)
+        ''')
+    k = function_versions(src, "m.py")["K.run"]
+    assert D._callee_hints(k, D._Scope(k)) == []
+
+
+def test_a_length_test_gives_the_other_length_and_items_shaped_as_they_are_used():
+    vs = function_versions(BARREL_OLD, "m.py")
+    v = vs["Barrel.insert"]
+    hints = D._hints(v.node, D._Scope(v))
+    lists = [h for h in hints if h[0] == ["self", "lists"]]
+    assert lists and lists[0][1][:2] == ["[[0, 1] for _ in range(1)]",
+                                         "[[0, 1] for _ in range(2)]"], lists
+    # the two sublists are lists of their own, not one list twice
+    made = eval(lists[0][1][1])
+    assert made[0] is not made[1]
+    node = ast.parse("def f(x, y, z):\n    x[0].get(1)\n    y[1][0]\n    len(z[0])\n")
+    f, (x, y, z) = node.body[0], (ast.Name(id=n, ctx=ast.Load()) for n in "xyz")
+    assert D._item_shape(f, x) == "{'a': 1}"
+    assert D._item_shape(f, y) == "[0, 1]"
+    assert D._item_shape(f, z) is None
+    # a test of a length against more values keeps its own lengths
+    sized = d('''
+        def f(data):
+            if len(data) > 3:
+                return data
+            return None
+        ''')
+    fv = function_versions(sized, "m.py")["f"]
+    got = [h for h in D._hints(fv.node, D._Scope(fv)) if h[0] == ["data"]]
+    assert got[0][1] == ["[0] * 2", "[0] * 3", "[0] * 4", "b'1' * 4", "'1' * 4"], got
+
+
+def test_an_isinstance_test_of_a_slice_or_a_range_gets_one():
+    assert eval(D._sample_of("slice")) == slice(1, 3)
+    assert list(eval(D._sample_of("range"))) == [1, 2]
+    # a sorted list's ``__getitem__`` that returns a slice within the
+    # first sublist early, where it went on to the end before
+    old = d('''
+        class Rows:
+            def __init__(self):
+                self.rows = [[1, 2, 3], [4, 5]]
+
+            def __getitem__(self, index):
+                rows = self.rows
+                if isinstance(index, slice):
+                    start, stop, step = index.indices(sum(map(len, rows)))
+                    flat = [x for r in rows for x in r]
+                    return flat[start:stop:step]
+                return rows[0][index]
+        ''')
+    new = old.replace("flat = [x for r in rows for x in r]",
+                      "flat = rows[0] if stop <= 2 else [x for r in rows for x in r]")
+    fa, fb, (lo, ln) = _versions(old, new, "Rows.__getitem__")
+    notes = [n for _, n, _ in D.aimed_inputs(fa, fb, lo, ln)]
+    assert "aimed: index = slice(1, 3)" in notes, notes
+
+
+#: an inline parser's rule: an image past the depth limit is kept as text;
+#: the new version keeps the rest of the source with it
+IMAGE_OLD = d('''
+    def parse_image(inline, m, state):
+        pos = m.end()
+        marker = m.group(0)
+        is_image = marker[0] == "!"
+        if is_image and inline.max_depth > 0 and state.depth >= inline.max_depth:
+            state.tokens.append(("text", marker))
+            return pos
+        return None
+    ''')
+IMAGE_NEW = IMAGE_OLD.replace('state.tokens.append(("text", marker))\n        return pos',
+                              'state.tokens.append(("text", marker + "..."))\n'
+                              '        return pos + 1')
+
+
+def test_every_part_of_a_guard_is_made_to_hold_in_one_input():
+    fa, fb, (lo, ln) = _versions(IMAGE_OLD, IMAGE_NEW, "parse_image")
+    assert IMAGE_NEW != IMAGE_OLD and ln
+    changed, guards = D._changed_nodes(fb, ln)
+    (raw, stmts, edge, names), = D._conjunction_hints(fb, changed, guards, D._Scope(fb))
+    # the match's first character from ``is_image = marker[0] == "!"``,
+    # ``max_depth > 0``, and ``depth >= max_depth`` from the value chosen
+    assert raw == "RAW" and names == ["m", "inline", "state"], (stmts, names)
+    assert stmts[0] == "m = __import__('re').match('(?s).*', '!x')"
+    assert "inline.max_depth = 1" in stmts and "state.depth = 1" in stmts, stmts
+    assert eval(stmts[0].partition(" = ")[2]).group(0) == "!x"
+    # a group after the first: the groups before it empty
+    grouped = IMAGE_OLD.replace("m.group(0)", "m.group(2)")
+    ga, gb, (_, gn) = _versions(grouped, IMAGE_NEW.replace("m.group(0)", "m.group(2)"),
+                                "parse_image")
+    got = D._conjunction_hints(gb, *D._changed_nodes(gb, gn), D._Scope(gb))
+    m = eval(got[0][1][0].partition(" = ")[2])
+    assert m.group(2) == "!x" and m.group(1) == "", got
+    # changed lines under the ``else`` of the guard: not this input's to make
+    other = IMAGE_OLD.replace("\n    return None", "\n    else:\n        return None")
+    oa, ob, (_, on) = _versions(other, other.replace("return None", "return 0"),
+                                "parse_image")
+    oc, og = D._changed_nodes(ob, on)
+    assert other != IMAGE_OLD and og and oc
+    assert D._conjunction_hints(ob, oc, og, D._Scope(ob)) == []
+
+
+def test_a_change_under_a_guard_of_several_parts_is_reached_and_changed():
+    c = compare_sources(IMAGE_OLD, IMAGE_NEW, "parse_image")
+    assert c.verdict == "changed", c.detail
+    # the same body in other words is not
+    same = IMAGE_OLD.replace('state.tokens.append(("text", marker))',
+                             'token = ("text", marker)\n        state.tokens.append(token)')
+    assert same != IMAGE_OLD
+    assert compare_sources(IMAGE_OLD, same, "parse_image").verdict != "changed"

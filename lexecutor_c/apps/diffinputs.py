@@ -138,9 +138,18 @@ _SAMPLES = {"str": "'a'", "int": "1", "float": "1.5", "bool": "True", "list": "[
             "Path": "__import__('pathlib').Path('a/b.txt')",
             "Number": "1.5", "Real": "1.5", "Integral": "1", "Rational": "1",
             "Exception": "ValueError('a')", "BaseException": "ValueError('a')",
+            # a slice of a few items from the second (``__getitem__``'s
+            # ``isinstance(index, slice)``), a range
+            "slice": "slice(1, 3)", "range": "range(1, 3)",
             # the kinds of callables (STAND_IN's)
             "MethodType": _BOUND, "FunctionType": "_lx_routine",
             "BuiltinFunctionType": "len", "GeneratorType": "_lx_generator(1)"}
+
+
+#: a datetime without a time zone (the ``isinstance`` sample) and the same
+#: moment with one (UTC): what a test of its ``tzinfo`` tells apart
+_DATETIMES = (_SAMPLES["datetime"], _SAMPLES["datetime"][:-1] +
+              ", tzinfo=__import__('datetime').timezone.utc)")
 
 
 #: ``inspect``'s predicates of callables -> values (STAND_IN's) each
@@ -692,21 +701,35 @@ def _callee_hints(v, scope: _Scope) -> list:
     """Hints from the module's own functions that the function passes a
     parameter to (``inc, exc = _norm_args(other)``, where ``_norm_args``
     tests ``type(other) in (set, frozenset)``), given to that parameter:
-    one call deep, positional arguments."""
+    one call deep, positional arguments.  A method of the function's own
+    class called on ``self`` (``self._translate_index(index)``, which tests
+    ``index < 0``) counts, its own first parameter left out."""
     import types
     defs = {s.name: s for s in v.module.body
             if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    cls = getattr(v, "cls", None)
+    methods = {s.name: s for s in cls.body
+               if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and
+               not any(_dotted(x) in (["staticmethod"], ["classmethod"])
+                       for x in s.decorator_list)} if cls is not None else {}
     out: list = []
     for n in ast.walk(v.node):
-        if not (isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and
-                n.func.id in defs and defs[n.func.id] is not v.node):
+        if not isinstance(n, ast.Call):
             continue
-        callee = defs[n.func.id]
-        names = [p.arg for p in callee.args.posonlyargs + callee.args.args]
+        if isinstance(n.func, ast.Name) and n.func.id in defs and \
+                defs[n.func.id] is not v.node:
+            callee, skip = defs[n.func.id], 0
+        elif isinstance(n.func, ast.Attribute) and isinstance(n.func.value, ast.Name) and \
+                n.func.value.id == "self" and "self" in scope.params and \
+                n.func.attr in methods and methods[n.func.attr] is not v.node:
+            callee, skip = methods[n.func.attr], 1
+        else:
+            continue
+        names = [p.arg for p in callee.args.posonlyargs + callee.args.args][skip:]
         given = {}
         for name, arg in zip(names, n.args):
             p = _dotted(arg)
-            if p is not None and p[0] in scope.params:
+            if p is not None and p[0] in scope.params and p[0] != "self":
                 given[name] = p
         if not given:
             continue
@@ -834,6 +857,30 @@ _PATH_TESTS = {("os", "path", "exists"): _EXISTING, ("os", "path", "isfile"): _E
                ("os", "path", "lexists"): _EXISTING, ("os", "path", "isdir"): "'.'"}
 
 
+#: methods that tell a container's item is a list, a dict, a text
+_ITEM_METHODS = (({"append", "insert", "extend", "pop", "remove", "sort", "index"}, "[0, 1]"),
+                 ({"items", "keys", "values", "get", "update", "setdefault"}, "{'a': 1}"),
+                 ({"startswith", "endswith", "strip", "split", "lower", "upper"}, "'ab'"))
+
+
+def _item_shape(fn, subject) -> Optional[str]:
+    """What an item of ``subject`` (an expression: ``self.lists``) should
+    be, from how ``fn`` uses ``subject[i]``: a list where a list's method is
+    called on it (``self.lists[0].insert(...)``) or it is indexed again, a
+    dict, a text; None where nothing tells (a number will do)."""
+    key = ast.dump(subject)
+    for n in ast.walk(fn):
+        if not (isinstance(n, (ast.Attribute, ast.Subscript)) and
+                isinstance(n.value, ast.Subscript) and ast.dump(n.value.value) == key):
+            continue
+        if isinstance(n, ast.Subscript):
+            return "[0, 1]"
+        for names, shape in _ITEM_METHODS:
+            if n.attr in names:
+                return shape
+    return None
+
+
 def _hints(node, scope: _Scope) -> list:
     """(subject path, [values as source], edge?) in ``node``; edge: the
     values are the edge values of a truth test, not the code's own."""
@@ -851,7 +898,12 @@ def _hints(node, scope: _Scope) -> list:
             if p is None:
                 return
             ns = [int(v) for v in vals if isinstance(v, int) and 0 <= v < 1000]
-            vals = [f"[0] * {k}" for k in ns]
+            # (``len(self.lists) == 1``: and one more, the test's other answer)
+            counts = ns + [ns[0] + 1] if len(ns) == 1 else ns
+            # (items shaped as the function uses them: ``self.lists[0].insert``)
+            item = _item_shape(scope.fn, e.args[0])
+            vals = [f"[0] * {k}" if item is None else f"[{item} for _ in range({k})]"
+                    for k in counts]
             if ns:
                 # and texts of the longest length (a limit on digits or
                 # characters: ``len(value) > MAX_DIGITS``)
@@ -972,6 +1024,12 @@ def _hints(node, scope: _Scope) -> list:
                         add(right, [x for t in vl for x in (t, f"x{t}x", [t])])
                 elif isinstance(op, (ast.Eq, ast.NotEq, ast.Is, ast.IsNot)):
                     vr = values_of(right)
+                    if vr == [None] and isinstance(left, ast.Attribute) and \
+                            left.attr == "tzinfo":
+                        # ``when.tzinfo is not None``: a naive datetime and
+                        # an aware one (the attribute of a datetime is not
+                        # set apart from it)
+                        add(left.value, list(_DATETIMES), raw=True)
                     if vr:
                         add(left, vr)
                     elif vl:
@@ -1476,6 +1534,127 @@ def _changed_nodes(v, lines: set) -> tuple:
     return changed, guards
 
 
+def _satisfying(op, c) -> object:
+    """A value ``x`` for which ``x <op> c`` holds (``c`` a literal's value),
+    or _NO where none is plain to choose."""
+    number = isinstance(c, (int, float)) and not isinstance(c, bool)
+    if isinstance(op, (ast.Eq, ast.LtE, ast.GtE)) or isinstance(op, ast.Is) and \
+            (c is None or isinstance(c, bool)):
+        return c
+    if isinstance(op, (ast.Lt, ast.Gt)) and number:
+        return c - 1 if isinstance(op, ast.Lt) else c + 1
+    if isinstance(op, ast.NotEq) and (number or isinstance(c, str)):
+        return c + 1 if number else f"x{c}"
+    if isinstance(op, ast.In) and isinstance(c, (tuple, list, set, frozenset)) and c:
+        return sorted(c, key=repr)[0] if isinstance(c, (set, frozenset)) else c[0]
+    return _NO
+
+
+def _match_group(e, once: dict, params) -> Optional[tuple]:
+    """``marker[0]`` or ``marker`` for ``marker = m.group(0)`` (``once``: the
+    locals bound once -> their expressions), ``m`` a parameter: (``m``, the
+    group's number, whether the expression is its first character); None
+    for another expression."""
+    first = isinstance(e, ast.Subscript) and _const(e.slice) == 0
+    if first:
+        e = e.value
+    if isinstance(e, ast.Name):
+        e = once.get(e.id, e)
+    if isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute) and \
+            e.func.attr == "group" and isinstance(e.func.value, ast.Name) and \
+            e.func.value.id in params and len(e.args) <= 1 and not e.keywords:
+        k = _const(e.args[0]) if e.args else 0
+        if type(k) is int and 0 <= k < 10:
+            return e.func.value.id, k, first
+    return None
+
+
+def _conjunction_hints(v, changed: list, guards: list, scope: _Scope) -> list:
+    """One input that makes every part of the tests the changed lines sit
+    under hold at once (``if is_image and depth > 0 and level >= depth``:
+    ``depth = 1`` and ``level = 1`` together), where the inputs aimed at
+    one subject each, or at every subject's k-th value, make one part
+    hold and another fail.  The parts used: a subject compared with a
+    literal (``x > 0``, ``kind == "a"``, ``mode in ("r", "w")``), an
+    ``isinstance`` test, and two subjects compared where one got a value
+    (``level >= depth``); the tests of the ``if`` statements whose body
+    (not ``else``) holds changed lines, and of the changed ``if``
+    statements themselves.  A RAW hint, or none where fewer than two
+    subjects get a value."""
+    lines = {s.lineno for s in changed}
+    tests = []
+    for g in guards:
+        if isinstance(g, (ast.If, ast.While)) and any(
+                st.lineno <= ln <= (st.end_lineno or st.lineno)
+                for st in g.body for ln in lines):
+            tests.append(g.test)
+    tests += [s.test for s in changed if isinstance(s, (ast.If, ast.While))]
+    # the locals the function binds once (``is_image = marker[0] == "!"``,
+    # ``marker = m.group(0)``): a part that reads one reads what it holds
+    once = {st.targets[0].id: st.value for st in ast.walk(v.node)
+            if isinstance(st, ast.Assign) and len(st.targets) == 1 and
+            isinstance(st.targets[0], ast.Name) and
+            scope.stores.get(st.targets[0].id) == 1 and st.targets[0].id not in scope.params}
+    parts = []
+    for t in tests:
+        for e in (t.values if isinstance(t, ast.BoolOp) and isinstance(t.op, ast.And)
+                  else [t]):
+            if isinstance(e, ast.Name) and isinstance(once.get(e.id), ast.Compare):
+                e = once[e.id]
+            parts.append(e)
+
+    def subject(e):
+        p = _dotted(e)
+        if p is not None and p[0] in scope.derived:
+            p = scope.derived[p[0]] + p[1:]
+        return p if p is not None and all(isinstance(x, str) for x in p) and \
+            scope.settable(p) else None
+
+    chosen: dict = {}           # subject path -> value as source
+    pairs = []
+    for e in parts:
+        if isinstance(e, ast.Compare) and len(e.ops) == 1:
+            left, op, right = e.left, e.ops[0], e.comparators[0]
+            pl, c = subject(left), _const(right)
+            if c is _NO and isinstance(right, ast.Name):
+                c = scope.constants.get(right.id, _NO)
+            got = _match_group(left, once, scope.params) if c is not _NO else None
+            if got is not None and isinstance(x := _satisfying(op, c), str):
+                # a match of a pattern whose group ``k`` is that text (the
+                # groups before it empty), over the text alone
+                m, k, first = got
+                pattern = "(?s)" + "()" * max(0, k - 1) + ("(.*)" if k else ".*")
+                text = x + "x" if first and len(x) == 1 else x
+                chosen.setdefault((m,), f"__import__('re').match({pattern!r}, {text!r})")
+            elif pl is not None and c is not _NO:
+                x = _satisfying(op, c)
+                if x is not _NO:
+                    chosen.setdefault(tuple(pl), repr(x))
+            elif pl is not None and subject(right) is not None:
+                pairs.append((tuple(pl), op, tuple(subject(right))))
+        elif isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and \
+                e.func.id == "isinstance" and len(e.args) == 2 and \
+                (p := subject(e.args[0])) is not None:
+            t = e.args[1]
+            got = [x for x in map(_sample_of, [ast.unparse(k) for k in (
+                t.elts if isinstance(t, ast.Tuple) else [t])]) if x is not None]
+            if got:
+                chosen.setdefault(tuple(p), got[0])
+    # two subjects compared: the other one set from the one that has a value
+    shift = {ast.Gt: 1, ast.Lt: -1}
+    for a, op, b in pairs:
+        for x, y, sign in ((a, b, 1), (b, a, -1)):
+            if y in chosen and x not in chosen and type(op) in (
+                    ast.Eq, ast.GtE, ast.LtE, ast.Gt, ast.Lt):
+                val = _const(ast.parse(chosen[y], mode="eval").body)
+                if isinstance(val, (int, float)) and not isinstance(val, bool):
+                    chosen[x] = repr(val + sign * shift.get(type(op), 0))
+    if len(chosen) < 2:
+        return []
+    stmts = [st for p, x in chosen.items() for st in _assign(list(p), x, scope)]
+    return [("RAW", stmts, False, [p[0] for p in chosen if p[0] in scope.params])]
+
+
 def _headers(s) -> list:
     """The parts of a compound statement that decide whether its body runs."""
     if isinstance(s, (ast.If, ast.While)):
@@ -1522,6 +1701,38 @@ def _default_hints(old, new) -> list:
 
 _ITERATING = {"iter", "map", "filter", "zip", "tuple", "list", "sorted", "enumerate", "set",
               "sum", "any", "all", "next", "reversed", "min", "max", "frozenset", "dict"}
+
+
+def _shared_value_inputs(subjects: dict, farther: dict, scopes: dict, head: str,
+                         names: list, combos: list, limit: int = 2) -> list:
+    """Inputs giving the subjects aimed at one value (a datetime with a
+    time zone for ``value`` and ``when`` both) that value together, the
+    other subjects near the edit their first: what the inputs giving every
+    subject its k-th value miss where the lists differ in length or order
+    (a naive and an aware datetime compared).  ``subjects``: path ->
+    (values, version) near the edit, as :func:`aimed_inputs` gathers them;
+    ``farther``: the same for subjects aimed at only in the rest of the
+    function, set where they hold the value (one subject near the edit
+    must).  At most ``limit`` inputs, none for an edge value or one an
+    input of ``combos`` already gives so."""
+    made = []
+    every = {**subjects, **{p: x for p, x in farther.items() if p not in subjects}}
+    for val in dict.fromkeys(x for vals, _ in subjects.values() for x in vals):
+        holders = [p for p, (vals, _) in every.items() if val in vals]
+        if len(holders) < 2 or val in _EDGES:
+            continue
+        given = [(p, val if p in holders else vals[0], v) for p, (vals, v) in every.items()
+                 if p in subjects or p in holders]
+        note = "aimed: " + ", ".join(f"{'.'.join(p)} = {x}" for p, x, _ in given)
+        if any(c[1] == note for c in combos):
+            continue
+        stmts = [st for p, x, v in given for st in _assign(list(p), x, scopes[id(v)])]
+        made.append((head + "\n" + "\n".join(stmts), note,
+                     names + [p[0] for p in holders if p not in subjects and
+                              p[0] not in names]))
+        if len(made) >= limit:
+            break
+    return made
 
 
 def _fall_through(near: list, versions: list, scopes: dict, head: str, params: set) -> list:
@@ -2733,6 +2944,7 @@ def aimed_inputs(old, new, ch_old: set, ch_new: set, base: str = "") -> list:
             near.extend((h, v) for h in _carry_hints(changed, scope, v.node, v.module))
             near.extend((h, v) for h in _clock_hints(v, changed, guards, scope))
             near.extend((h, v) for h in _range_hints(guards, scope))
+            near.extend((h, v) for h in _conjunction_hints(v, changed, guards, scope))
             got, needed = _predicate_hints(v, changed, guards, scope)
             answering.extend((h, v) for h in got)
             predicates.extend(needed)
@@ -2851,6 +3063,17 @@ def aimed_inputs(old, new, ch_old: set, ch_new: set, base: str = "") -> list:
     flipped = [f"{flips[st]} flipped" for st in flags]
     combos = at_once(4, flags, flipped, named) if len(subjects) >= 2 or subjects and flags \
         else []
+    # (and the values aimed at them, and at the parameters, in the rest of
+    # the function and its helpers)
+    pool: dict = {p: (list(vals), v) for p, (vals, v) in subjects.items()}
+    for (q, xs, edge, *_), v in rest:
+        if q != "RAW" and edge in (False, "value") and (
+                tuple(q) in subjects or len(q) == 1 and q[0] in params):
+            got = pool.setdefault(tuple(q), ([], v))[0]
+            got.extend(x for x in xs if x not in got)
+    shared = _shared_value_inputs({p: pool[p] for p in subjects},
+                                  {p: x for p, x in pool.items() if p not in subjects},
+                                  scopes, head, named, combos)
     # every subject at once with the function's own switches turned the
     # other way (``_parsed=True`` skips the normalising helpers that a
     # module run alone makes up, and the subjects' values reach the edit)
@@ -2887,7 +3110,7 @@ def aimed_inputs(old, new, ch_old: set, ch_new: set, base: str = "") -> list:
     # rest after them
     # (a division's operands at the float's ends after the first four: the
     # input budget seldom reaches the end of the singles)
-    out.extend(combos[:2] + switched + singles[:4] + switched_raw + single(extremes) +
+    out.extend(combos[:2] + switched + singles[:4] + shared + switched_raw + single(extremes) +
                singles[4:] + combos[2:])
     out.extend(_fall_through(near + rest, [(new, ch_new), (old, ch_old)], scopes, head,
                              params))
