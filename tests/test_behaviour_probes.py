@@ -3100,23 +3100,26 @@ def test_a_value_shared_by_subjects_makes_one_input_where_the_kth_values_miss_it
     subjects = {("a",): (["1", "'x'"], None), ("b",): (["'x'", "2"], None),
                 ("c",): (["None"], None)}
     scopes = {id(None): D._Scope.__new__(D._Scope)}
-    made = D._shared_value_inputs(subjects, {}, scopes, "HEAD", ["a", "b"], [], limit=2)
+    made = D._shared_value_inputs(subjects, set(subjects), scopes, "HEAD", ["a", "b"], [],
+                                  limit=2)
     assert [n for _, n, _ in made] == ["aimed: a = 'x', b = 'x', c = None"]
     assert made[0][0] == "HEAD\na = 'x'\nb = 'x'\nc = None" and made[0][2] == ["a", "b"]
     # a subject aimed at only farther from the edit is set where it holds
     # the value (and named), left alone where it does not
     farther = {("d",): (["2"], None), ("e",): (["7"], None)}
-    made = D._shared_value_inputs(subjects, farther, scopes, "HEAD", [], [], limit=4)
+    made = D._shared_value_inputs(subjects | farther, set(subjects), scopes, "HEAD", [], [],
+                                  limit=4)
     assert [n for _, n, _ in made] == ["aimed: a = 'x', b = 'x', c = None",
                                        "aimed: a = 1, b = 2, c = None, d = 2"]
     assert made[1][2] == ["d"]
     # an edge value shared is left out; so is one an input already gives
     edge = {("a",): (["None", "1"], None), ("b",): (["None", "2"], None)}
-    assert D._shared_value_inputs(edge, {}, scopes, "HEAD", [], []) == []
+    assert D._shared_value_inputs(edge, set(edge), scopes, "HEAD", [], []) == []
     given = [("p", "aimed: a = 'x', b = 'x', c = None", [])]
-    assert D._shared_value_inputs(subjects, {}, scopes, "HEAD", [], given) == []
+    assert D._shared_value_inputs(subjects, set(subjects), scopes, "HEAD", [], given) == []
     # a value only subjects farther from the edit share: not theirs to make
-    assert D._shared_value_inputs({("a",): (["1"], None)}, farther | {("f",): (["7"], None)},
+    alone = {("a",): (["1"], None)}
+    assert D._shared_value_inputs(alone | farther | {("f",): (["7"], None)}, set(alone),
                                   scopes, "HEAD", [], []) == []
 
 

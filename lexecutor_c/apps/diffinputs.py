@@ -1703,33 +1703,30 @@ _ITERATING = {"iter", "map", "filter", "zip", "tuple", "list", "sorted", "enumer
               "sum", "any", "all", "next", "reversed", "min", "max", "frozenset", "dict"}
 
 
-def _shared_value_inputs(subjects: dict, farther: dict, scopes: dict, head: str,
-                         names: list, combos: list, limit: int = 2) -> list:
+def _shared_value_inputs(pool: dict, near: set, scopes: dict, head: str, names: list,
+                         combos: list, limit: int = 2) -> list:
     """Inputs giving the subjects aimed at one value (a datetime with a
     time zone for ``value`` and ``when`` both) that value together, the
     other subjects near the edit their first: what the inputs giving every
     subject its k-th value miss where the lists differ in length or order
-    (a naive and an aware datetime compared).  ``subjects``: path ->
-    (values, version) near the edit, as :func:`aimed_inputs` gathers them;
-    ``farther``: the same for subjects aimed at only in the rest of the
-    function, set where they hold the value (one subject near the edit
-    must).  At most ``limit`` inputs, none for an edge value or one an
-    input of ``combos`` already gives so."""
+    (a naive and an aware datetime compared).  ``pool``: path -> (values,
+    version), the subjects near the edit (the paths ``near``) first;
+    a subject aimed at only farther from the edit is set where it holds the
+    value (one subject near the edit must).  At most ``limit`` inputs, none
+    for an edge value or one an input of ``combos`` already gives so."""
     made = []
-    every = {**subjects, **{p: x for p, x in farther.items() if p not in subjects}}
-    for val in dict.fromkeys(x for vals, _ in subjects.values() for x in vals):
-        holders = [p for p, (vals, _) in every.items() if val in vals]
+    for val in dict.fromkeys(x for p, (vals, _) in pool.items() if p in near for x in vals):
+        holders = [p for p, (vals, _) in pool.items() if val in vals]
         if len(holders) < 2 or val in _EDGES:
             continue
-        given = [(p, val if p in holders else vals[0], v) for p, (vals, v) in every.items()
-                 if p in subjects or p in holders]
+        given = [(p, val if p in holders else vals[0], v) for p, (vals, v) in pool.items()
+                 if p in near or p in holders]
         note = "aimed: " + ", ".join(f"{'.'.join(p)} = {x}" for p, x, _ in given)
         if any(c[1] == note for c in combos):
             continue
         stmts = [st for p, x, v in given for st in _assign(list(p), x, scopes[id(v)])]
         made.append((head + "\n" + "\n".join(stmts), note,
-                     names + [p[0] for p in holders if p not in subjects and
-                              p[0] not in names]))
+                     names + [p[0] for p in holders if p not in near and p[0] not in names]))
         if len(made) >= limit:
             break
     return made
@@ -3071,9 +3068,7 @@ def aimed_inputs(old, new, ch_old: set, ch_new: set, base: str = "") -> list:
                 tuple(q) in subjects or len(q) == 1 and q[0] in params):
             got = pool.setdefault(tuple(q), ([], v))[0]
             got.extend(x for x in xs if x not in got)
-    shared = _shared_value_inputs({p: pool[p] for p in subjects},
-                                  {p: x for p, x in pool.items() if p not in subjects},
-                                  scopes, head, named, combos)
+    shared = _shared_value_inputs(pool, set(subjects), scopes, head, named, combos)
     # every subject at once with the function's own switches turned the
     # other way (``_parsed=True`` skips the normalising helpers that a
     # module run alone makes up, and the subjects' values reach the edit)
