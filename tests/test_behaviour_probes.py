@@ -3277,3 +3277,94 @@ def test_a_change_under_a_guard_of_several_parts_is_reached_and_changed():
                              'token = ("text", marker)\n        state.tokens.append(token)')
     assert same != IMAGE_OLD
     assert compare_sources(IMAGE_OLD, same, "parse_image").verdict != "changed"
+
+
+# an early exit before the changed line: ``mode`` must be one of two texts
+# and ``size`` at most 10 at once, or the function leaves before it
+EXIT_OLD = textwrap.dedent('''
+    def pick(mode, size, limit):
+        if mode not in ("rb", "wb") or size > 10:
+            return None
+        if limit is not None:
+            return limit
+        return mode * size
+''')
+EXIT_NEW = EXIT_OLD.replace("return mode * size", "return mode * (size + 1)")
+
+
+def test_the_tests_of_early_exits_before_the_change_are_made_to_fail_in_one_input():
+    fa, fb, (lo, ln) = _versions(EXIT_OLD, EXIT_NEW, "pick")
+    assert EXIT_NEW != EXIT_OLD and ln
+    changed, guards = D._changed_nodes(fb, ln)
+    assert [ast.unparse(t) for t in D._early_exits(fb, sorted(ln))] == \
+        ["mode not in ('rb', 'wb') or size > 10", "limit is not None"]
+    (raw, stmts, edge, names), = D._conjunction_hints(fb, changed, guards, D._Scope(fb))
+    assert raw == "RAW" and sorted(names) == ["limit", "mode", "size"], (stmts, names)
+    env: dict = {}
+    exec("\n".join(stmts), env)
+    assert env["mode"] in ("rb", "wb") and env["size"] <= 10 and env["limit"] is None
+    # an exit after the changed line, or one whose body holds it, is not one
+    after = EXIT_OLD.replace("        return limit\n", "        return limit * 2\n")
+    aa, ab, (_, an) = _versions(EXIT_OLD, after, "pick")
+    assert [ast.unparse(t) for t in D._early_exits(ab, sorted(an))] == \
+        ["mode not in ('rb', 'wb') or size > 10"]
+    # a test that cannot be negated plainly (``and``, ``isinstance``) gives no part
+    assert D._negated_parts(ast.parse("a > 1 and b", mode="eval").body) == []
+    assert D._negated_parts(ast.parse("isinstance(a, int)", mode="eval").body) == []
+
+
+def test_a_change_behind_early_exits_is_reached_and_changed():
+    c = compare_sources(EXIT_OLD, EXIT_NEW, "pick")
+    assert c.verdict == "changed", c.detail
+    same = EXIT_OLD.replace("return mode * size", "n = size\n    return mode * n")
+    assert same != EXIT_OLD
+    assert compare_sources(EXIT_OLD, same, "pick").verdict != "changed"
+
+
+# a decorator factory whose wrapper takes ``*args``: the change is in what
+# the wrapper does on the second call (the cache hit)
+CACHED_OLD = textwrap.dedent('''
+    def cached(cache, key=hash):
+        def decorator(func):
+            def wrapper(*args):
+                k = key(*args)
+                if k in cache:
+                    return cache[k]
+                v = cache[k] = func(*args)
+                return v
+            return wrapper
+        return decorator
+''')
+CACHED_NEW = CACHED_OLD.replace("return cache[k]", "return (cache[k],)")
+
+
+def test_a_wrapper_taking_only_args_is_called_with_one_argument():
+    c = compare_sources(CACHED_OLD, CACHED_NEW, "cached")
+    assert c.verdict == "changed", c.detail
+    same = CACHED_OLD.replace("return cache[k]", "hit = cache[k]\n                return hit")
+    assert same != CACHED_OLD
+    assert compare_sources(CACHED_OLD, same, "cached").verdict != "changed"
+
+
+# a memoizer whose cache is its own: the first call always misses, so only a
+# second call with the same arguments runs the changed line
+MEMO_OLD = textwrap.dedent('''
+    def memo(func):
+        seen = {}
+        def wrapper(*args):
+            if args in seen:
+                return ("hit", seen[args])
+            seen[args] = func(*args)
+            return seen[args]
+        return wrapper
+''')
+MEMO_NEW = MEMO_OLD.replace('("hit", seen[args])', '("cached", seen[args])')
+
+
+def test_a_change_only_a_second_call_of_the_wrapper_runs_is_reached_and_changed():
+    c = compare_sources(MEMO_OLD, MEMO_NEW, "memo")
+    assert c.verdict == "changed", c.detail
+    same = MEMO_OLD.replace('return ("hit", seen[args])',
+                            'got = seen[args]\n            return ("hit", got)')
+    assert same != MEMO_OLD
+    assert compare_sources(MEMO_OLD, same, "memo").verdict == "same"

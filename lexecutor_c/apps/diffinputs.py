@@ -49,6 +49,7 @@ from typing import Optional
 
 from .funcrun import AFTER_MODULE, FROZEN_CLOCK, after_module
 from .funcsource import _std_names
+from .mutants import _CMP_FLIP
 from . import regexdiff
 
 #: the sample datetime of an ``isinstance`` test: naive, an hour before the clock
@@ -1547,7 +1548,60 @@ def _satisfying(op, c) -> object:
         return c + 1 if number else f"x{c}"
     if isinstance(op, ast.In) and isinstance(c, (tuple, list, set, frozenset)) and c:
         return sorted(c, key=repr)[0] if isinstance(c, (set, frozenset)) else c[0]
+    if isinstance(op, ast.NotIn) and isinstance(c, (tuple, list, set, frozenset)) and c:
+        if all(isinstance(x, str) for x in c):
+            return "x" + max(c, key=len)
+        if all(isinstance(x, int) and not isinstance(x, bool) for x in c):
+            return max(c) + 1
     return _NO
+
+
+def _early_exits(v, lines) -> list:
+    """The tests that must fail for the changed lines to run: those of the
+    ``if`` statements without ``else`` before the changed lines, in the
+    blocks that hold them, whose body holds no changed line and always
+    leaves (``if n < 0: return None``, ``if x in SKIP: continue``)."""
+    if not lines:
+        return []
+    out = []
+    stack = [v.node]
+    while stack:
+        node = stack.pop()
+        for name in ("body", "orelse", "finalbody"):
+            block = getattr(node, name, None)
+            if not isinstance(block, list):
+                continue
+            inside = [ln for ln in lines if block and block[0].lineno <= ln <=
+                      (block[-1].end_lineno or block[-1].lineno)]
+            if not inside:
+                continue
+            first = min(inside)
+            for st in block:
+                end = st.end_lineno or st.lineno
+                if end < first and isinstance(st, ast.If) and not st.orelse and \
+                        isinstance(st.body[-1], (ast.Return, ast.Raise, ast.Continue,
+                                                 ast.Break)):
+                    out.append(st.test)
+                elif st.lineno <= first <= end and isinstance(
+                        st, (ast.If, ast.For, ast.While, ast.With, ast.Try)):
+                    stack.append(st)
+        for h in getattr(node, "handlers", None) or []:
+            stack.append(h)
+    return out
+
+
+def _negated_parts(t) -> list:
+    """Parts that, all holding, make the test ``t`` fail: ``a or b`` fails
+    where neither holds, ``not x`` where ``x`` holds, ``x == 1`` where
+    ``x != 1``; other tests give none."""
+    if isinstance(t, ast.BoolOp) and isinstance(t.op, ast.Or):
+        return [p for e in t.values for p in _negated_parts(e)]
+    if isinstance(t, ast.UnaryOp) and isinstance(t.op, ast.Not):
+        return [t.operand]
+    if isinstance(t, ast.Compare) and len(t.ops) == 1 and type(t.ops[0]) in _CMP_FLIP:
+        return [ast.Compare(left=t.left, ops=[_CMP_FLIP[type(t.ops[0])]()],
+                            comparators=t.comparators)]
+    return []
 
 
 def _match_group(e, once: dict, params) -> Optional[tuple]:
@@ -1596,7 +1650,11 @@ def _conjunction_hints(v, changed: list, guards: list, scope: _Scope) -> list:
             isinstance(st.targets[0], ast.Name) and
             scope.stores.get(st.targets[0].id) == 1 and st.targets[0].id not in scope.params}
     parts = []
-    for t in tests:
+    # the early exits before the changed lines must not be taken: their
+    # tests' negations join the parts (after the guards', which win where
+    # both give a subject a value)
+    exits = [e for t in _early_exits(v, sorted(lines)) for e in _negated_parts(t)]
+    for t in tests + [ast.BoolOp(op=ast.And(), values=exits)] if exits else tests:
         for e in (t.values if isinstance(t, ast.BoolOp) and isinstance(t.op, ast.And)
                   else [t]):
             if isinstance(e, ast.Name) and isinstance(once.get(e.id), ast.Compare):
