@@ -457,8 +457,7 @@ class _Scope:
                     continue
                 got = []
                 for p in paths:
-                    if p is not None and p[0] in self.derived:
-                        p = self.derived[p[0]] + p[1:]
+                    p = self.resolved(p)
                     got.append(p if p is not None and (p[0] in self.params or
                                                        p[0] in self.items) else None)
                 if got and None not in got and all(g == got[0] for g in got):
@@ -531,6 +530,12 @@ class _Scope:
             vals = [k for k in (_const(x) for x in e.elts) if k is not _NO]
             if vals:
                 self.containers.setdefault(name, []).extend(vals)
+
+    def resolved(self, p):
+        """The path ``p`` with a local derived from a parameter read as what
+        it was derived from (``b = float(v)``: ``b.x`` -> ``v.x``); ``p``
+        itself otherwise (None stays None)."""
+        return self.derived[p[0]] + p[1:] if p is not None and p[0] in self.derived else p
 
     def settable(self, path: list) -> bool:
         """Whether an input can give the subject a value: a parameter or
@@ -1200,13 +1205,9 @@ def _hints(node, scope: _Scope) -> list:
     for e, attr in got_attrs:
         # ``annot = getattr(annot, "__forward_arg__", annot)``: the attribute
         # may stand in for the subject -- the values the subject is tested for
-        p = _dotted(e)
-        if p is not None and p[0] in scope.derived:
-            p = scope.derived[p[0]] + p[1:]
+        p = scope.resolved(_dotted(e))
         vals = [v for q, vs, edge in list(out) if q == p and edge is False for v in vs]
-        pa = _dotted(attr)
-        if pa is not None and pa[0] in scope.derived:
-            pa = scope.derived[pa[0]] + pa[1:]
+        pa = scope.resolved(_dotted(attr))
         if vals and pa is not None and scope.settable(pa):
             out.append((pa, vals[:6], False))
     for path, tests in item_tests.items():
@@ -1662,9 +1663,7 @@ def _conjunction_hints(v, changed: list, guards: list, scope: _Scope) -> list:
             parts.append(e)
 
     def subject(e):
-        p = _dotted(e)
-        if p is not None and p[0] in scope.derived:
-            p = scope.derived[p[0]] + p[1:]
+        p = scope.resolved(_dotted(e))
         return p if p is not None and all(isinstance(x, str) for x in p) and \
             scope.settable(p) else None
 
@@ -2293,9 +2292,7 @@ def _rounding_hints(changed: list, scope: _Scope) -> list:
         for n in ast.walk(s):
             if not isinstance(n, ast.Call) or not n.args or called_name(n) not in WHOLE_CALLS:
                 continue
-            p = _dotted(n.args[0])
-            if p is not None and p[0] in scope.derived:
-                p = scope.derived[p[0]] + p[1:]
+            p = scope.resolved(_dotted(n.args[0]))
             if p is not None and scope.settable(p):
                 out.append((p, ["1.7", "2.5", "-1.5"], "value"))
     return out
@@ -2456,7 +2453,7 @@ def _carry_hints(changed: list, scope: _Scope, fn, module=None) -> list:
             for e in ops:
                 p = _dotted(e)
                 if p is not None and len(p) == 1:
-                    p = scope.derived.get(p[0], p)
+                    p = scope.resolved(p)
                     if p[0] in scope.params and len(p) == 1:
                         numeric.add(p[0])
                     else:
@@ -2493,7 +2490,7 @@ def _range_hints(guards: list, scope: _Scope) -> list:
         p = _dotted(stop)
         if p is None or len(p) != 1:
             continue
-        p = scope.derived.get(p[0], p)
+        p = scope.resolved(p)
         if len(p) == 1 and p[0] in scope.params:
             out.append(([p[0]], [repr(start - shift + m) for m in (1, 3, 10)], "value"))
     return out
@@ -2536,7 +2533,7 @@ def _clock_hints(v, changed: list, guards: list, scope: _Scope) -> list:
             kind = clock(a) or (clocks.get(a.id) if isinstance(a, ast.Name) else None)
             p = _dotted(b)
             if kind and p is not None and len(p) == 1:
-                p = scope.derived.get(p[0], p)
+                p = scope.resolved(p)
                 if len(p) == 1 and p[0] in scope.params:
                     subjects.setdefault(p[0], kind)
     if not subjects:
