@@ -3368,3 +3368,36 @@ def test_a_change_only_a_second_call_of_the_wrapper_runs_is_reached_and_changed(
                             'got = seen[args]\n            return ("hit", got)')
     assert same != MEMO_OLD
     assert compare_sources(MEMO_OLD, same, "memo").verdict == "same"
+
+
+# a guard of a prefix test through ``lower()`` and a truth test: both parts
+# made to hold in one input
+CERT_OLD = textwrap.dedent('''
+    def cert_verify(conn, url, verify):
+        if url.lower().startswith("https") and verify:
+            loc = None
+            if verify is not True:
+                loc = verify
+            if not loc:
+                loc = "bundle.zip"
+            return loc
+        return None
+''')
+CERT_NEW = CERT_OLD.replace('loc = "bundle.zip"', 'loc = "bundle.pem"')
+
+
+def test_a_prefix_test_and_a_truth_test_are_made_to_hold_together():
+    fa, fb, (lo, ln) = _versions(CERT_OLD, CERT_NEW, "cert_verify")
+    assert CERT_NEW != CERT_OLD and ln
+    changed, guards = D._changed_nodes(fb, ln)
+    (raw, stmts, edge, names), = D._conjunction_hints(fb, changed, guards, D._Scope(fb))
+    assert raw == "RAW" and sorted(names) == ["url", "verify"], (stmts, names)
+    assert "url = 'https'" in stmts and "verify = True" in stmts, stmts
+    # ``not x`` of a parameter: None; a tuple of prefixes: the first
+    other = CERT_OLD.replace('url.lower().startswith("https") and verify',
+                             'url.endswith((".pem", ".crt")) and not verify')
+    oa, ob, (_, on) = _versions(other, other.replace('"bundle.zip"', '"b"'), "cert_verify")
+    got = D._conjunction_hints(ob, *D._changed_nodes(ob, on), D._Scope(ob))
+    assert "url = '.pem'" in got[0][1] and "verify = None" in got[0][1], got
+    c = compare_sources(CERT_OLD, CERT_NEW, "cert_verify")
+    assert c.verdict == "changed", c.detail

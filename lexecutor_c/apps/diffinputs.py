@@ -1624,6 +1624,11 @@ def _match_group(e, once: dict, params) -> Optional[tuple]:
     return None
 
 
+#: calls that change a text's case or trim it: a literal compared after
+#: them is a value of the text before them too
+_CASE_CALLS = ("lower", "upper", "casefold", "strip", "lstrip", "rstrip")
+
+
 def _conjunction_hints(v, changed: list, guards: list, scope: _Scope) -> list:
     """One input that makes every part of the tests the changed lines sit
     under hold at once (``if is_image and depth > 0 and level >= depth``:
@@ -1697,6 +1702,27 @@ def _conjunction_hints(v, changed: list, guards: list, scope: _Scope) -> list:
                 t.elts if isinstance(t, ast.Tuple) else [t])]) if x is not None]
             if got:
                 chosen.setdefault(tuple(p), got[0])
+        elif isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute) and \
+                e.func.attr in ("startswith", "endswith") and len(e.args) == 1 and \
+                not e.keywords:
+            # ``url.lower().startswith("https")``: the text the literal is
+            # (the first of a tuple of them), through case and strip calls
+            base, lit = e.func.value, _const(e.args[0])
+            while isinstance(base, ast.Call) and isinstance(base.func, ast.Attribute) and \
+                    base.func.attr in _CASE_CALLS and not base.args and not base.keywords:
+                base = base.func.value
+            if isinstance(lit, tuple) and lit:
+                lit = lit[0]
+            if isinstance(lit, (str, bytes)) and (p := subject(base)) is not None:
+                chosen.setdefault(tuple(p), repr(lit))
+    # a subject tested for truth alone (``if url.startswith("https") and
+    # verify``) is True, one tested with ``not`` None, where no other part
+    # gave it a value
+    for e in parts:
+        neg = isinstance(e, ast.UnaryOp) and isinstance(e.op, ast.Not)
+        if isinstance(e.operand if neg else e, (ast.Name, ast.Attribute)) and \
+                (p := subject(e.operand if neg else e)) is not None:
+            chosen.setdefault(tuple(p), "None" if neg else "True")
     # two subjects compared: the other one set from the one that has a value
     shift = {ast.Gt: 1, ast.Lt: -1}
     for a, op, b in pairs:
