@@ -3269,14 +3269,22 @@ def test_every_part_of_a_guard_is_made_to_hold_in_one_input():
     assert D._conjunction_hints(ob, oc, og, D._Scope(ob)) == []
 
 
-def test_a_change_under_a_guard_of_several_parts_is_reached_and_changed():
-    c = compare_sources(IMAGE_OLD, IMAGE_NEW, "parse_image")
+def _found_and_rewrite_kept(old: str, new: str, rewrite: str, function: str,
+                            rewrite_verdict: str = "") -> None:
+    """The edit ``old`` -> ``new`` is "changed"; ``rewrite``, the same body
+    in other words, is not (and is ``rewrite_verdict`` where one is given)."""
+    c = compare_sources(old, new, function)
     assert c.verdict == "changed", c.detail
-    # the same body in other words is not
-    same = IMAGE_OLD.replace('state.tokens.append(("text", marker))',
-                             'token = ("text", marker)\n        state.tokens.append(token)')
-    assert same != IMAGE_OLD
-    assert compare_sources(IMAGE_OLD, same, "parse_image").verdict != "changed"
+    assert rewrite != old
+    kept = compare_sources(old, rewrite, function)
+    assert kept.verdict != "changed" and kept.verdict == (rewrite_verdict or kept.verdict), \
+        kept.detail
+
+
+def test_a_change_under_a_guard_of_several_parts_is_reached_and_changed():
+    _found_and_rewrite_kept(IMAGE_OLD, IMAGE_NEW, IMAGE_OLD.replace(
+        'state.tokens.append(("text", marker))',
+        'token = ("text", marker)\n        state.tokens.append(token)'), "parse_image")
 
 
 # an early exit before the changed line: ``mode`` must be one of two texts
@@ -3314,15 +3322,12 @@ def test_the_tests_of_early_exits_before_the_change_are_made_to_fail_in_one_inpu
 
 
 def test_a_change_behind_early_exits_is_reached_and_changed():
-    c = compare_sources(EXIT_OLD, EXIT_NEW, "pick")
-    assert c.verdict == "changed", c.detail
-    same = EXIT_OLD.replace("return mode * size", "n = size\n    return mode * n")
-    assert same != EXIT_OLD
-    assert compare_sources(EXIT_OLD, same, "pick").verdict != "changed"
+    _found_and_rewrite_kept(EXIT_OLD, EXIT_NEW, EXIT_OLD.replace(
+        "return mode * size", "n = size\n    return mode * n"), "pick")
 
 
-# a decorator factory whose wrapper takes ``*args``: the change is in what
-# the wrapper does on the second call (the cache hit)
+# a decorator factory whose wrapper takes only ``*args``: called with none,
+# ``key(*args)`` raises before the changed line (the cache hit)
 CACHED_OLD = textwrap.dedent('''
     def cached(cache, key=hash):
         def decorator(func):
@@ -3339,11 +3344,8 @@ CACHED_NEW = CACHED_OLD.replace("return cache[k]", "return (cache[k],)")
 
 
 def test_a_wrapper_taking_only_args_is_called_with_one_argument():
-    c = compare_sources(CACHED_OLD, CACHED_NEW, "cached")
-    assert c.verdict == "changed", c.detail
-    same = CACHED_OLD.replace("return cache[k]", "hit = cache[k]\n                return hit")
-    assert same != CACHED_OLD
-    assert compare_sources(CACHED_OLD, same, "cached").verdict != "changed"
+    _found_and_rewrite_kept(CACHED_OLD, CACHED_NEW, CACHED_OLD.replace(
+        "return cache[k]", "hit = cache[k]\n                return hit"), "cached")
 
 
 # a memoizer whose cache is its own: the first call always misses, so only a
@@ -3362,12 +3364,9 @@ MEMO_NEW = MEMO_OLD.replace('("hit", seen[args])', '("cached", seen[args])')
 
 
 def test_a_change_only_a_second_call_of_the_wrapper_runs_is_reached_and_changed():
-    c = compare_sources(MEMO_OLD, MEMO_NEW, "memo")
-    assert c.verdict == "changed", c.detail
-    same = MEMO_OLD.replace('return ("hit", seen[args])',
-                            'got = seen[args]\n            return ("hit", got)')
-    assert same != MEMO_OLD
-    assert compare_sources(MEMO_OLD, same, "memo").verdict == "same"
+    _found_and_rewrite_kept(MEMO_OLD, MEMO_NEW, MEMO_OLD.replace(
+        'return ("hit", seen[args])', 'got = seen[args]\n            return ("hit", got)'),
+        "memo", rewrite_verdict="same")
 
 
 # a guard of a prefix test through ``lower()`` and a truth test: both parts
