@@ -1580,8 +1580,7 @@ def _early_exits(v, lines) -> list:
             for st in block:
                 end = st.end_lineno or st.lineno
                 if end < first and isinstance(st, ast.If) and not st.orelse and \
-                        isinstance(st.body[-1], (ast.Return, ast.Raise, ast.Continue,
-                                                 ast.Break)):
+                        _exits(st.body):
                     out.append(st.test)
                 elif st.lineno <= first <= end and isinstance(
                         st, (ast.If, ast.For, ast.While, ast.With, ast.Try)):
@@ -1624,11 +1623,6 @@ def _match_group(e, once: dict, params) -> Optional[tuple]:
     return None
 
 
-#: calls that change a text's case or trim it: a literal compared after
-#: them is a value of the text before them too
-_CASE_CALLS = ("lower", "upper", "casefold", "strip", "lstrip", "rstrip")
-
-
 def _conjunction_hints(v, changed: list, guards: list, scope: _Scope) -> list:
     """One input that makes every part of the tests the changed lines sit
     under hold at once (``if is_image and depth > 0 and level >= depth``:
@@ -1660,12 +1654,11 @@ def _conjunction_hints(v, changed: list, guards: list, scope: _Scope) -> list:
     # tests' negations join the parts (after the guards', which win where
     # both give a subject a value)
     exits = [e for t in _early_exits(v, sorted(lines)) for e in _negated_parts(t)]
-    for t in tests + [ast.BoolOp(op=ast.And(), values=exits)] if exits else tests:
-        for e in (t.values if isinstance(t, ast.BoolOp) and isinstance(t.op, ast.And)
-                  else [t]):
-            if isinstance(e, ast.Name) and isinstance(once.get(e.id), ast.Compare):
-                e = once[e.id]
-            parts.append(e)
+    for e in [e for t in tests for e in (
+            t.values if isinstance(t, ast.BoolOp) and isinstance(t.op, ast.And) else [t])] + exits:
+        if isinstance(e, ast.Name) and isinstance(once.get(e.id), ast.Compare):
+            e = once[e.id]
+        parts.append(e)
 
     def subject(e):
         p = scope.resolved(_dotted(e))
@@ -1706,10 +1699,10 @@ def _conjunction_hints(v, changed: list, guards: list, scope: _Scope) -> list:
                 e.func.attr in ("startswith", "endswith") and len(e.args) == 1 and \
                 not e.keywords:
             # ``url.lower().startswith("https")``: the text the literal is
-            # (the first of a tuple of them), through case and strip calls
+            # (the first of a tuple of them), through the calls of _RECASED
             base, lit = e.func.value, _const(e.args[0])
             while isinstance(base, ast.Call) and isinstance(base.func, ast.Attribute) and \
-                    base.func.attr in _CASE_CALLS and not base.args and not base.keywords:
+                    base.func.attr in _RECASED and not base.args and not base.keywords:
                 base = base.func.value
             if isinstance(lit, tuple) and lit:
                 lit = lit[0]
