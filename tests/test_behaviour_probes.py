@@ -3400,3 +3400,35 @@ def test_a_prefix_test_and_a_truth_test_are_made_to_hold_together():
     assert "url = '.pem'" in got[0][1] and "verify = None" in got[0][1], got
     c = compare_sources(CERT_OLD, CERT_NEW, "cert_verify")
     assert c.verdict == "changed", c.detail
+
+
+# a class the module imports (``from collections import OrderedDict``; a
+# package's own ``from .version import Version`` alike): the change is
+# under an ``isinstance`` test of it
+ORDERED_OLD = textwrap.dedent('''
+    from collections import OrderedDict
+    from typing import List
+
+
+    def keys_of(mapping):
+        if isinstance(mapping, OrderedDict):
+            return list(mapping)
+        if isinstance(mapping, List):
+            return mapping
+        return sorted(mapping)
+''')
+ORDERED_NEW = ORDERED_OLD.replace("return list(mapping)", "return list(mapping) or None")
+
+
+def test_an_isinstance_test_of_an_imported_class_gets_an_instance_of_it():
+    fa, fb, (lo, ln) = _versions(ORDERED_OLD, ORDERED_NEW, "keys_of")
+    assert ORDERED_NEW != ORDERED_OLD and ln
+    scope = D._Scope(fb)
+    # a spelling of a type from ``typing`` is no class to make one of
+    assert scope.imported_classes == {"OrderedDict"}, scope.imported_classes
+    notes = [n for _, n, _ in D.aimed_inputs(fa, fb, lo, ln)]
+    assert "aimed: mapping = _LxLate('OrderedDict', True)" in notes, notes
+    assert not any("'List'" in n for n in notes), notes
+    # an empty OrderedDict reaches the changed line: [] -> None
+    _found_and_rewrite_kept(ORDERED_OLD, ORDERED_NEW, ORDERED_OLD.replace(
+        "return list(mapping)", "return [k for k in mapping]"), "keys_of")

@@ -295,6 +295,14 @@ class _Scope:
         self.routines = _std_names(imports, _ROUTINE_NAMES)
         self.defined = _defined_names(v.module)
         self.classes = {s.name for s in v.module.body if isinstance(s, ast.ClassDef)}
+        # the names the module imports by ``from M import Name`` (of its own
+        # package too: ``from .version import Version``) written as classes
+        # are: an ``isinstance`` test of one is given an instance of what
+        # the name holds once the module ran
+        self.imported_classes = {
+            al.asname or al.name for s in _top_statements(v.module)
+            if isinstance(s, ast.ImportFrom) and s.module not in _TYPING for al in s.names
+            if (al.asname or al.name)[:1].isupper() and al.name != "*"} - self.classes
         self.functions = {s.name for s in v.module.body
                           if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))}
         for s in list(v.module.body) + list(ast.walk(fn)):
@@ -1169,6 +1177,8 @@ def _hints(node, scope: _Scope) -> list:
                 len(scope.items[sub[0]][0]) == 1)
             vals += [f"_LxLate({x!r}, True)" if late else f"{x}.__new__({x})"
                      for x in names if x in scope.classes]
+            vals += [f"_LxLate({x!r}, True)" for x in names
+                     if late and x in scope.imported_classes and _sample_of(x) is None]
             for x in (t.elts if isinstance(t, ast.Tuple) else [t]):
                 if isinstance(x, ast.Attribute) and _dotted(x) is not None:
                     # a class an object holds (``self.document_class``):
@@ -3277,6 +3287,27 @@ def doctest_calls(v, limit: int = 8) -> list:
                 out.append((call, f"doctest: {ex.source.strip()[:70]}"))
                 if len(out) >= limit:
                     return out
+    return out
+
+
+#: the modules whose classes are types' spellings (``List``), not classes
+#: an instance is made of
+_TYPING = ("typing", "typing_extensions")
+
+
+def _top_statements(module) -> list:
+    """The statements of a module's top level, those in its top-level
+    ``if``, ``try`` and ``with`` blocks too (``try: from typing import
+    Literal`` / ``except ImportError: ...``)."""
+    out: list = []
+    todo = list(module.body)
+    while todo:
+        s = todo.pop(0)
+        out.append(s)
+        if isinstance(s, (ast.If, ast.Try, ast.With)):
+            todo[:0] = list(s.body) + list(getattr(s, "orelse", ())) + \
+                [x for h in getattr(s, "handlers", ()) for x in h.body] + \
+                list(getattr(s, "finalbody", ()))
     return out
 
 
