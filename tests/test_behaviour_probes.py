@@ -6,6 +6,7 @@ inputs aimed at the edit: samples for the standard library's classes in
 ``isinstance`` tests, numbers where rounding carries a digit over."""
 import ast
 import datetime
+import re
 import textwrap
 import time
 
@@ -3432,3 +3433,154 @@ def test_an_isinstance_test_of_an_imported_class_gets_an_instance_of_it():
     # an empty OrderedDict reaches the changed line: [] -> None
     _found_and_rewrite_kept(ORDERED_OLD, ORDERED_NEW, ORDERED_OLD.replace(
         "return list(mapping)", "return [k for k in mapping]"), "keys_of")
+
+
+# a method whose object's attribute (made up: nothing sets it) reaches
+# ``os.path.join``, which wants a text: a TypeError on every input before
+# the changed line, until the attribute is given one
+FINDER_OLD = textwrap.dedent('''
+    import os
+
+
+    class Finder:
+        def __init__(self, module):
+            self.base = os.path.dirname(getattr(module, "__file__", ""))
+
+        def path_of(self, name):
+            parts = name.split("/")
+            parts.insert(0, self.base)
+            result = os.path.join(*parts)
+            return result
+''')
+FINDER_NEW = FINDER_OLD.replace("        return result", "        return result + os.sep")
+
+
+def test_a_made_up_attribute_a_typeerror_wants_a_text_is_given_one():
+    fa, fb, (lo, ln) = _versions(FINDER_OLD, FINDER_NEW, "Finder.path_of")
+    assert FINDER_NEW != FINDER_OLD and ln
+    text = "expected str, bytes or os.PathLike object, not Dummy"
+    assert D.made_up_attributes(fb, ["base"], text) == [("self.base", "'a'")]
+    # what the message asks for: bytes, a list, a number; else a text and a number
+    assert D.made_up_attributes(fb, ["base"], "a bytes-like object is required, "
+                                "not 'Dummy'") == [("self.base", "b'a'")]
+    assert D.made_up_attributes(fb, ["base"], "'Dummy' object is not iterable") == \
+        [("self.base", "['a']")]
+    assert D.made_up_attributes(fb, ["base"], "unsupported operand type(s) for +: "
+                                "'int' and 'Dummy'") == [("self.base", "1")]
+    assert D.made_up_attributes(fb, ["base"], "odd") == [("self.base", "'a'"),
+                                                         ("self.base", "1")]
+    # not a method called on a parameter (``name.split``: ``name`` wants a
+    # text), not an attribute the function only writes, not one it lacks
+    assert D.made_up_attributes(fb, ["split", "insert", "other"], text) == []
+    written = FINDER_OLD.replace("result = os.path.join(*parts)",
+                                 "result = self.result = os.path.join(*parts)")
+    wa, wb, _ = _versions(written, written.replace("return result", "return result * 2"),
+                          "Finder.path_of")
+    assert D.made_up_attributes(wb, ["result"], text) == []
+    _found_and_rewrite_kept(FINDER_OLD, FINDER_NEW, FINDER_OLD.replace(
+        "        return result", "        return str(result)"), "Finder.path_of")
+
+
+# a parser that raises unless its pattern matches, whose edit sits under
+# an optional group that takes part (``-py3.8``) while another (``-arch``)
+# does not
+EGG_OLD = textwrap.dedent(r'''
+    import re
+
+    egg_re = re.compile(r"(?P<name>.+?)-(?P<ver>.+?)(-(?P<pyver>py\d\.\d+)(-(?P<arch>.+?))?)?\.egg$")
+
+
+    def egg_tags(filename):
+        m = egg_re.match(filename)
+        if not m:
+            raise ValueError("not an egg: " + filename)
+        tags = {"name": m.group("name")}
+        if m.group("pyver"):
+            tags["abi"] = m.group("pyver").replace("py", "cp")
+            if m.group("arch"):
+                tags["platform"] = m.group("arch")
+        return tags
+''')
+EGG_NEW = EGG_OLD.replace(
+    '        tags["abi"] = m.group("pyver").replace("py", "cp")\n'
+    '        if m.group("arch"):\n',
+    '        if m.group("arch"):\n'
+    '            tags["abi"] = m.group("pyver").replace("py", "cp")\n')
+
+
+def test_a_text_a_pattern_matches_is_aimed_at_its_subject_each_group_taking_part_or_not():
+    fa, fb, (lo, ln) = _versions(EGG_OLD, EGG_NEW, "egg_tags")
+    assert EGG_NEW != EGG_OLD and ln
+    got = [h for h in D._hints(fb.node, D._Scope(fb)) if h[0] == ["filename"]]
+    texts = [eval(t) for t in got[0][1]]
+    rx = re.compile(r"(?P<name>.+?)-(?P<ver>.+?)(-(?P<pyver>py\d\.\d+)(-(?P<arch>.+?))?)?\.egg$")
+    assert texts and all(rx.match(t) for t in texts), texts
+    # with the arch and without it, without the Python version
+    takes_part = {(rx.match(t).group("pyver") is not None, rx.match(t).group("arch") is not None)
+                  for t in texts}
+    assert {(True, True), (True, False), (False, False)} <= takes_part, texts
+    _found_and_rewrite_kept(EGG_OLD, EGG_NEW, EGG_OLD.replace(
+        'tags = {"name": m.group("name")}', 'tags = dict(name=m.group("name"))'), "egg_tags")
+
+
+# a definition made only where an import of the standard library fails
+# (a fallback for an older Python): this one never runs it
+FALLBACK_OLD = textwrap.dedent('''
+    try:
+        from json import JSONDecodeError
+    except ImportError:
+        class JSONDecodeError(ValueError):
+            pass
+
+        def decode_error(msg):
+            return JSONDecodeError("bad json: " + msg)
+''')
+FALLBACK_NEW = FALLBACK_OLD.replace('"bad json: "', '"Bad JSON: "')
+
+
+def test_a_definition_only_a_failed_import_makes_is_not_run_here():
+    from lexecutor_c.apps.funcsource import import_fallback
+    fa, fb, _ = _versions(FALLBACK_OLD, FALLBACK_NEW, "decode_error")
+    assert import_fallback(fb) == "from json import JSONDecodeError"
+    c = compare_sources(FALLBACK_OLD, FALLBACK_NEW, "decode_error")
+    assert c.verdict == "undecided" and "never runs here" in c.detail, c.detail
+    # an import that fails here, or one from outside the standard library:
+    # the definition is this Python's, and the edit shows
+    for imp in ("from json import no_such_name", "from lexecutor_c_absent import x"):
+        old = FALLBACK_OLD.replace("from json import JSONDecodeError", imp)
+        new = FALLBACK_NEW.replace("from json import JSONDecodeError", imp)
+        assert import_fallback(_versions(old, new, "decode_error")[1]) is None
+        assert compare_sources(old, new, "decode_error").verdict == "changed"
+
+
+# a decorator factory whose inner ``wrap(func)`` now copies the decorated
+# function's name and docstring onto what it returns
+APPLY_OLD = textwrap.dedent('''
+    import functools
+
+
+    def compose(f, g):
+        return lambda *args, **kwargs: f(g(*args, **kwargs))
+
+
+    def apply(transform):
+        def wrap(func):
+            return compose(transform, func)
+        return wrap
+''')
+APPLY_NEW = APPLY_OLD.replace("return compose(transform, func)",
+                              "return functools.wraps(func)(compose(transform, func))")
+
+
+def test_a_closure_parameter_named_for_a_function_is_given_one():
+    from lexecutor_c.apps import funcrun
+
+    def wrap(func, key, callback=None):
+        return func
+
+    got = funcrun._closure_args(wrap, {}, lambda _i, name, _f: f"<made-up {name}>")
+    assert got == [funcrun._lx_passed, "<made-up key>"], got
+    assert funcrun._lx_passed(3, 4) == 3 and funcrun._lx_passed() is None
+    _found_and_rewrite_kept(APPLY_OLD, APPLY_NEW, APPLY_OLD.replace(
+        "return compose(transform, func)",
+        "composed = compose(transform, func)\n        return composed"), "apply")

@@ -47,7 +47,7 @@ from ..engine import sandbox
 from .funcrun import AFTER_MODULE, after_module, handled_spans, prepare, run_case, snapshot
 from .diffinputs import STAND_IN, handles_bytes
 from .funcsource import (Version, _names_read, bound_names, build_driver, changed_lines,
-                         code_dump, facts_source, function_versions, is_overload,
+                         code_dump, facts_source, function_versions, import_fallback, is_overload,
                          module_driver, module_name_of, relative_levels)
 
 __all__ = ["Version", "FunctionCheck", "Options", "Input", "Tree", "function_versions",
@@ -1967,6 +1967,14 @@ def _check_function(old: Version, new: Version, opts: Options, test_inputs: Opti
         fc.status, fc.verdict = "static", SAME
         fc.detail = "only docstrings or annotations changed"
         return fc
+    fallback = import_fallback(new)
+    if fallback and import_fallback(old):
+        # ``except ImportError: def _dnsname_match``: what another Python
+        # defines, where the import fails; this one never runs it
+        fc.status, fc.verdict = "static", UNDECIDED
+        fc.detail = f"defined only where `{fallback}` fails, and it works on this " \
+            "Python: the definition never runs here"
+        return fc
     if is_overload(old.node) and is_overload(new.node):
         # what a type checker reads: the name binds the definition after it
         fc.status, fc.verdict = "static", SAME
@@ -3147,6 +3155,18 @@ def _with_prefix_methods(prefix: str, names: list) -> str:
 _OBSERVED_INPUTS = 8
 
 
+#: inputs that give a made-up attribute a value of the kind a TypeError
+#: asked for, per function
+_ATTR_REPAIRS = 6
+
+
+def _dummy_type_error(r: dict) -> bool:
+    """Did the run raise a TypeError on a made-up value (``expected str ...
+    not Dummy``)?"""
+    return str(r.get("outcome", "")) == "raised:TypeError" and \
+        "Dummy" in str(r.get("message", ""))
+
+
 class _InputSource:
     """Inputs in order: the Treefix generator's top plan for each version,
     the test calls, the empty prefix (injection alone), the generator's
@@ -3177,6 +3197,10 @@ class _InputSource:
         self.cov = {"old": set(), "new": set()}
         self.errors: list = []
         self.call_repairs = 0           # calls failed on a made-up value, sent to repair
+        self.attr_repairs = 0           # made-up attributes given a value of the kind wanted
+        self.attr_tries: dict = {}      # input key -> (subject, value) it gives
+        self.concrete: list = []        # (subject, value) that got a run further, in later inputs
+        self.versions = {"old": old, "new": new}
         self.observed: set = set()      # (parameter, value) from the runs' guards
         self.literals = {repr(n.value) for v in (old, new) for n in ast.walk(v.node)
                          if isinstance(n, ast.Constant)}
@@ -3250,6 +3274,13 @@ class _InputSource:
     def feedback(self, inp: Input, ro: dict, rn: dict) -> None:
         self.cov["old"].update(ro.get("reached", ()))
         self.cov["new"].update(rn.get("reached", ()))
+        tried = self.attr_tries.pop(inp.key(), None)
+        if tried is not None and tried not in self.concrete and \
+                not any(_dummy_type_error(r) for r in (ro, rn)):
+            # a made-up attribute given a text got past the TypeError: so
+            # given in every later input (an aimed input that makes a helper
+            # answer False needs ``self.base`` a text as much)
+            self.concrete.append(tried)
         if inp.call and isinstance(inp.call.get("self"), str) and not inp.reshape and \
                 not inp.call.get("entry") and all(
                     str(r.get("outcome", "")).startswith("input:") and
@@ -3290,6 +3321,30 @@ class _InputSource:
                 if names:
                     self._add_made_up(inp, names)
                     break
+            # a made-up attribute of the object or of a parameter reached a
+            # builtin that wants a text, bytes or a number (``os.path.join(
+            # self.base, name)``; TypeError: "expected str ... not Dummy"):
+            # this input again with that attribute given one
+            for label, r in (("old", ro), ("new", rn)):
+                if inp.call or self.attr_repairs >= _ATTR_REPAIRS or not _dummy_type_error(r):
+                    continue
+                from .diffinputs import made_up_attributes
+                names = [x[1] for x in reversed(r.get("injected") or ())
+                         if x[0] == "attribute"]
+                for subject, val in made_up_attributes(self.versions[label], names,
+                                                       str(r.get("message", ""))):
+                    if f"{subject} = " in (inp.prefix or ""):
+                        continue
+                    prefix = _setting(subject, val, inp.prefix or "")
+                    if prefix is None:
+                        continue
+                    self.attr_repairs += 1
+                    given = inp.given if subject in inp.given else inp.given + (subject,)
+                    try_it = Input(prefix, None, inp.seed,
+                                   f"{inp.note}, made-up {subject} = {val}"[:200], None, given)
+                    self.attr_tries[try_it.key()] = (subject, val)
+                    self._add(try_it, guided=True)
+                break
         if not inp.call and AFTER_MODULE not in (inp.prefix or "") and self._reached() and \
                 self._unrun():
             # changed lines reached, but some not run yet: this input again
@@ -3399,14 +3454,26 @@ class _InputSource:
                 return stubbed
 
     def _stubbed(self, inp: Input) -> Input:
-        """``inp`` with the functions found raising made up (itself where
-        its prefix has them all already)."""
+        """``inp`` with the functions found raising made up, and the made-up
+        attributes found wanting a value given theirs where the input gives
+        them none (itself where its prefix has them all already)."""
         prefix = _with_stubs(inp.prefix, self.stubs) if self.stubs else inp.prefix
+        given = list(inp.given or ())
+        made = list(self.stubs)
+        for subject, val in self.concrete if not inp.call else ():
+            if f"{subject} = " in (prefix or ""):
+                continue
+            got = _setting(subject, val, prefix or "")
+            if got is not None:
+                prefix = got
+                made.append(f"{subject} = {val}")
+                if subject not in given:
+                    given.append(subject)
         if prefix == inp.prefix:
             return inp
         import dataclasses
-        note = f"{inp.note.split(' (with ')[0]} (with {', '.join(self.stubs)} made up)"
-        return dataclasses.replace(inp, prefix=prefix, note=note[:200])
+        note = f"{inp.note.split(' (with ')[0]} (with {', '.join(made)} made up)"
+        return dataclasses.replace(inp, prefix=prefix, note=note[:200], given=tuple(given))
 
     def _next(self) -> Optional[Input]:
         """The first four initial inputs, then guided and initial ones in

@@ -56,7 +56,7 @@ from . import regexdiff
 _AN_HOUR_BEFORE = _dt.datetime.fromtimestamp(FROZEN_CLOCK - 3600, _dt.timezone.utc) \
     .replace(tzinfo=None)
 
-__all__ = ["aimed_inputs", "STAND_IN", "WHOLE_CALLS", "called_name"]
+__all__ = ["aimed_inputs", "STAND_IN", "WHOLE_CALLS", "called_name", "made_up_attributes"]
 
 #: a stand-in object for a subject's root: the attributes the input sets,
 #: anything else injected (``_n_`` is in the module's globals when it runs)
@@ -295,6 +295,15 @@ class _Scope:
         self.routines = _std_names(imports, _ROUTINE_NAMES)
         self.defined = _defined_names(v.module)
         self.classes = {s.name for s in v.module.body if isinstance(s, ast.ClassDef)}
+        # the patterns the module and the function's class compile once
+        # (``NAME = re.compile(...)``), the module's names bound to values
+        self.patterns = regexdiff.module_patterns(v.module)
+        self.patterns.update(regexdiff.module_patterns(ast.Module(body=[
+            s for s in ast.walk(fn) if isinstance(s, (ast.Assign, ast.AnnAssign))],
+            type_ignores=[])))
+        self.class_patterns = regexdiff.module_patterns(cls) if cls is not None else {}
+        self.cls_name = cls.name if cls is not None else None
+        self.consts = dict(regexdiff.assignments(v.module.body))
         # the names the module imports by ``from M import Name`` (of its own
         # package too: ``from .version import Version``) written as classes
         # are: an ``isinstance`` test of one is given an instance of what
@@ -1099,6 +1108,13 @@ def _hints(node, scope: _Scope) -> list:
                 add(n.args[0], scope.dicts[f.value.id])
             elif f.attr in ("get", "pop") and isinstance(f.value, ast.Dict) and n.args:
                 add(n.args[0], _elements(f.value, scope))
+            elif f.attr in ("match", "fullmatch", "search") and n.args and \
+                    _pattern_call(n, scope) is not None:
+                # ``m = egg_re.match(path.name)``: texts the pattern matches,
+                # those whose groups take part differently first -- a
+                # parser's "no match: raise" lets no other text by
+                (text, flags), subject = _pattern_call(n, scope)
+                add(subject, _pattern_texts(text, flags, f.attr))
             elif f.attr in _SEARCHED and n.args and isinstance(n.args[0], ast.Constant) and \
                     isinstance(n.args[0].value, str) and n.args[0].value:
                 # ``text.replace('\\', '\\\\')``, ``text.split(',')``: a text
@@ -1253,6 +1269,51 @@ def _hints(node, scope: _Scope) -> list:
 #: the moment a text parsed by a format is written at (a sample that every
 #: directive has something to show for: not midnight, a day above 12)
 _SAMPLE_MOMENT = "__import__('datetime').datetime(2024, 6, 15, 21, 21, 9)"
+
+
+#: the texts a pattern's subject is given (regexdiff.member_samples)
+_PATTERN_TEXTS = 4
+
+
+def _pattern_texts(text: str, flags: int, how: str = "search") -> list:
+    """Up to _PATTERN_TEXTS texts the pattern matches, those whose groups
+    take part differently first (``name-ver-py3.8-arch.egg``, then without
+    ``-arch``, then without ``-py3.8...``): a parser's branches follow its
+    groups. ``how``: the pattern's method the code calls (``match``,
+    ``fullmatch``, ``search``), which each text must satisfy."""
+    texts = regexdiff.member_samples(text, flags, 40)
+    try:
+        rx = re.compile(text, flags)
+    except (re.error, TypeError, ValueError):
+        return texts[:_PATTERN_TEXTS]
+    first, rest, seen = [], [], set()
+    for t in texts:
+        m = getattr(rx, how)(t)
+        if m is None:           # (a sample the pattern does not take: ``.`` and a newline)
+            continue
+        sig = tuple(g is None for g in m.groups())
+        (rest if sig in seen else first).append(t)
+        seen.add(sig)
+    return (first + rest)[:_PATTERN_TEXTS]
+
+
+def _pattern_call(call, scope: _Scope) -> Optional[tuple]:
+    """``((pattern text, flags), subject)`` of a call that matches a text
+    against a pattern the code compiled once: ``P.match(s)`` with ``P``
+    of the module's top level, ``self.P`` / ``cls.P`` / ``Class.P`` of the
+    function's class body, ``re.match(TEXT, s)``; else None."""
+    f = call.func
+    if isinstance(f.value, ast.Name) and f.value.id == "re" and f.value.id not in \
+            scope.params and len(call.args) >= 2:
+        text = regexdiff._text_value(call.args[0], scope.consts)
+        return ((text, 0), call.args[1]) if text is not None else None
+    pat = None
+    if isinstance(f.value, ast.Name) and f.value.id not in scope.params:
+        pat = scope.patterns.get(f.value.id)
+    elif isinstance(f.value, ast.Attribute) and isinstance(f.value.value, ast.Name) and \
+            f.value.value.id in ("self", "cls", scope.cls_name):
+        pat = scope.class_patterns.get(f.value.attr)
+    return (pat, call.args[0]) if pat is not None else None
 
 
 def _release_bounds(cmp, fn, scope: _Scope, out: list) -> None:
@@ -1520,6 +1581,44 @@ def _assign(path: list, value: str, scope: _Scope) -> list:
             stmts.append(f"{nxt} = _LxObj()")
         expr = nxt
     return stmts
+
+
+#: what a TypeError's message says a made-up value should have been (the
+#: first pattern that matches): values of that kind
+_WANTED = ((re.compile(r"bytes-like object is required|a bytes-like object|must be bytes"),
+            ["b'a'"]),
+           (re.compile(r"\bstr\b|string|PathLike"), ["'a'"]),
+           (re.compile(r"iterable|unpack"), ["['a']"]),
+           (re.compile(r"\bint\b|float|operand|integer|index|not supported between|number"),
+            ["1"]))
+
+
+def made_up_attributes(v, names: list, message: str, limit: int = 2) -> list:
+    """For a run that raised a TypeError on a made-up value (``os.path.
+    join(self.base, name)`` with ``self.base`` made up): each attribute the
+    run made up (``names``, the latest first) that the function reads from
+    ``self`` or a parameter, with values of the kind the message asks for
+    (a text for "expected str", bytes for "a bytes-like object is
+    required", a list for "not iterable", a number for an operand), else a
+    text and a number. ``(subject, value)`` pairs (``("self.base",
+    "'a'")``) for ``limit`` attributes at most."""
+    scope = _Scope(v)
+    vals = next((vs for rx, vs in _WANTED if rx.search(message)), ["'a'", "1"])
+    paths: dict = {}
+    # (read, not written, and not a method called on them: ``name.split(sep)``
+    # wants a text ``name``)
+    called = {id(n.func) for n in ast.walk(v.node) if isinstance(n, ast.Call)}
+    for n in sorted((n for n in ast.walk(v.node) if isinstance(n, ast.Attribute)),
+                    key=lambda n: (n.lineno, n.col_offset)):
+        if n.attr in names and isinstance(n.ctx, ast.Load) and id(n) not in called:
+            p = scope.resolved(_dotted(n))
+            if p is not None and len(p) == 2 and p[0] in scope.params and \
+                    all(isinstance(x, str) for x in p):
+                got = paths.setdefault(n.attr, [])
+                if p not in got:
+                    got.append(p)
+    subjects = [".".join(p) for a in dict.fromkeys(names) for p in paths.get(a, ())]
+    return [(s, val) for s in subjects[:limit] for val in vals]
 
 
 def _changed_nodes(v, lines: set) -> tuple:

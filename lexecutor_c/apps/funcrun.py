@@ -496,16 +496,31 @@ def _closure_of(value, filename: str, first: int, last: int):
     return None
 
 
+#: a closure's parameter whose name says it holds a function (a
+#: decorator's ``def wrap(func)``)
+_FUNC_PARAM = re.compile(r"^(f|fn|func|function|fun|method|meth|wrapped|callback|cb|"
+                         r"callable|decorated|user_function)$|_(func|fn|function|method)$")
+
+
+def _lx_passed(*args, **kwargs):
+    """A function a closure is given where its parameter names one: it
+    answers its first argument (a decorator's ``wraps(func)`` copies its
+    name, which a made-up value does not have)."""
+    return args[0] if args else None
+
+
 def _closure_args(fn, pre: dict, inject) -> list:
     """Positional arguments for a closure: the prefix's value of each
-    parameter name, else an injected one. A closure that takes only
+    parameter name, else an injected one -- or, for a parameter named for
+    a function (``func``), :func:`_lx_passed`. A closure that takes only
     ``*args`` (a decorator's ``wrapper(*args, **kwargs)``) gets one
     argument, 1: called with none, the wrapper most often fails at once
     (``key(*args)``, ``args[0]``) and never reaches its body."""
     import inspect
     c = fn.__code__
     n_req = c.co_argcount - len(fn.__defaults__ or ())
-    out = [pre[p] if p in pre else inject(0, p, _absent) for p in c.co_varnames[:n_req]]
+    out = [pre[p] if p in pre else _lx_passed if _FUNC_PARAM.search(p) else
+           inject(0, p, _absent) for p in c.co_varnames[:n_req]]
     if not out and c.co_flags & inspect.CO_VARARGS:
         out.append(1)
     return out
@@ -2018,6 +2033,7 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
                              if i in marks and first <= marks[i] <= last})
     res["lines"] = sorted({ln - off for ln in executed if first <= ln <= last})
     res["injections"] = len(rt.injections)
+    res["injected"] = [[str(k), str(n), ln] for (_i, k, n, ln, _c, _v) in rt.injections[:80]]
     res["points"] = points
     if observed:
         res["observed"] = sorted(observed)

@@ -223,6 +223,49 @@ def other_python_definitions(v: Version) -> list:
     return later_python_definitions(v.module, v.name, v.node)
 
 
+#: the exceptions a handler of a failed import names
+_IMPORT_ERRORS = {"ImportError", "ModuleNotFoundError"}
+
+#: standard modules whose import does something (opens a browser, prints,
+#: starts a window system): never imported to answer :func:`import_fallback`
+_LOUD_MODULES = {"antigravity", "this", "turtle", "turtledemo", "tkinter", "idlelib"}
+
+
+def import_fallback(v: Version) -> Optional[str]:
+    """The import statement whose failure alone defines the function ``v``
+    (or its class): ``try: from ssl import match_hostname`` / ``except
+    ImportError: def _dnsname_match ...`` at the module's top, the
+    imports all from the standard library and all working on this Python
+    -- which never runs the definition; else None."""
+    import importlib
+    top = v.cls if v.cls is not None else v.node
+    for s in v.module.body:
+        if not isinstance(s, ast.Try) or not s.body or \
+                not all(isinstance(x, (ast.Import, ast.ImportFrom)) for x in s.body):
+            continue
+        for h in s.handlers:
+            names = {n.id for n in ast.walk(h.type) if isinstance(n, ast.Name)} \
+                if h.type is not None else set()
+            if not names & _IMPORT_ERRORS or not any(x is top for b in h.body
+                                                     for x in ast.walk(b)):
+                continue
+            for imp in s.body:
+                mods = [a.name for a in imp.names] if isinstance(imp, ast.Import) else \
+                    [imp.module] if imp.module and not imp.level else []
+                if not mods or any(m.partition(".")[0] not in sys.stdlib_module_names or
+                                   m.partition(".")[0] in _LOUD_MODULES for m in mods):
+                    return None
+                try:
+                    got = [importlib.import_module(m) for m in mods]
+                except Exception:
+                    return None
+                if isinstance(imp, ast.ImportFrom) and not all(
+                        hasattr(got[0], a.name) for a in imp.names):
+                    return None
+            return ast.unparse(s.body[0])
+    return None
+
+
 def later_python_definitions(module: ast.Module, name: str,
                              skip: Optional[ast.AST] = None) -> list:
     """The module-level definitions of ``name`` in a branch this Python
