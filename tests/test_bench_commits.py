@@ -290,3 +290,31 @@ def test_variants_are_seeded_and_checked():
     two = sr.variants(_MOD, "g", sr.MUTATIONS, random.Random(5), 3)
     assert one == two and len(one) == 3 and len({op for op, _ in one}) == 3
     assert sr.variants(_MOD, "nosuch", sr.MUTATIONS, random.Random(5)) == []
+
+
+def test_a_verdict_given_without_running_is_kept_in_the_repository(tmp_path):
+    # a definition only a failed import of the standard library makes: the
+    # commit check answers "undecided" without running it (status "static");
+    # in its repository that answer is the item's, not an "error"
+    r = tmp_path / "fallback"
+    r.mkdir()
+    _git(r, "init", "-q")
+    _git(r, "config", "user.email", "t@example.org")
+    _git(r, "config", "user.name", "t")
+    mod = r / "compat.py"
+    mod.write_text("try:\n    from json import JSONDecodeError\nexcept ImportError:\n"
+                   "    def decode_error(msg):\n        return ValueError('bad: ' + msg)\n")
+    _git(r, "add", "-A")
+    _git(r, "commit", "-q", "-m", "init")
+    mod.write_text(mod.read_text().replace("'bad: '", "'Bad: '"))
+    _git(r, "commit", "-q", "-am", "reword")
+    items = lc.build([str(r)], 5, 5, 12, log=lambda m: None)
+    assert [it["function"] for it in items] == ["decode_error"], items
+    items[0]["label"] = "preserving"
+    path = tmp_path / "set.jsonl"
+    lc.save(str(path), items)
+    out = tmp_path / "out"
+    assert bcm.main(["--labelled", str(path), "--checkouts", str(tmp_path), "--out", str(out),
+                     "--max-inputs", "4", "--quiet"]) == 0
+    (row,) = [json.loads(x) for x in (out / "labelled.jsonl").read_text().splitlines()]
+    assert row["verdict"] == "undecided" and "never runs here" in row["detail"], row
