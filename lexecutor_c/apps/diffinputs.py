@@ -48,7 +48,7 @@ import datetime as _dt
 from typing import Optional
 
 from .funcrun import AFTER_MODULE, FROZEN_CLOCK, after_module
-from .funcsource import _std_names
+from .funcsource import _block_parts, _std_names
 from .mutants import _CMP_FLIP
 from . import regexdiff
 
@@ -296,20 +296,19 @@ class _Scope:
         self.defined = _defined_names(v.module)
         self.classes = {s.name for s in v.module.body if isinstance(s, ast.ClassDef)}
         # the patterns the module and the function's class compile once
-        # (``NAME = re.compile(...)``), the module's names bound to values
+        # (``NAME = re.compile(...)``)
         self.patterns = regexdiff.module_patterns(v.module)
         self.patterns.update(regexdiff.module_patterns(ast.Module(body=[
             s for s in ast.walk(fn) if isinstance(s, (ast.Assign, ast.AnnAssign))],
             type_ignores=[])))
         self.class_patterns = regexdiff.module_patterns(cls) if cls is not None else {}
         self.cls_name = cls.name if cls is not None else None
-        self.consts = dict(regexdiff.assignments(v.module.body))
         # the names the module imports by ``from M import Name`` (of its own
         # package too: ``from .version import Version``) written as classes
         # are: an ``isinstance`` test of one is given an instance of what
         # the name holds once the module ran
         self.imported_classes = {
-            al.asname or al.name for s in _top_statements(v.module)
+            al.asname or al.name for s in _every_top_statement(v.module)
             if isinstance(s, ast.ImportFrom) and s.module not in _TYPING for al in s.names
             if (al.asname or al.name)[:1].isupper() and al.name != "*"} - self.classes
         self.functions = {s.name for s in v.module.body
@@ -494,6 +493,9 @@ class _Scope:
         # ``MAX_DIGITS = 20`` for ``len(value) > MAX_DIGITS``), where the
         # function binds no name of theirs
         assigned = regexdiff.assignments(v.module.body)
+        # (the module's names bound to values: a pattern's text written
+        # through them, ``re.match(PATTERN, s)``)
+        self.consts = dict(assigned)
         bound = [n for n, _ in assigned]
         for name, value in assigned:
             if bound.count(name) == 1 and name not in self.constants and \
@@ -1109,11 +1111,11 @@ def _hints(node, scope: _Scope) -> list:
             elif f.attr in ("get", "pop") and isinstance(f.value, ast.Dict) and n.args:
                 add(n.args[0], _elements(f.value, scope))
             elif f.attr in ("match", "fullmatch", "search") and n.args and \
-                    _pattern_call(n, scope) is not None:
+                    (matched := _pattern_call(n, scope)) is not None:
                 # ``m = egg_re.match(path.name)``: texts the pattern matches,
                 # those whose groups take part differently first -- a
                 # parser's "no match: raise" lets no other text by
-                (text, flags), subject = _pattern_call(n, scope)
+                (text, flags), subject = matched
                 add(subject, _pattern_texts(text, flags, f.attr))
             elif f.attr in _SEARCHED and n.args and isinstance(n.args[0], ast.Constant) and \
                     isinstance(n.args[0].value, str) and n.args[0].value:
@@ -3394,19 +3396,21 @@ def doctest_calls(v, limit: int = 8) -> list:
 _TYPING = ("typing", "typing_extensions")
 
 
-def _top_statements(module) -> list:
-    """The statements of a module's top level, those in its top-level
-    ``if``, ``try`` and ``with`` blocks too (``try: from typing import
-    Literal`` / ``except ImportError: ...``)."""
+def _every_top_statement(module) -> list:
+    """The statements of a module's top level, those in every branch of its
+    top-level ``if``, ``try`` and ``with`` blocks too (``try: from typing
+    import Literal`` / ``except ImportError: ...``) -- unlike
+    funcsource's ``_top_statements``, which keeps the branch this Python
+    takes."""
     out: list = []
     todo = list(module.body)
     while todo:
         s = todo.pop(0)
         out.append(s)
-        if isinstance(s, (ast.If, ast.Try, ast.With)):
-            todo[:0] = list(s.body) + list(getattr(s, "orelse", ())) + \
-                [x for h in getattr(s, "handlers", ()) for x in h.body] + \
-                list(getattr(s, "finalbody", ()))
+        if isinstance(s, (ast.If, ast.Try)):
+            todo[:0] = _block_parts(s)
+        elif isinstance(s, ast.With):
+            todo[:0] = list(s.body)
     return out
 
 
