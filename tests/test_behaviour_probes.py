@@ -3584,3 +3584,65 @@ def test_a_closure_parameter_named_for_a_function_is_given_one():
     _found_and_rewrite_kept(APPLY_OLD, APPLY_NEW, APPLY_OLD.replace(
         "return compose(transform, func)",
         "composed = compose(transform, func)\n        return composed"), "apply")
+
+
+# numbers read by a compiled pattern, each part's leading zeros now taken off:
+# the pattern's own texts (``\d+`` gives ``1``) never carry a leading zero
+DOTTED_OLD = textwrap.dedent('''
+    import re
+
+    LEADING_NUMBER = re.compile(r"^\\d+(?:\\.\\d+){0,2}")
+
+
+    def dotted(text):
+        found = LEADING_NUMBER.match(text)
+        if found is None:
+            raise ValueError("no number at the start of %r" % text)
+        numbers = text[:found.end()].split(".")
+        while len(numbers) < 3:
+            numbers.append("0")
+        return ".".join(numbers)
+''')
+DOTTED_NEW = DOTTED_OLD.replace(
+    '    return ".".join(numbers)\n',
+    '    return ".".join(n.lstrip("0") or "0" for n in numbers)\n')
+
+
+def test_what_the_changed_lines_strip_is_put_into_the_texts_a_pattern_matches():
+    fa, fb, (lo, ln) = _versions(DOTTED_OLD, DOTTED_NEW, "dotted")
+    changed, _ = D._changed_nodes(fb, ln)
+    got = [h for h in D._stripped_hints(fb, changed, D._Scope(fb)) if h[0] == ["text"]]
+    texts = [eval(t) for h in got for t in h[1]]
+    rx = re.compile(r"^\d+(?:\.\d+){0,2}")
+    # each one matched by the pattern, a zero at the start of one of its parts
+    assert texts and all(rx.match(t) for t in texts), texts
+    assert all(any(p.startswith("0") for p in rx.match(t).group().split(".")) for t in texts)
+    # none of the pattern's own texts has one: the edit was "same" without them
+    assert not any(p.startswith("0") for t in D._pattern_texts(rx.pattern, 0, "match")
+                   for p in t.split("."))
+    _found_and_rewrite_kept(DOTTED_OLD, DOTTED_NEW, DOTTED_OLD.replace(
+        '    return ".".join(numbers)\n',
+        '    joined = ".".join(numbers)\n    return joined\n'), "dotted")
+
+
+# a parameter stripped in the changed line itself: a text that starts with it
+TAG_OLD = textwrap.dedent('''
+    def tag_number(tag):
+        return tag.strip()
+''')
+TAG_NEW = TAG_OLD.replace("tag.strip()", 'tag.strip().removeprefix("v")')
+
+
+def test_a_parameter_stripped_on_the_changed_line_is_given_a_text_with_that_end():
+    fa, fb, (lo, ln) = _versions(TAG_OLD, TAG_NEW, "tag_number")
+    changed, _ = D._changed_nodes(fb, ln)
+    hints = D._stripped_hints(fb, changed, D._Scope(fb))
+    assert (["tag"], ["'v1'"], False) in hints, hints
+    # characters taken off the other end, or no constant: nothing
+    for other in ('tag.strip().removesuffix("v")', "tag.strip().lstrip(chars)"):
+        fb2 = _versions(TAG_OLD, TAG_OLD.replace("tag.strip()", other), "tag_number")[1]
+        changed2, _ = D._changed_nodes(fb2, {fb2.first_line + 1})
+        assert ["tag"] not in [h[0] for h in D._stripped_hints(fb2, changed2, D._Scope(fb2))
+                               if h[1] == ["'v1'"]]
+    _found_and_rewrite_kept(TAG_OLD, TAG_NEW, TAG_OLD.replace(
+        "return tag.strip()", "cleaned = tag.strip()\n    return cleaned"), "tag_number")

@@ -2428,6 +2428,78 @@ def _rounding_hints(changed: list, scope: _Scope) -> list:
     return out
 
 
+#: str methods that take characters off a text's ends: the end each looks at
+_STRIPS = {"lstrip": "head", "removeprefix": "head", "rstrip": "tail",
+           "removesuffix": "tail", "strip": "both"}
+
+
+def _stripped_hints(v, changed: list, scope: _Scope) -> list:
+    """What the changed lines take off a text's ends (``part.lstrip('0')``,
+    ``name.removesuffix('.py')``): a parameter stripped there a text that
+    starts (or ends) with it; and where the stripped text comes out of a
+    parameter matched against a compiled pattern (``base_re.match(
+    version_string)``, then ``version.split('.')``), the texts that
+    pattern matches with what is stripped put at the start of a part of
+    them (``'01.1.1'``, ``'1.01.1'``) where the pattern still takes it --
+    texts of one character class (``\\d+`` gives ``1``) never carry the
+    leading zero an edit strips."""
+    out: list = []
+    cut: list = []          # (text taken off, which end)
+    for s in changed:
+        for n in ast.walk(s):
+            if not (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and
+                    n.func.attr in _STRIPS and len(n.args) == 1 and not n.keywords):
+                continue
+            c = _const(n.args[0])
+            if not isinstance(c, str) or not c:
+                continue
+            end = _STRIPS[n.func.attr]
+            # (a set of characters for the strip family: its first one)
+            t = c if n.func.attr.startswith("remove") else c[0]
+            cut.append((t, end))
+            e = n.func.value
+            while isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute) and \
+                    e.func.attr in _STRIPS:     # (``tag.strip().removeprefix("v")``)
+                e = e.func.value
+            p = scope.resolved(_dotted(e))
+            if p is not None and p[0] in scope.params and scope.settable(p):
+                vals = {"head": [f"{t}1"], "tail": [f"1{t}"], "both": [f"{t}1{t}"]}[end]
+                out.append((p, [repr(x) for x in vals], False))
+    if not cut:
+        return out
+    for n in ast.walk(v.node):
+        if not (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and
+                n.func.attr in ("match", "fullmatch", "search") and n.args):
+            continue
+        matched = _pattern_call(n, scope)
+        if matched is None:
+            continue
+        (text, flags), subject = matched
+        p = scope.resolved(_dotted(subject))
+        if p is None or p[0] not in scope.params or not scope.settable(p):
+            continue
+        try:
+            rx = re.compile(text, flags)
+        except (re.error, TypeError, ValueError):
+            continue
+        found: list = []
+        for base in _pattern_texts(text, flags, n.func.attr)[:2]:
+            for t, end in cut:
+                for i in range(len(base) + 1):
+                    head = i == 0 or not base[i - 1].isalnum()
+                    tail = i == len(base) or not base[i].isalnum()
+                    if not (head if end == "head" else tail if end == "tail" else head or tail):
+                        continue
+                    x = base[:i] + t + base[i:]
+                    m = getattr(rx, n.func.attr)(x)
+                    if m is not None and m.start() <= i and m.end() >= i + len(t) and \
+                            x not in found:
+                        found.append(x)
+        if found:
+            out.append((p, [repr(x) for x in found[:3]], False))
+    return out
+
+
 #: the float a division makes 0 (the smallest subnormal over 2.0) and the
 #: one it makes infinite (the largest finite over 0.5)
 _TINY, _HUGE = "5e-324", "1.7976931348623157e+308"
@@ -3122,6 +3194,7 @@ def aimed_inputs(old, new, ch_old: set, ch_new: set, base: str = "") -> list:
                 v, changed + [p for g in guards for p in _headers(g)]))
             near.extend((h, v) for h in _class_report_hints(changed, scope))
             near.extend((h, v) for h in _rounding_hints(changed, scope))
+            near.extend((h, v) for h in _stripped_hints(v, changed, scope))
             extremes.extend((h, v) for h in _extreme_hints(changed, scope))
             near.extend((h, v) for h in _carry_hints(changed, scope, v.node, v.module))
             near.extend((h, v) for h in _clock_hints(v, changed, guards, scope))
