@@ -3646,3 +3646,51 @@ def test_a_parameter_stripped_on_the_changed_line_is_given_a_text_with_that_end(
                                if h[1] == ["'v1'"]]
     _found_and_rewrite_kept(TAG_OLD, TAG_NEW, TAG_OLD.replace(
         "return tag.strip()", "cleaned = tag.strip()\n    return cleaned"), "tag_number")
+
+
+# an environment variable that holds only separators now counts as unset:
+# the run's own environment does not hold the variable at all
+ROOTS_OLD = textwrap.dedent('''
+    import os
+
+
+    def search_roots(fallback="/usr/share"):
+        raw = os.environ.get("LX_SEARCH_PATH", "").strip()
+        if raw:
+            return [p for p in raw.split(os.pathsep) if p.strip()]
+        return [fallback]
+''')
+ROOTS_NEW = ROOTS_OLD.replace(
+    '''    raw = os.environ.get("LX_SEARCH_PATH", "").strip()
+    if raw:
+        return [p for p in raw.split(os.pathsep) if p.strip()]
+''', '''    roots = [p.strip() for p in os.environ.get("LX_SEARCH_PATH", "").split(os.pathsep)
+             if p.strip()]
+    if roots:
+        return roots
+''')
+
+
+def test_an_environment_variable_read_on_the_changed_lines_is_set_before_the_call():
+    fa, fb, (lo, ln) = _versions(ROOTS_OLD, ROOTS_NEW, "search_roots")
+    assert ROOTS_NEW != ROOTS_OLD and lo and ln
+    changed, guards = D._changed_nodes(fa, lo)
+    hints = D._environ_hints(changed, guards, D._Scope(fa))
+    import os
+    assert [h[1][0] for h in hints] == [
+        f"__import__('os').environ['LX_SEARCH_PATH'] = {v!r}" for v in
+        ("/tmp/lx-env", f"/tmp/lx-env-a{os.pathsep}/tmp/lx-env-b", os.pathsep, " ")]
+    # a name not the os module's, or a variable named by no text: nothing
+    for other in ('config.get("LX_SEARCH_PATH", "")', 'os.environ.get(name, "")'):
+        fo = _versions(ROOTS_OLD.replace('os.environ.get("LX_SEARCH_PATH", "")', other),
+                       ROOTS_NEW, "search_roots")[0]
+        ch, gu = D._changed_nodes(fo, {fo.first_line + 1})
+        assert D._environ_hints(ch, gu, D._Scope(fo)) == []
+    c = compare_sources(ROOTS_OLD, ROOTS_NEW, "search_roots")
+    assert c.verdict == "changed", c.detail
+    assert "LX_SEARCH_PATH" in c.evidence["distinguishing_input"]["note"], c.evidence
+    # the same reading in other words is not
+    kept = compare_sources(ROOTS_OLD, ROOTS_OLD.replace(
+        'raw = os.environ.get("LX_SEARCH_PATH", "").strip()',
+        'raw = os.environ.get("LX_SEARCH_PATH", "")\n    raw = raw.strip()'), "search_roots")
+    assert kept.verdict != "changed", kept.detail

@@ -43,6 +43,7 @@ from __future__ import annotations
 import ast
 import io
 import math
+import os
 import re
 import datetime as _dt
 from typing import Optional
@@ -2428,6 +2429,57 @@ def _rounding_hints(changed: list, scope: _Scope) -> list:
     return out
 
 
+#: the values an environment variable read on the changed lines is given: a
+#: path, a list of two paths, a list of only separators, a blank
+_ENV_VALUES = ("/tmp/lx-env", f"/tmp/lx-env-a{os.pathsep}/tmp/lx-env-b", os.pathsep, " ")
+
+
+def _environ_name(n, scope: _Scope) -> Optional[str]:
+    """The variable ``os.environ.get(K)``, ``os.environ[K]``, ``os.getenv(K)``
+    or ``K in os.environ`` reads (``os`` imported by the module, ``K`` a
+    text or a name bound to one), else None."""
+    def environ(e) -> bool:
+        d = _dotted(e)
+        return d == ["os", "environ"] and "os" in scope.imports or \
+            d == ["environ"] and "from os import" in scope.imports.get("environ", "")
+
+    key = None
+    if isinstance(n, ast.Call) and n.args:
+        f = n.func
+        if isinstance(f, ast.Attribute) and f.attr == "get" and environ(f.value) or \
+                _dotted(f) == ["os", "getenv"] and "os" in scope.imports or \
+                _dotted(f) == ["getenv"] and \
+                "from os import" in scope.imports.get("getenv", ""):
+            key = n.args[0]
+    elif isinstance(n, ast.Subscript) and environ(n.value):
+        key = n.slice
+    elif isinstance(n, ast.Compare) and len(n.ops) == 1 and \
+            isinstance(n.ops[0], (ast.In, ast.NotIn)) and environ(n.comparators[0]):
+        key = n.left
+    if key is None:
+        return None
+    k = _const(key)
+    if k is _NO and isinstance(key, ast.Name):
+        k = scope.constants.get(key.id, _NO)
+    return k if isinstance(k, str) and k else None
+
+
+def _environ_hints(changed: list, guards: list, scope: _Scope) -> list:
+    """An environment variable the changed lines or their guards read
+    (``os.environ.get("XDG_DATA_DIRS", "").strip()``): set, before the
+    call, to a path, two paths joined by ``os.pathsep``, a separator alone
+    and a blank -- the run's own environment seldom holds it, and an edit
+    there is about what it holds.  RAW hints."""
+    names: list = []
+    for part in list(changed) + [h for g in guards for h in _headers(g)]:
+        for n in ast.walk(part):
+            k = _environ_name(n, scope)
+            if k is not None and k not in names:
+                names.append(k)
+    return [("RAW", [f"__import__('os').environ[{k!r}] = {val!r}"], False, [])
+            for k in names[:3] for val in _ENV_VALUES]
+
+
 #: str methods that take characters off a text's ends: the end each looks at
 _STRIPS = {"lstrip": "head", "removeprefix": "head", "rstrip": "tail",
            "removesuffix": "tail", "strip": "both"}
@@ -3195,6 +3247,7 @@ def aimed_inputs(old, new, ch_old: set, ch_new: set, base: str = "") -> list:
             near.extend((h, v) for h in _class_report_hints(changed, scope))
             near.extend((h, v) for h in _rounding_hints(changed, scope))
             near.extend((h, v) for h in _stripped_hints(v, changed, scope))
+            near.extend((h, v) for h in _environ_hints(changed, guards, scope))
             extremes.extend((h, v) for h in _extreme_hints(changed, scope))
             near.extend((h, v) for h in _carry_hints(changed, scope, v.node, v.module))
             near.extend((h, v) for h in _clock_hints(v, changed, guards, scope))
