@@ -3694,3 +3694,41 @@ def test_an_environment_variable_read_on_the_changed_lines_is_set_before_the_cal
         'raw = os.environ.get("LX_SEARCH_PATH", "").strip()',
         'raw = os.environ.get("LX_SEARCH_PATH", "")\n    raw = raw.strip()'), "search_roots")
     assert kept.verdict != "changed", kept.detail
+
+
+# a branch taken for one member of an Enum the module defines: the parameter
+# compared with it gets that member, made once the module ran
+REASON_OLD = textwrap.dedent('''
+    import enum
+
+
+    class Reason(enum.Enum):
+        ASKED = 1
+        FULL = 2
+
+
+    def removed(log, key, reason):
+        log.append(key)
+        if reason == Reason.FULL:
+            log.append("evicted")
+        return len(log)
+''')
+REASON_NEW = REASON_OLD.replace('log.append("evicted")', 'log.append("evicted: " + str(key))')
+
+
+def test_a_parameter_compared_with_a_member_of_a_module_class_is_given_that_member():
+    fa, fb, (lo, ln) = _versions(REASON_OLD, REASON_NEW, "removed")
+    hints = [h for h in D._hints(fb.node, D._Scope(fb)) if h[0] == ["reason"]]
+    assert any("_LxLate('Reason.FULL')" in h[1] for h in hints), hints
+    # a class the module imports is not this kind (its own hints)
+    fi = _versions(REASON_OLD.replace("class Reason(enum.Enum)", "class Other(enum.Enum)")
+                   .replace("import enum\n", "import enum\nfrom reasons import Reason\n"),
+                   REASON_NEW, "removed")[0]
+    assert not any("_LxLate('Reason.FULL')" in h[1] for h in D._hints(fi.node, D._Scope(fi))
+                   if h[0] == ["reason"])
+    c = compare_sources(REASON_OLD, REASON_NEW, "removed")
+    assert c.verdict == "changed", c.detail
+    assert "Reason.FULL" in c.evidence["distinguishing_input"]["note"], c.evidence
+    kept = compare_sources(REASON_OLD, REASON_OLD.replace(
+        "if reason == Reason.FULL:", "if Reason.FULL == reason:"), "removed")
+    assert kept.verdict != "changed", kept.detail

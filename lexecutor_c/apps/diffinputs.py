@@ -1075,6 +1075,14 @@ def _hints(node, scope: _Scope) -> list:
                                 # ``role is SERVER``, a name the module itself
                                 # binds: what it is once the module ran
                                 out.append((_dotted(a), [f"_LxLate({pb[0]!r})"], False))
+                            elif pb and len(pb) == 2 and all(isinstance(x, str) for x in pb) \
+                                    and pb[0] in scope.classes and pb[0] not in scope.params \
+                                    and _dotted(a) and len(_dotted(a)) == 1 and \
+                                    _dotted(a)[0] in scope.params:
+                                # ``cause == RemovalCause.FULL``, a member of
+                                # a class the module defines (an Enum's): the
+                                # member, once the module ran
+                                out.append((_dotted(a), [f"_LxLate({'.'.join(pb)!r})"], False))
                 else:
                     # a literal, or a name bound once to a constant
                     # expression (``limit = 211 ** 2``)

@@ -1642,7 +1642,10 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
             # a name of the module (``role = SERVER``): what the module
             # bound, or what stands in for it; ``new``: an instance of that
             # class, made without its ``__init__``
-            got = env[x.name] if x.name in env else loaders["_n_"](0, x.name, _absent)
+            root, *attrs = x.name.split(".")
+            got = env[root] if root in env else loaders["_n_"](0, root, _absent)
+            for a in attrs:         # (``RemovalCause.FULL``: a member of it)
+                got = getattr(got, a)
             if getattr(x, "new", False) is True and isinstance(got, type):
                 try:
                     got = got.__new__(got)
