@@ -3732,3 +3732,79 @@ def test_a_parameter_compared_with_a_member_of_a_module_class_is_given_that_memb
     kept = compare_sources(REASON_OLD, REASON_OLD.replace(
         "if reason == Reason.FULL:", "if Reason.FULL == reason:"), "removed")
     assert kept.verdict != "changed", kept.detail
+
+
+# a parser of "||"-joined groups of " "-separated blocks, each matched by a
+# class pattern filled in with str.format, whose numbers come after a
+# wildcard's letters in their alternation: the edit is under a number
+RANGES_OLD = textwrap.dedent('''
+    import re
+
+    NUMBER = r"x|\\*|[1-9][0-9]*"
+
+
+    class Ranges:
+        BLOCK = re.compile(r"^(?P<op><|>=|)(?P<major>{n})\\.(?P<minor>{n})$".format(n=NUMBER))
+
+        @classmethod
+        def parse(cls, text):
+            out = []
+            for group in text.split("||"):
+                for block in group.strip().split(" "):
+                    m = cls.BLOCK.match(block)
+                    if not m:
+                        raise ValueError("bad block %r" % block)
+                    if m.group("major") in ("x", "*"):
+                        out.append(("any",))
+                        continue
+                    major, minor = int(m.group("major")), int(m.group("minor"))
+                    if m.group("op") == "<":
+                        out.append(("lt", major, minor))
+                    else:
+                        out.append(("ge", major, minor))
+            return out
+''')
+RANGES_NEW = RANGES_OLD.replace('out.append(("lt", major, minor))',
+                                'out.append(("le", major, minor - 1))')
+
+
+def test_a_piece_of_a_split_parameter_gets_the_texts_its_pattern_matches_numbers_among_them():
+    fa, fb, (lo, ln) = _versions(RANGES_OLD, RANGES_NEW, "Ranges.parse")
+    assert ln
+    # the class pattern is read through str.format, its subject traced back
+    # through the loops over pieces to the parameter
+    assert D._text_origin(fb.node, "block", ["cls", "text"]) == "text"
+    assert D._text_origin(fb.node, "m", ["cls", "text"]) is None
+    got = [h for h in D._hints(fb.node, D._Scope(fb)) if h[0] == ["text"]]
+    texts = [eval(t) for h in got for t in h[1]]
+    assert "<21.21" in texts, texts
+    c = compare_sources(RANGES_OLD, RANGES_NEW, "Ranges.parse")
+    assert c.verdict == "changed", c.detail
+    kept = compare_sources(RANGES_OLD, RANGES_OLD.replace(
+        'out.append(("lt", major, minor))', 'out.append(tuple(["lt", major, minor]))'),
+        "Ranges.parse")
+    assert kept.verdict != "changed", kept.detail
+
+
+def test_a_loop_straight_over_a_parameter_is_no_text_piece_of_it():
+    fn = ast.parse(textwrap.dedent('''
+        def f(items, text):
+            for item in items:
+                m = P.match(item)
+            first = text.split(",")[0]
+            for word in first.split():
+                P.match(word)
+    ''')).body[0]
+    assert D._text_origin(fn, "item", ["items", "text"]) is None
+    assert D._text_origin(fn, "word", ["items", "text"]) == "text"
+    assert D._text_origin(fn, "first", ["items", "text"]) == "text"
+
+
+def test_imports_of_a_treefix_prefix_that_shadow_the_module_s_own_names_are_dropped():
+    pre = "from typing import Never, Any\nimport os.path\nNever = 3\n"
+    got = D._without_module_names(pre, {"Never", "os"})
+    assert "from typing import Any" in got and "Never = 3" in got
+    assert "import os" not in got and "typing import Never" not in got
+    # nothing to drop, or no Python: the prefix as it was
+    assert D._without_module_names(pre, {"Other"}) == pre
+    assert D._without_module_names("def (:", {"Never"}) == "def (:"

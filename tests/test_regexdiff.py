@@ -187,3 +187,20 @@ def test_no_span_without_a_text_the_positions_index():
         ''')
     v = function_versions(src, "m.py")["clamp"]
     assert D._span_hints(v, D._Scope(v)) == []
+
+
+def test_a_pattern_text_filled_in_by_str_format_is_read():
+    consts = {"N": ast.parse('r"[0-9]+"', mode="eval").body}
+    e = ast.parse('r"(?P<a>{n})\\.(?P<b>{n}){0}".format("$", n=N)', mode="eval").body
+    assert R._text_value(e, consts) == r"(?P<a>[0-9]+)\.(?P<b>[0-9]+)$"
+    # a name with no constant, a field the call does not fill: nothing
+    for src in ('"{n}".format(n=unknown)', '"{m}".format(n=N)', '"{}".format(*xs)'):
+        assert R._text_value(ast.parse(src, mode="eval").body, consts) is None
+
+
+def test_the_numbers_sample_takes_the_digits_of_each_alternation():
+    assert R.numbers_sample(r"^(<|>=)(x|\*|[1-9][0-9]*)\.(x|\d+)$") == "<21.1"
+    # the first alternative is already the number, or there is no choice
+    assert R.numbers_sample(r"^(\d+|x)$") is None
+    assert R.numbers_sample(r"^\d+(\.\d+)?$") is None
+    assert R.numbers_sample(r"(") is None

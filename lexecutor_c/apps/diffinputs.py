@@ -302,7 +302,8 @@ class _Scope:
         self.patterns.update(regexdiff.module_patterns(ast.Module(body=[
             s for s in ast.walk(fn) if isinstance(s, (ast.Assign, ast.AnnAssign))],
             type_ignores=[])))
-        self.class_patterns = regexdiff.module_patterns(cls) if cls is not None else {}
+        self.class_patterns = regexdiff.module_patterns(
+            cls, dict(regexdiff.assignments(v.module.body))) if cls is not None else {}
         self.cls_name = cls.name if cls is not None else None
         # the names the module imports by ``from M import Name`` (of its own
         # package too: ``from .version import Version``) written as classes
@@ -1125,6 +1126,11 @@ def _hints(node, scope: _Scope) -> list:
                 # those whose groups take part differently first -- a
                 # parser's "no match: raise" lets no other text by
                 (text, flags), subject = matched
+                if isinstance(subject, ast.Name) and subject.id in scope.locals and \
+                        (origin := _text_origin(scope.fn, subject.id, scope.params)):
+                    # ``for block in group.split(' ')``, the group one of
+                    # ``expression.split('||')``: the parameter, one piece
+                    subject = ast.Name(id=origin, ctx=ast.Load())
                 add(subject, _pattern_texts(text, flags, f.attr))
             elif f.attr in _SEARCHED and n.args and isinstance(n.args[0], ast.Constant) and \
                     isinstance(n.args[0].value, str) and n.args[0].value:
@@ -1305,7 +1311,71 @@ def _pattern_texts(text: str, flags: int, how: str = "search") -> list:
         sig = tuple(g is None for g in m.groups())
         (rest if sig in seen else first).append(t)
         seen.add(sig)
-    return (first + rest)[:_PATTERN_TEXTS]
+    out = (first + rest)[:_PATTERN_TEXTS]
+    # and, second, the text with numbers where an alternation offers them
+    # past a first alternative of letters (``x|X|\\*|0|[1-9][0-9]*``: the
+    # letters are a wildcard's, seldom what a parser's branches are for)
+    num = regexdiff.numbers_sample(text, flags)
+    if num is not None and num not in out and getattr(rx, how)(num) is not None:
+        out.insert(1, num)
+    return out
+
+
+#: str methods whose result is the text, or its pieces, still: a chain of
+#: them leads a local back to the text it was taken from
+_TEXT_STEPS = {"strip", "lstrip", "rstrip", "lower", "upper", "casefold",
+               "split", "rsplit", "splitlines"}
+_PIECES = {"split", "rsplit", "splitlines"}
+
+
+def _text_chain(e) -> tuple:
+    """(the name ``e`` is taken from through _TEXT_STEPS calls and
+    subscripts, or None; whether a step splits it into pieces)."""
+    split = False
+    while True:
+        if isinstance(e, ast.Subscript):
+            e, split = e.value, False
+        elif isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute) and \
+                e.func.attr in _TEXT_STEPS:
+            split = split or e.func.attr in _PIECES
+            e = e.func.value
+        else:
+            return (e.id if isinstance(e, ast.Name) else None), split
+
+
+def _text_origin(fn, name: str, params) -> Optional[str]:
+    """The parameter a local text is a piece of: bound from it through
+    ``strip``/``split``/``[i]`` chains and loops over its pieces
+    (``groups = expression.split('||')``, ``for group in groups``,
+    ``blocks = group.split(' ')``, ``for block in blocks``) -- a text
+    without the separators is its only piece.  None where there is none."""
+    src: dict = {}          # local -> [(the name it comes from, a loop over it)]
+    pieces: set = set()     # locals that hold a text's pieces
+    for n in ast.walk(fn):
+        if isinstance(n, ast.Assign) and len(n.targets) == 1 and \
+                isinstance(n.targets[0], ast.Name):
+            root, split = _text_chain(n.value)
+            if root is not None and root != n.targets[0].id:
+                src.setdefault(n.targets[0].id, []).append((root, False))
+                if split:
+                    pieces.add(n.targets[0].id)
+        elif isinstance(n, (ast.For, ast.comprehension)) and isinstance(n.target, ast.Name):
+            root, split = _text_chain(n.iter)
+            if root is not None and (split or not isinstance(n.iter, ast.Call)):
+                src.setdefault(n.target.id, []).append((root, not split))
+    todo, seen = [name], {name}
+    while todo:
+        cur = todo.pop(0)
+        if cur in params and cur != name:
+            return cur
+        for root, over_name in src.get(cur, ()):
+            # a loop straight over a name: the name must hold pieces
+            if over_name and root not in pieces:
+                continue
+            if root not in seen and len(seen) < 12:
+                seen.add(root)
+                todo.append(root)
+    return None
 
 
 def _pattern_call(call, scope: _Scope) -> Optional[tuple]:
@@ -3290,6 +3360,9 @@ def aimed_inputs(old, new, ch_old: set, ch_new: set, base: str = "") -> list:
             fname, _, answer = x[0][1][0].partition("; ")[2].partition(f" = {_ANSWER}(")
             predicates.append((x[0][1][0], f"{fname} answering {answer[:-1]}"))
     params = set(scopes[id(old)].params) | set(scopes[id(new)].params)
+    if base:
+        base = _without_module_names(base, (scopes[id(old)].defined & scopes[id(new)].defined)
+                                     - params)
     head = STAND_IN + ("\n" + base if base else "")
     # a command-line main's arguments and input: under every aimed input
     cli = [st for v in (new, old) for h in cli_of.get(id(v), ()) for st in h[1]]
@@ -3546,6 +3619,31 @@ def _every_top_statement(module) -> list:
         elif isinstance(s, ast.With):
             todo[:0] = list(s.body)
     return out
+
+
+def _without_module_names(prefix: str, defined: set) -> str:
+    """``prefix`` (a Treefix prefix the aimed inputs extend) without the
+    names its imports bind that the module itself defines (``from typing
+    import Never`` over the module's own ``class Never``: a class of
+    another module by the same name, which the code never meant).
+    ``prefix`` as it is where nothing is dropped, or it does not parse."""
+    try:
+        tree = ast.parse(prefix)
+    except (SyntaxError, ValueError):
+        return prefix
+    kept, dropped = [], False
+    for st in tree.body:
+        if isinstance(st, (ast.Import, ast.ImportFrom)):
+            names = [a for a in st.names
+                     if (a.asname or a.name).split(".")[0] not in defined]
+            dropped = dropped or len(names) < len(st.names)
+            if not names:
+                continue
+            st.names = names
+        kept.append(st)
+    if not dropped:
+        return prefix
+    return ast.unparse(ast.Module(body=kept, type_ignores=[])) + "\n"
 
 
 def _defined_names(module) -> set:

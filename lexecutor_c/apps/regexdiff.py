@@ -82,6 +82,20 @@ def _text_value(e, consts: dict, depth: int = 0) -> Optional[str]:
             else:
                 return None
         return "".join(out)
+    if isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute) and \
+            e.func.attr == "format" and not any(isinstance(a, ast.Starred) for a in e.args) \
+            and all(k.arg for k in e.keywords):
+        # ``r"(?P<major>{nb})".format(nb=NUMBER)``: a text of constants
+        # filled with texts of constants
+        base = _text_value(e.func.value, consts, depth + 1)
+        args = [_text_value(a, consts, depth + 1) for a in e.args]
+        kws = {k.arg: _text_value(k.value, consts, depth + 1) for k in e.keywords}
+        if base is None or None in args or None in kws.values():
+            return None
+        try:
+            return base.format(*args, **kws)
+        except (IndexError, KeyError, ValueError, AttributeError):
+            return None
     return None
 
 
@@ -117,10 +131,12 @@ def assignments(stmts) -> list:
     return out
 
 
-def module_patterns(module: ast.Module) -> dict:
+def module_patterns(module: ast.Module, outer: Optional[dict] = None) -> dict:
     """name -> (pattern text, flags) of the module's top-level
-    ``NAME = re.compile(...)`` (also annotated)."""
-    consts: dict = {}
+    ``NAME = re.compile(...)`` (also annotated); ``outer``: the constants
+    of the scope around (a class body's module), read where the body's
+    own do not bind the name."""
+    consts: dict = dict(outer or {})
     pats: dict = {}
     for name, value in assignments(module.body):
         c = _compiled(value, consts)
@@ -244,11 +260,14 @@ class _Gen:
     (optional parts present, first alternative, smallest repeat of at
     least one), then each choice point flipped on its own."""
 
-    def __init__(self, parsed, members: bool = False):
+    def __init__(self, parsed, members: bool = False, numbers: bool = False):
         self.parsed = parsed
         self.points = 0
         # a set's other members are choice points too (``[ \\t]``: the tab)
         self.members = members
+        # an alternation's default: its first alternative that repeats a
+        # digit (``x|X|\\*|0|[1-9][0-9]*``: a number, not ``x``)
+        self.numbers = numbers
 
     def text(self, flip: int = -1) -> Optional[str]:
         self.counter = 0
@@ -296,7 +315,8 @@ class _Gen:
             return self._seq(av[-1])
         if op is c.BRANCH:
             alts = av[1]
-            pick = 0
+            pick = next((i for i, a in enumerate(alts) if _repeats_digit(a)), 0) \
+                if self.numbers else 0
             for i in range(1, len(alts)):
                 if self._choice():
                     pick = i
@@ -315,6 +335,41 @@ class _Gen:
 
 class _Stop(Exception):
     pass
+
+
+def _repeats_digit(seq) -> bool:
+    """Whether a parsed alternative repeats a digit (``[1-9][0-9]*``,
+    ``\\d+``)."""
+    c = _sre_c
+    for op, av in seq:
+        if op in (c.MAX_REPEAT, c.MIN_REPEAT, getattr(c, "POSSESSIVE_REPEAT", None)) and \
+                av[1] > 1 and any(_digit_item(o, a) for o, a in av[2]):
+            return True
+    return False
+
+
+def _digit_item(op, av) -> bool:
+    c = _sre_c
+    if op is c.CATEGORY:
+        return "DIGIT" in str(av) and "NOT" not in str(av)
+    if op is c.IN:
+        return any(o is c.RANGE and a[0] <= ord("9") and a[1] >= ord("0") or
+                   o is c.CATEGORY and "DIGIT" in str(a) and "NOT" not in str(a)
+                   for o, a in av)
+    return False
+
+
+def numbers_sample(text: str, flags: int = 0) -> Optional[str]:
+    """The text the pattern matches with each alternation taking its
+    first alternative that repeats a digit (``v<1.1.1-b+b`` for an npm
+    range block whose numbers are ``x|X|\\*|0|[1-9][0-9]*``), where it
+    differs from the first choice of each."""
+    try:
+        parsed = _sre_parse.parse(text, flags)
+    except Exception:
+        return None
+    t = _Gen(parsed, numbers=True).text()
+    return t if t is not None and len(t) <= _MAX_LEN and t != _Gen(parsed).text() else None
 
 
 def _samples(text: str, flags: int, members: bool = False) -> list:
