@@ -3808,3 +3808,29 @@ def test_imports_of_a_treefix_prefix_that_shadow_the_module_s_own_names_are_drop
     # nothing to drop, or no Python: the prefix as it was
     assert D._without_module_names(pre, {"Other"}) == pre
     assert D._without_module_names("def (:", {"Never"}) == "def (:"
+
+
+# a comparison that answers only for an object of the method's own class,
+# by the object's: ``other`` gets an instance of it
+TOKEN_OLD = textwrap.dedent('''
+    class Token:
+        def __init__(self, kind):
+            self.kind = kind
+
+        def matches(self, other):
+            if not isinstance(other, self.__class__):
+                return False
+            return True
+''')
+TOKEN_NEW = TOKEN_OLD.replace("return True", "return other is self")
+
+
+def test_an_isinstance_test_of_the_object_s_own_class_gives_an_instance_of_the_method_s_class():
+    fa, fb, (lo, ln) = _versions(TOKEN_OLD, TOKEN_NEW, "Token.matches")
+    hints = [h for h in D._hints(fb.node, D._Scope(fb)) if h[0] == ["other"]]
+    assert any("_LxLate('Token', True)" in h[1] for h in hints), hints
+    c = compare_sources(TOKEN_OLD, TOKEN_NEW, "Token.matches")
+    assert c.verdict == "changed", c.detail
+    kept = compare_sources(TOKEN_OLD, TOKEN_OLD.replace("return True", "return not False"),
+                           "Token.matches")
+    assert kept.verdict != "changed", kept.detail

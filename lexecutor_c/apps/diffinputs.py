@@ -1199,6 +1199,9 @@ def _hints(node, scope: _Scope) -> list:
                 n.func.id == "isinstance" and len(n.args) == 2:
             t = n.args[1]
             names = [ast.unparse(x) for x in (t.elts if isinstance(t, ast.Tuple) else [t])]
+            # the method's own class, by the object's (``self.__class__``)
+            names = [scope.cls_name if x in ("self.__class__", "type(self)") and
+                     scope.cls_name in scope.classes else x for x in names]
             vals = [v for v in map(_sample_of, names) if v is not None]
             # a class of the module: an instance made without its
             # ``__init__`` (what it holds is left to injection)
