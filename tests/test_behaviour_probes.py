@@ -3834,3 +3834,157 @@ def test_an_isinstance_test_of_the_object_s_own_class_gives_an_instance_of_the_m
     kept = compare_sources(TOKEN_OLD, TOKEN_OLD.replace("return True", "return not False"),
                            "Token.matches")
     assert kept.verdict != "changed", kept.detail
+
+
+# a representation that now shows the object's id: the new version's value
+# is another each run, and still no value the old version gives
+REPR_OLD = textwrap.dedent('''
+    class Box:
+        def __init__(self):
+            self.items = []
+
+        def __repr__(self):
+            return f"{type(self).__name__}({self.items!r})"
+''')
+REPR_NEW = REPR_OLD.replace('f"{type(self).__name__}({self.items!r})"',
+                            'f"{type(self).__name__}(id={id(self)}, n={len(self.items)})"')
+
+
+def test_values_that_differ_beyond_the_digits_a_rerun_changes_are_a_difference():
+    pat = B._noise_pattern("Box(id=140, n=0)", "Box(id=977, n=0)")
+    assert pat is not None and pat.fullmatch("Box(id=5, n=0)")
+    assert not pat.fullmatch("Box(id=5, n=1)")
+    # runs that differ in more than digits (hash order) give no pattern
+    assert B._noise_pattern("{'a', 'b'}", "{'b', 'a'}") is None
+    assert B._noise_pattern(1, 2) is None
+    assert B._beyond_noise("Box([])", "Box([])", "Box(id=140, n=0)", "Box(id=977, n=0)")
+    # both versions show an id: what differs is the id alone
+    assert not B._beyond_noise("Box(id=1)", "Box(id=2)", "Box(id=3)", "Box(id=4)")
+    assert not B._beyond_noise("a", "a", "b", "b")      # both steady: not this rule's
+    got = B._reproduced(["ret"], {"outcome": "returned", "ret": "Box([])"},
+                        {"outcome": "returned", "ret": "Box(id=140, n=0)"},
+                        {"outcome": "returned", "ret": "Box([])"},
+                        {"outcome": "returned", "ret": "Box(id=977, n=0)"})
+    assert got == ["ret"]
+    c = compare_sources(REPR_OLD, REPR_NEW, "Box.__repr__")
+    assert c.verdict == "changed", c.detail
+    both = REPR_NEW.replace('f"{type(self).__name__}(id={id(self)}, n={len(self.items)})"',
+                            '"%s(id=%d, n=%d)" % (type(self).__name__, id(self), len(self.items))')
+    kept = compare_sources(REPR_NEW, both, "Box.__repr__")
+    assert kept.verdict != "changed", kept.detail
+
+
+# the file a path's method looks at is part of the call, as a function's
+# argument is: another name for the configuration file
+CONFIG_OLD = textwrap.dedent('''
+    import pathlib
+
+    ROOT = pathlib.Path("project")
+
+
+    def excluded():
+        config = ROOT / ".github" / "release.yml"
+        if config.exists():
+            return {"bot"}
+        return set()
+''')
+CONFIG_NEW = CONFIG_OLD.replace('"release.yml"', '"release.yaml"')
+
+
+def test_a_method_of_a_path_is_traced_with_the_path_it_is_called_on():
+    import pathlib
+    from lexecutor_c.apps.funcrun import _with_receiver
+    p = pathlib.PurePosixPath("a/b.yml")
+    assert _with_receiver(p.with_suffix, (".yaml",)) == (p, ".yaml")
+    assert _with_receiver("a".upper, ()) == ()
+    assert _with_receiver(len, ([1],)) == ([1],)
+    c = compare_sources(CONFIG_OLD, CONFIG_NEW, "excluded")
+    assert c.verdict == "changed", c.detail
+    assert "release.yaml" in c.detail, c.detail
+    kept = compare_sources(CONFIG_OLD, CONFIG_OLD.replace(
+        'ROOT / ".github" / "release.yml"', 'ROOT.joinpath(".github", "release.yml")'),
+        "excluded")
+    assert kept.verdict != "changed", kept.detail
+
+
+# a flag the constructor takes out of ``**kwargs``, now warned about: the
+# input passes ``partial=True``
+FIELD_OLD = textwrap.dedent('''
+    import warnings
+
+
+    class Field:
+        def __init__(self, *args, **kwargs):
+            self.partial = kwargs.pop("partial", False)
+            self.coerce = kwargs.pop("coerce", False)
+            self.rest = dict(kwargs)
+''')
+FIELD_NEW = FIELD_OLD.replace('''        self.partial = kwargs.pop("partial", False)
+''', '''        self.partial = kwargs.pop("partial", False)
+        if self.partial:
+            warnings.warn("partial is going away", DeprecationWarning, stacklevel=2)
+''')
+assert FIELD_NEW != FIELD_OLD
+
+
+def test_an_item_of_kwargs_a_test_reads_through_an_attribute_is_passed_by_keyword():
+    fa, fb, (lo, ln) = _versions(FIELD_OLD, FIELD_NEW, "Field.__init__")
+    scope = D._Scope(fb)
+    assert scope.resolved(["self", "partial"]) == ["kwargs", ("item", "partial")]
+    hints = [h for h in D._hints(fb.node, scope) if h[0] == ["kwargs", ("item", "partial")]]
+    assert any("True" in h[1] for h in hints), hints
+    from lexecutor_c.apps.funcrun import _with_varkw
+
+    def f(a, b=1, **kw):
+        return kw
+    kwargs = {}
+    _with_varkw(f, kwargs, ("kw",), ["kw"], {"kw": {"partial": True, "b": 3, "1x": 0}})
+    assert kwargs == {"partial": True}
+    _with_varkw(f, kwargs, ("kw",), [], {"kw": {"other": 1}})     # not given: as it was
+    assert kwargs == {"partial": True}
+    c = compare_sources(FIELD_OLD, FIELD_NEW, "Field.__init__")
+    assert c.verdict == "changed", c.detail
+    assert "partial is going away" in c.detail, c.detail
+    kept = compare_sources(FIELD_NEW, FIELD_NEW.replace(
+        'self.partial = kwargs.pop("partial", False)',
+        'self.partial = kwargs.pop("partial") if "partial" in kwargs else False'),
+        "Field.__init__")
+    assert kept.verdict != "changed", kept.detail
+
+
+# a method that now returns a copy of its object where it returned the
+# object itself: equal values, and a caller that changes what it got now
+# leaves the object as it was
+STACK_OLD = textwrap.dedent('''
+    import copy
+
+
+    class Stack:
+        def __init__(self):
+            self.items = [1, 2]
+
+        def trimmed(self, level):
+            if level == "all":
+                return self
+            return Stack()
+''')
+STACK_NEW = STACK_OLD.replace("return self\n", "return copy.copy(self)\n")
+
+
+def test_a_returned_object_the_caller_already_holds_is_told_from_a_copy():
+    from lexecutor_c.apps.funcrun import _alias_of
+    box, items = object(), [1]
+    assert _alias_of(box, box, (), {}, ()) == "<self itself>"
+    assert _alias_of(items, None, (0, items), {}, ()) == "<argument 1 itself>"
+    assert _alias_of(items, None, (), {"into": items}, ()) == "<argument into itself>"
+    assert _alias_of(list(items), None, (items,), {}, ()) is None
+    # values whose identity no caller can tell: not named
+    text = "a"
+    assert _alias_of(text, None, (text,), {}, ()) is None
+    assert _alias_of(None, None, (None,), {}, ()) is None
+    c = compare_sources(STACK_OLD, STACK_NEW, "Stack.trimmed")
+    assert c.verdict == "changed", c.detail
+    assert "itself" in c.detail, c.detail
+    kept = compare_sources(STACK_OLD, STACK_OLD.replace('if level == "all":',
+                                                        'if "all" == level:'), "Stack.trimmed")
+    assert kept.verdict != "changed", kept.detail

@@ -245,7 +245,8 @@ class _Side:
                      "root": d.root, "module_name": d.module_name,
                      "is_package": d.is_package, "module_file": d.module_file,
                      "args": args, "kwargs": kwargs, "optional": _optional(v, other),
-                     "varargs": varargs, "changed": sorted(changed),
+                     "varargs": varargs, "varkw": _varkw_names(v, other),
+                     "changed": sorted(changed),
                      "class_attrs": list(class_attrs), "construct": construct,
                      "handled_spans": handled_spans(d.text), "guards": _param_guards(v)}
         # the text whose function is bound decorated (extract mode leaves a
@@ -492,6 +493,13 @@ def _varargs_names(old: Version, new: Version) -> tuple:
                       for v in (old, new))
     return (tuple(n for n in (va_old, va_new) if n),
             tuple(n for n in (va_new, va_old) if n))
+
+
+def _varkw_names(v: Version, other: Optional[Version] = None) -> tuple:
+    """The ``**kwargs`` parameter's name in ``v``, then in ``other``: the
+    items an aimed input gives it are passed by keyword."""
+    return tuple(dict.fromkeys(x.node.args.kwarg.arg for x in (v, other)
+                               if x is not None and x.node.args.kwarg))
 
 
 def _optional(v: Version, other: Optional[Version] = None) -> list:
@@ -1034,7 +1042,48 @@ def _reproduced(fields: list, ro: dict, rn: dict, ro2: dict, rn2: dict) -> list:
         return every - set(_differences(a, b, points=True)) \
             if b.get("outcome") == a.get("outcome") else set()
     so, sn = stable(ro, ro2), stable(rn, rn2)
-    return [k for k in fields if k in so and k in sn]
+    return [k for k in fields if k in so and k in sn or
+            k not in ("message", "cause") and
+            ro.get("outcome") == ro2.get("outcome") and rn.get("outcome") == rn2.get("outcome")
+            and _beyond_noise(ro.get(k), ro2.get(k), rn.get(k), rn2.get(k))]
+
+
+#: the longest value :func:`_beyond_noise` makes a pattern of
+_NOISE_MAX = 20000
+
+
+def _noise_pattern(a, a2) -> Optional["re.Pattern"]:
+    """What two runs of one version on one input gave for a field, as a
+    pattern: the texts alike but for some runs of digits (an ``id()``, a
+    clock, a random number) -> those runs as ``\\d+``; None where they
+    differ otherwise (hash order) or are no texts."""
+    if not isinstance(a, str) or not isinstance(a2, str) or \
+            len(a) > _NOISE_MAX or len(a2) > _NOISE_MAX:
+        return None
+    pa, pb = re.split(r"(\d+)", a), re.split(r"(\d+)", a2)
+    if len(pa) != len(pb):
+        return None
+    out = []
+    for i, (x, y) in enumerate(zip(pa, pb)):
+        if i % 2 == 0 and x != y:
+            return None
+        out.append(r"\d+" if x != y else re.escape(x))
+    return re.compile("".join(out))
+
+
+def _beyond_noise(o, o2, n, n2) -> bool:
+    """Whether two versions' values of a field differ beyond what differs
+    between two runs of one version (``o``, ``o2``; ``n``, ``n2``): the
+    runs of either version alike but for runs of digits, and neither
+    version's value fits the other's pattern (``'Cache([])'`` against
+    ``'Cache(id=140..., total_entries=0)'``, the id another each run)."""
+    if o == o2 and n == n2:
+        return False                # both stable: the usual comparison
+    po, pn = _noise_pattern(o, o2), _noise_pattern(n, n2)
+    if po is None or pn is None:
+        return False
+    return not any(pn.fullmatch(x) for x in (o, o2)) and \
+        not any(po.fullmatch(x) for x in (n, n2))
 
 
 #: a made-up value or class named in a snapshot (``funcy._inspect.C_func``)

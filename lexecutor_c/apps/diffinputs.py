@@ -243,7 +243,7 @@ def _dotted(e) -> Optional[list]:
         b = _dotted(e.value)
         return None if b is None else b + [("item", k)]
     if isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute) and \
-            e.func.attr == "get" and e.args:
+            e.func.attr in ("get", "pop") and e.args:
         k = _const(e.args[0])
         if k is _NO or isinstance(k, (list, dict, set)):
             return None
@@ -469,6 +469,24 @@ class _Scope:
                     # ``name = getattr(default, "name", None)``: ``default.name``
                     e = ast.Attribute(value=e.args[0], attr=e.args[1].value, ctx=ast.Load())
                 binds.setdefault(s.targets[0].id, []).append(_dotted(e))
+        # attributes of a parameter the function binds once to what a
+        # parameter holds (``self.partial = kwargs.pop('partial', False)``):
+        # (parameter, attribute) -> that path; a value a test wants of the
+        # attribute is given to what it is bound from
+        self.derived_attrs: dict = {}
+        attr_binds: dict = {}
+        for s in ast.walk(fn):
+            if isinstance(s, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+                for t in (s.targets if isinstance(s, ast.Assign) else [s.target]):
+                    q = _dotted(t) if isinstance(t, ast.Attribute) else None
+                    if q is not None and len(q) == 2 and q[0] in self.params:
+                        src = _dotted(s.value) if isinstance(s, ast.Assign) and \
+                            s.value is not None else None
+                        attr_binds.setdefault(tuple(q), []).append(src)
+        for q, srcs in attr_binds.items():
+            if len(srcs) == 1 and srcs[0] is not None and srcs[0][0] in self.params and \
+                    srcs[0][:2] != list(q):
+                self.derived_attrs[q] = srcs[0]
         for _ in range(3):              # chains: ``b = float(v)``, ``a = abs(b)``
             for name, paths in binds.items():
                 if len(paths) != stores.get(name) or name in self.params:
@@ -556,6 +574,8 @@ class _Scope:
         """The path ``p`` with a local derived from a parameter read as what
         it was derived from (``b = float(v)``: ``b.x`` -> ``v.x``); ``p``
         itself otherwise (None stays None)."""
+        if p is not None and len(p) >= 2 and tuple(p[:2]) in self.derived_attrs:
+            return self.derived_attrs[tuple(p[:2])] + p[2:]
         return self.derived[p[0]] + p[1:] if p is not None and p[0] in self.derived else p
 
     def settable(self, path: list) -> bool:
@@ -1497,9 +1517,13 @@ def _relative(left, right, scope: _Scope, out: list) -> None:
 def _truth(test, scope: _Scope, out: list) -> None:
     if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
         test = test.operand
-    p = _dotted(test)
+    p = scope.resolved(_dotted(test))
     if p is not None and scope.settable(p):
         out.append((p, list(_EDGES), True))
+        if isinstance(p[-1], tuple):
+            # an item a parameter may hold (``kwargs.pop('partial', False)``):
+            # absent from the inputs made so far, so there also true
+            out.append((p, ["True"], False))
     elif p is not None and len(p) == 1 and p[0] in scope.flags:
         # a flag of the module (``if CHECK_LAST_MODIFIED:``): its other
         # value, bound once the module's own statements ran

@@ -291,7 +291,7 @@ def callee_name(fn, filename: str, dummies, inside: tuple = (0, 0),
     owner = getattr(fn, "__self__", None)
     if owner is not None and not isinstance(owner, types.ModuleType):
         t = type(owner)
-        if _module_top(t.__module__) in _PURE_MODULES:
+        if _module_top(t.__module__) in _PURE_MODULES or _pure_path_method(owner, inner):
             return None
     mod = getattr(inner, "__module__", None) or ""
     if _module_top(mod) in _PURE_MODULES:
@@ -309,6 +309,56 @@ def callee_name(fn, filename: str, dummies, inside: tuple = (0, 0),
         # iter_sequences``) moved no interaction; what it does runs and shows
         mod = f"{package}.(package)"
     return f"{mod}.{q}"
+
+
+def _alias_of(value, obj, args, kwargs: dict, dummies) -> Optional[str]:
+    """How a returned mutable object is one the caller already holds: the
+    object the method was called on (``"<self itself>"``) or an argument
+    (``"<argument N itself>"``, ``"<argument NAME itself>"``); None for
+    any other value, and for values whose identity no caller can tell from
+    their value (None, numbers, texts, tuples), functions, classes and
+    made-up values.  A method that now returns a copy instead of its
+    object (``return self`` -> ``return Version(...)``) differs for a
+    caller that changes what it got."""
+    import types
+    if isinstance(value, (type(None), bool, int, float, complex, str, bytes, tuple,
+                          frozenset, range, type, types.FunctionType, types.MethodType,
+                          types.BuiltinFunctionType, types.ModuleType)) or \
+            isinstance(value, dummies):
+        return None
+    if obj is not None and value is obj:
+        return "<self itself>"
+    for i, a in enumerate(args):
+        if value is a:
+            return f"<argument {i} itself>"
+    for k, a in kwargs.items():
+        if value is a:
+            return f"<argument {k} itself>"
+    return None
+
+
+def _pure_path_method(owner, inner) -> bool:
+    """Whether ``inner`` is a method a pure path has (``joinpath``,
+    ``with_suffix``: it computes another path and looks at no file), called
+    on a path: no interaction, what it computes shows in the values."""
+    import pathlib
+    if not isinstance(owner, pathlib.PurePath):
+        return False
+    name = getattr(inner, "__name__", "")
+    return getattr(getattr(pathlib.PurePath, name, None), "__code__", None) is \
+        getattr(inner, "__code__", False)
+
+
+def _with_receiver(fn, args: tuple) -> tuple:
+    """The arguments of a call to a method of a path (``release.exists()``,
+    ``target.write_text(s)``) with the path first: which file the method
+    looks at or writes is part of what it does, as a function's arguments
+    are (``os.path.exists(p)``); other methods' objects are left out."""
+    import pathlib
+    owner = getattr(fn, "__self__", None)
+    if isinstance(owner, pathlib.PurePath):
+        return (owner,) + tuple(args)
+    return args
 
 
 def _data_globals(env: dict, dummies) -> dict:
@@ -1208,6 +1258,32 @@ def _with_varargs(fn, args: list, kwargs: dict, names, given, env: dict) -> list
     return list(args) + middle + items
 
 
+def _with_varkw(fn, kwargs: dict, names, given, env: dict) -> None:
+    """Into ``kwargs``: the items the input gives the function's ``**kwargs``
+    parameter (``names``: its name in this version, then in the other), when
+    the input names it among the values it gives (``kwargs = {'partial':
+    True}`` for ``kwargs.pop('partial', False)``); keys that name another
+    parameter, or are no identifiers, are left out."""
+    import inspect
+    from collections.abc import Mapping
+    name = next((n for n in names if n in given and n in env), None)
+    if name is None or not isinstance(env[name], Mapping):
+        return
+    try:
+        ps = inspect.signature(fn).parameters
+    except (TypeError, ValueError):
+        return
+    if not any(p.kind is p.VAR_KEYWORD for p in ps.values()):
+        return
+    try:
+        items = list(env[name].items())[:_ARGS_MAX]
+    except Exception:        # a mapping the input made that fails: as it was
+        return
+    for k, x in items:
+        if isinstance(k, str) and k.isidentifier() and k not in ps and k not in kwargs:
+            kwargs[k] = x
+
+
 def reshape(x, how: str):
     """``x`` in another shape that callers pass as often (``how``, one of
     RESHAPES; ``suffix:TEXT``: TEXT appended to a string or bytes;
@@ -1588,6 +1664,7 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
                     try:
                         sa, sk = (a, k) if isinstance(fn, dummies) else \
                             _without_defaults(fn, a, k)
+                        sa = _with_receiver(fn, sa)
                         calls.append([who, [snapshot(x, 2, dummies)
                                             for x in sa[:_ARGS_MAX]],
                                       sorted([kk, snapshot(x, 2, dummies)]
@@ -1740,6 +1817,7 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
             # ones at the value given or their default
             args = _with_varargs(fn, args, kwargs, drv.get("varargs") or (),
                                  inp.get("given") or (), env)
+            _with_varkw(fn, kwargs, drv.get("varkw") or (), inp.get("given") or (), env)
         if needs_self and obj is None and type(s_obj) in _BUILTIN_BASES and \
                 isinstance(cls, type) and issubclass(cls, type(s_obj)):
             # a subclass of str (bytes, int ...) given its value (a text an
@@ -1942,6 +2020,9 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
         _HELD.append(_holding(shift))
         value = _drain(_awaited((outer or fn)(*lead, *args, **kwargs)), drained)
         chain = [snapshot(value, 0, dummies)]
+        alias = _alias_of(value, obj if needs_self else None, args, kwargs, dummies)
+        if alias is not None:
+            chain[0] = [alias, chain[0]]
         # an object of a class the function defines (a sentinel, a record
         # type): what callers do with any object -- copy it, compare it,
         # show it -- runs that class's methods, which the edit may be in
