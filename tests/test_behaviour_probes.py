@@ -3988,3 +3988,47 @@ def test_a_returned_object_the_caller_already_holds_is_told_from_a_copy():
     kept = compare_sources(STACK_OLD, STACK_OLD.replace('if level == "all":',
                                                         'if "all" == level:'), "Stack.trimmed")
     assert kept.verdict != "changed", kept.detail
+
+
+# a property that reaches a base class's method through another property
+# (the base class not there: made up); os.path.join wants a text of it
+DIRS_OLD = textwrap.dedent('''
+    import os
+
+    from .api import PlatformDirsABC
+
+
+    class Android(PlatformDirsABC):
+        @property
+        def user_cache_dir(self):
+            return self._append_app_name_and_version("/data/cache")
+
+        @property
+        def user_log_dir(self):
+            path = self.user_cache_dir
+            if self.opinion:
+                path = os.path.join(path, "log")
+            return path
+''')
+DIRS_NEW = DIRS_OLD.replace('''            path = os.path.join(path, "log")
+''', '''            path = os.path.join(path, "log")
+            self._optionally_create_directory(path)
+''')
+assert DIRS_NEW != DIRS_OLD
+
+
+def test_a_base_class_method_the_class_calls_on_its_object_answers_the_kind_a_typeerror_wants():
+    fa, fb, _ = _versions(DIRS_OLD, DIRS_NEW, "Android.user_log_dir")
+    got = D.made_up_attributes(fb, ["opinion", "_append_app_name_and_version"],
+                               "expected str, bytes or os.PathLike object, not Dummy")
+    assert got == [("self.opinion", "'a'"),
+                   ("self._append_app_name_and_version", "(lambda *a, **k: 'a')")], got
+    # a name the class defines itself, or never calls on its object: not one
+    assert D._own_calls(fb, ["user_cache_dir", "join"]) == []
+    c = compare_sources(DIRS_OLD, DIRS_NEW, "Android.user_log_dir")
+    assert c.verdict == "changed", c.detail
+    assert "_optionally_create_di" in c.detail, c.detail
+    kept = compare_sources(DIRS_OLD, DIRS_OLD.replace('os.path.join(path, "log")',
+                                                      'os.path.join(path, "l" + "og")'),
+                           "Android.user_log_dir")
+    assert kept.verdict != "changed", kept.detail

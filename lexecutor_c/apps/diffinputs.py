@@ -1725,8 +1725,42 @@ def made_up_attributes(v, names: list, message: str, limit: int = 2) -> list:
                 got = paths.setdefault(n.attr, [])
                 if p not in got:
                     got.append(p)
-    subjects = [".".join(p) for a in dict.fromkeys(names) for p in paths.get(a, ())]
-    return [(s, val) for s in subjects[:limit] for val in vals]
+    # and a method of the object the run made up, which the function
+    # reaches through another of its class's methods or properties (``path
+    # = self.user_cache_dir``, where ``self._append_app_name_and_version(
+    # ...)`` of a base class that is not there gave a made-up value): the
+    # object's method answering a value of the kind wanted
+    own = _own_calls(v, names)
+    subjects: list = []
+    for a in dict.fromkeys(names):
+        subjects += [(".".join(p), "{}") for p in paths.get(a, ())]
+        if a in own and a not in paths:
+            subjects.append((f"{scope.params[0]}.{a}", "(lambda *a, **k: {})"))
+    return [(s, how.format(val)) for s, how in subjects[:limit] for val in vals]
+
+
+def _own_calls(v, names: list) -> list:
+    """Of ``names``, those the methods of the function's class call on
+    their object (``self.NAME(...)``) and the class does not define: the
+    methods a base class that is not there would have had."""
+    cls = getattr(v, "cls", None)
+    if cls is None or not v.node.args.args or \
+            any(isinstance(d, ast.Name) and d.id in ("staticmethod", "classmethod")
+                for d in v.node.decorator_list):
+        return []
+    defined = {s.name for s in cls.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    called: list = []
+    for m in cls.body:
+        if not isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef)) or not m.args.args:
+            continue
+        me = m.args.args[0].arg
+        for n in ast.walk(m):
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and \
+                    isinstance(n.func.value, ast.Name) and n.func.value.id == me and \
+                    n.func.attr in names and n.func.attr not in defined and \
+                    n.func.attr not in called:
+                called.append(n.func.attr)
+    return sorted(called, key=names.index)
 
 
 def _changed_nodes(v, lines: set) -> tuple:
