@@ -1517,7 +1517,10 @@ def _relative(left, right, scope: _Scope, out: list) -> None:
 def _truth(test, scope: _Scope, out: list) -> None:
     if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
         test = test.operand
-    p = scope.resolved(_dotted(test))
+    p = _dotted(test)
+    if p is not None and len(p) >= 2 and tuple(p[:2]) in scope.derived_attrs:
+        # an attribute bound once from what a parameter holds: that item
+        p = scope.derived_attrs[tuple(p[:2])] + p[2:]
     if p is not None and scope.settable(p):
         out.append((p, list(_EDGES), True))
         if isinstance(p[-1], tuple):
