@@ -287,7 +287,8 @@ def test_test_calls_become_inputs(repo):
     (t,) = [t for t in touched if t.qualname == "Counter.bump"]
     (inp,) = inputs_from_tests(str(repo), "HEAD~8", t.new)
     assert inp.call == {"self": "Counter(5)", "args": ["2"], "kwargs": {},
-                        "imports": ["from pkg.core import scale, Counter"]}
+                        "imports": ["from pkg.core import scale, Counter"],
+                        "testdir": "tests"}
 
 
 def test_flaky_output_never_changed(tmp_path):
@@ -723,3 +724,64 @@ def test_a_namedtuple_method_runs_on_a_tuple_built_from_its_fields(tmp_path):
     (f,) = [f for f in c.functions if f.function == "Size.area"]
     assert "input:TypeError" not in (f.detail or ""), f.detail
     assert f.verdict == CHANGED, f.detail
+
+
+FINDER = '''\
+import importlib
+import os
+
+
+def locate(package, name):
+    mod = importlib.import_module(package)
+    base = os.path.dirname(mod.__file__)
+    if ".." in name.split("/"):
+        raise ValueError("name escapes package: %r" % name)
+    return os.path.join(base, name)
+'''
+
+FINDER_TESTS = '''\
+import pytest
+
+from pkg.finder import locate
+
+
+def test_inside():
+    assert locate("fixture_pkg", "data.txt").endswith("data.txt")
+
+
+def test_escape():
+    with pytest.raises(ValueError):
+        locate("fixture_pkg", "../x")
+'''
+
+
+def test_a_test_s_helpers_import_from_where_pytest_puts_them_and_checkouts_read_alike(
+        tmp_path):
+    """A test's call of the function imports a data package that sits beside
+    the test file (``tests/fixture_pkg``, importable under pytest's
+    "prepend" mode): the call reaches the reworded message.  The two
+    versions' checkouts are two folders; a path into them is no difference
+    (a rewrite that keeps behaviour is not "changed")."""
+    from lexecutor_c.apps.commits import test_basedir
+    r = new_repo(tmp_path, "finder")
+    commit(r, "base", {"pkg/__init__.py": "", "pkg/finder.py": FINDER,
+                       "tests/test_finder.py": FINDER_TESTS,
+                       "tests/fixture_pkg/__init__.py": "",
+                       "tests/unit/__init__.py": "", "tests/unit/test_x.py": ""})
+    assert test_basedir(str(r), "HEAD", "tests/test_finder.py") == "tests"
+    assert test_basedir(str(r), "HEAD", "tests/unit/test_x.py") == "tests"
+    assert test_basedir(str(r), "HEAD", "test_top.py") == ""
+    step(r, "reword", ('"name escapes package: %r"', '"Name escapes package: %r"'),
+         path="pkg/finder.py")
+    step(r, "rename a local", ("base = os.path.dirname(mod.__file__)",
+                               "folder = os.path.dirname(mod.__file__)"),
+         ("return os.path.join(base, name)", "return os.path.join(folder, name)"),
+         path="pkg/finder.py")
+    reworded, renamed = check_commits(str(r), "HEAD~2..HEAD")
+    (f,) = [x for x in reworded.functions if x.function == "locate"]
+    assert f.verdict == CHANGED, f.detail
+    assert "Name escapes package" in f.detail and "'../x'" in f.detail, f.detail
+    (g,) = [x for x in renamed.functions if x.function == "locate"]
+    assert g.verdict != CHANGED, g.detail
+    assert bh._without_checkout({"ret": ["/tmp/c/t1/pkg", 3]}, "/tmp/c/t1") == \
+        {"ret": ["<checkout>/pkg", 3]}

@@ -238,11 +238,15 @@ class _Side:
         # the child sees a read-only view of the system (engine.sandbox): the
         # checkout its module is imported from is added to it
         self.readable = (d.root,) if d.mode == "module" and d.root else ()
+        if tree is not None and d.mode == "module" and tree.root not in self.readable:
+            # (and the whole checkout: a test's helpers beside its file)
+            self.readable += (tree.root,)
         self.spec = {"mode": d.mode, "text": d.text, "filename": d.filename,
                      "target_first": d.target_first, "target_def": d.target_def,
                      "target_last": d.target_last, "offset": d.offset,
                      "class_path": d.class_path, "kind": d.kind, "self": d.self_name,
                      "root": d.root, "module_name": d.module_name,
+                     "checkout": tree.root if tree is not None else None,
                      "is_package": d.is_package, "module_file": d.module_file,
                      "args": args, "kwargs": kwargs, "optional": _optional(v, other),
                      "varargs": varargs, "varkw": _varkw_names(v, other),
@@ -285,9 +289,27 @@ class _Side:
                 # ``return (``) ran where a line of it did
                 r["lines"] = sorted(set(r["lines"]) | {self.heads[ln] for ln in r["lines"]
                                                        if ln in self.heads})
+            checkout = spec.get("checkout")
+            if checkout:
+                # each version runs in a checkout of its own (``.../t1``,
+                # ``.../t2``): a path into it (a module's ``__file__``, a
+                # test's data folder) names the checkout alike in both
+                r = _without_checkout(r, checkout)
             return r
         return {"outcome": {"timeout": "timeout", "memory": "memory"}.get(out.status, "crash"),
                 "message": out.describe()[:300]}
+
+
+def _without_checkout(x, root: str):
+    """``x`` (a run's record: texts, lists, dicts) with the checkout folder
+    ``root`` written ``<checkout>`` in every text."""
+    if isinstance(x, str):
+        return x.replace(root, "<checkout>") if root in x else x
+    if isinstance(x, list):
+        return [_without_checkout(y, root) for y in x]
+    if isinstance(x, dict):
+        return {k: _without_checkout(y, root) for k, y in x.items()}
+    return x
 
 
 def _statement_heads(fn) -> dict:

@@ -240,7 +240,28 @@ def _free_names(e: ast.AST) -> set:
 _LINES = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
 
 
+def test_basedir(repo: str, rev: Optional[str], path: str) -> Optional[str]:
+    """The folder pytest puts on ``sys.path`` for the test file ``path`` (its
+    "prepend" import mode: the first folder up from the file's own that is
+    no package), relative to the repository's root ("" for the root); None
+    where git cannot tell.  Test helpers and data packages beside the tests
+    (``from support import ...``, ``finder('foofoo')``) import from there."""
+    folder = os.path.dirname(path)
+    try:
+        while folder:
+            try:
+                _show(repo, rev, f"{folder}/__init__.py")
+            except GitError:
+                break
+            folder = os.path.dirname(folder)
+    except Exception:
+        return None
+    return folder
+
+
 class _TestFile:
+    basedir: Optional[str] = None       # test_basedir, once read
+
     def __init__(self, path: str, text: str):
         self.path, self.text = path, text
         self.tree = ast.parse(text, path)
@@ -409,6 +430,8 @@ def _call_input(tf: _TestFile, v: Version, e: ast.AST) -> Optional[Input]:
     call = {"self": tf.src(self_e) if self_e is not None else None,
             "args": [tf.src(a) for a in args],
             "kwargs": {k.arg: tf.src(k.value) for k in kws}, "imports": imports}
+    if tf.basedir is not None:
+        call["testdir"] = tf.basedir
     if any(not x for x in call["args"]) or any(not x for x in call["kwargs"].values()):
         return None
     return Input("", call, 0, f"test call {tf.path}:{e.lineno}")
@@ -443,6 +466,7 @@ def inputs_from_tests(repo: str, rev: Optional[str], v: Version, touched_tests=(
             tf = _TestFile(path, _decode(_show(repo, rev, path), path))
         except Exception:
             continue
+        tf.basedir = test_basedir(repo, rev, path)
         # the test functions the commit touched first, whole: the search
         # below stops once it has enough, and a test added at the end of a
         # long file would not be reached

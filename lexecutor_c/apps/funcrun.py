@@ -1777,6 +1777,13 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
     cls_before = None       # a class method's class's own attributes before the call
     entry = call.get("entry") if call else None
     try:
+        if call and call.get("testdir") is not None and drv.get("checkout"):
+            # where pytest would import the test's own helpers from (its
+            # "prepend" mode), after everything else: no module of the
+            # standard library or the package is shadowed
+            tdir = os.path.join(drv["checkout"], call["testdir"])
+            if os.path.isdir(tdir) and tdir not in sys.path:
+                sys.path.append(tdir)
         if entry:
             # a test's call of another function of the module that leads to
             # the target (a caller): run it; the target's lines are tracked
