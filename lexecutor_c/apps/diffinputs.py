@@ -574,9 +574,18 @@ class _Scope:
         """The path ``p`` with a local derived from a parameter read as what
         it was derived from (``b = float(v)``: ``b.x`` -> ``v.x``); ``p``
         itself otherwise (None stays None)."""
+        q = self.through_attrs(p)
+        if q is not p:
+            return q
+        return self.derived[p[0]] + p[1:] if p is not None and p[0] in self.derived else p
+
+    def through_attrs(self, p):
+        """The path ``p`` with an attribute bound once from what a parameter
+        holds read as that item (``self.partial`` -> ``kwargs['partial']``);
+        ``p`` itself otherwise."""
         if p is not None and len(p) >= 2 and tuple(p[:2]) in self.derived_attrs:
             return self.derived_attrs[tuple(p[:2])] + p[2:]
-        return self.derived[p[0]] + p[1:] if p is not None and p[0] in self.derived else p
+        return p
 
     def settable(self, path: list) -> bool:
         """Whether an input can give the subject a value: a parameter or
@@ -1517,10 +1526,9 @@ def _relative(left, right, scope: _Scope, out: list) -> None:
 def _truth(test, scope: _Scope, out: list) -> None:
     if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
         test = test.operand
-    p = _dotted(test)
-    if p is not None and len(p) >= 2 and tuple(p[:2]) in scope.derived_attrs:
-        # an attribute bound once from what a parameter holds: that item
-        p = scope.derived_attrs[tuple(p[:2])] + p[2:]
+    # (an attribute bound once from what a parameter holds: that item; a
+    # local alias is read as it is)
+    p = scope.through_attrs(_dotted(test))
     if p is not None and scope.settable(p):
         out.append((p, list(_EDGES), True))
         if isinstance(p[-1], tuple):
