@@ -4034,3 +4034,67 @@ def test_a_base_class_method_the_class_calls_on_its_object_answers_the_kind_a_ty
                                                       'os.path.join(path, "l" + "og")'),
                            "Android.user_log_dir")
     assert kept.verdict != "changed", kept.detail
+
+
+# a container's equality that read the peer's values and dropped them (a
+# lazily built store: ``try: self._cells`` / ``except AttributeError``, the
+# slot numbers unpacked from ``range``)
+BAG_OLD = textwrap.dedent('''
+    KEY, VALUE = range(2)
+
+
+    class Bag(dict):
+        def _cells(self):
+            try:
+                return self._store
+            except AttributeError:
+                self._store = []
+                return self._store
+
+        def __setitem__(self, k, v):
+            self._cells().append((k, v))
+            super().__setitem__(k, v)
+
+        def __iter__(self):
+            return iter([c[KEY] for c in self._cells()])
+
+        def __eq__(self, other):
+            if len(other) != len(self):
+                return False
+            for k in self:
+                try:
+                    other[k] == self[k]
+                except KeyError:
+                    return False
+            return True
+''')
+BAG_NEW = BAG_OLD.replace('''                other[k] == self[k]
+''', '''                if other[k] != self[k]:
+                    return False
+''')
+assert BAG_NEW != BAG_OLD
+
+
+def test_a_container_s_equality_is_tried_with_a_peer_of_its_entries_one_value_other():
+    from lexecutor_c.apps.funcrun import _SAME, _filled, _peer
+    bag = {}
+    assert _filled(bag, ["k"], {}) is bag and bag == {"k": 1, "a": 2, "b": 3}
+    assert _peer(bag, "peer") == {"k": 1, "a": 2, "b": 3}
+    assert _peer(bag, "peerdiff") == {"k": 1, "a": 2, "b": 4}
+    assert _peer({}, "peer") is _SAME and _peer({}, "peerdiff") is _SAME
+    # items that are no keys of their container: a list of them
+    assert _peer(["x", "y"], "peerdiff") == ["x", "yx"]
+    c = compare_sources(BAG_OLD, BAG_NEW, "Bag.__eq__")
+    assert c.verdict == "changed", c.detail
+    assert "peerdiff" in str(c.to_dict()["evidence"]["distinguishing_input"]), c.to_dict()
+    kept = compare_sources(BAG_OLD, BAG_OLD.replace("if len(other) != len(self):",
+                                                    "if not len(other) == len(self):"),
+                           "Bag.__eq__")
+    assert kept.verdict != "changed", kept.detail
+
+
+def test_module_constants_a_tuple_unpacks_to_go_with_an_extracted_function():
+    from lexecutor_c.apps import funcsource as S
+    v = S.function_versions(BAG_OLD)["Bag.__iter__"]
+    text = S.build_driver(v).text
+    assert "KEY, VALUE = range(2)" in text, text

@@ -188,6 +188,45 @@ def test_imports_are_wrapped_and_guarded_ones_kept():
     assert "import surely_missing_mod" in out
 
 
+def test_attribute_reads_the_code_guards_against_attributeerror_are_left_to_python():
+    # a lazily built state: the missing attribute raises, the handler builds it
+    src = textwrap.dedent("""\
+        class Box:
+            def cells(self):
+                try:
+                    return self._cells
+                except (KeyError, AttributeError) as e:
+                    self._cells = ["built"]
+                    return self._cells
+
+            def size(self):
+                try:
+                    return self._size
+                except KeyError:
+                    return -1
+        b = Box()
+        print(b.cells(), b.cells())
+        print(type(b.size()).__name__)
+        """)
+    out = lx.instrument(src).source
+    assert "(self._cells)" in out, out
+    assert '_a_(' in out and '"_size")' in out, out
+    got, rt = run_instrumented(src, predictor="naive")
+    assert got == "['built'] ['built']\nDummy\n", got
+    assert [i[2] for i in rt.injections] == ["_size"], rt.injections
+    # the handler of an inner function's try does not reach an outer read
+    nested = textwrap.dedent("""\
+        def outer(o):
+            def inner():
+                try:
+                    pass
+                except AttributeError:
+                    pass
+            return o.missing
+        """)
+    assert '"missing")' in lx.instrument(nested).source
+
+
 def test_missing_module_does_not_end_the_run():
     src = "import surely_missing_mod_xyz as m\nx = m.thing\nprint(type(x).__name__)\n"
     out, rt = run_instrumented(src, predictor="naive")

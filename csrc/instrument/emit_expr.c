@@ -245,7 +245,57 @@ mangled_attr(Ctx *c, uint32_t attr)
     return buf_put(&c->out, a, len);
 }
 
-/* obj.attr  ->  _a_(iid, obj, "attr") */
+/* Does the subtree at n hold the identifier `AttributeError`? */
+static int
+names_attribute_error(Ctx *c, uint32_t n)
+{
+    static const char want[] = "AttributeError";
+    if (KIND(n) == K_IDENT) {
+        return N(n).end - N(n).start == sizeof want - 1 &&
+            memcmp(c->src + N(n).start, want, sizeof want - 1) == 0;
+    }
+    if (KIND(n) == K_BLOCK) {
+        return 0;
+    }
+    CHILDREN(n, ch) {
+        if (names_attribute_error(c, ch)) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Is the attribute read n inside the body of a try statement (in the same
+ * scope) with an except clause that names AttributeError (`except
+ * AttributeError:`, `except (KeyError, AttributeError) as e:`)?  Then the
+ * code handles a missing attribute itself (`try: m = self._map` / `except
+ * AttributeError: m = self._map = {}`, a lazily built state) and the read
+ * is left to Python: no value is made up for it. */
+static int
+attribute_is_guarded(Ctx *c, uint32_t n)
+{
+    while (N(n).parent != NONE_IDX) {
+        uint32_t p = N(n).parent;
+        int pk = KIND(p);
+        if (pk == K_FUNCDEF || pk == K_CLASSDEF || pk == K_MODULE || pk == K_LAMBDA) {
+            return 0;
+        }
+        if (pk == K_TRY && N(n).field == c->st->field.body) {
+            CHILDREN(p, ch) {
+                if ((KIND(ch) == K_EXCEPT || KIND(ch) == K_EXCEPT_GROUP) &&
+                    names_attribute_error(c, ch)) {
+                    return 1;
+                }
+            }
+        }
+        n = p;
+    }
+    return 0;
+}
+
+/* obj.attr  ->  _a_(iid, obj, "attr")
+ * (obj.attr as written, obj still read through a loader, where the code
+ * handles AttributeError around it: attribute_is_guarded) */
 static int
 emit_attribute(Ctx *c, uint32_t n)
 {
@@ -261,6 +311,9 @@ emit_attribute(Ctx *c, uint32_t n)
     }
     if (obj == NONE_IDX || attr == NONE_IDX || q == 0) {
         return lxi_emit_target(c, n);   /* object still read through a loader */
+    }
+    if (attribute_is_guarded(c, n)) {
+        return lxi_emit(c, obj) < 0 ? -1 : copy(c, N(obj).end, N(n).end);
     }
     size_t pos = c->out.len;
     if (lxi_emit(c, obj) < 0 || copy_newlines(c, N(obj).end, N(attr).start) < 0 ||

@@ -2148,6 +2148,7 @@ def _check_function(old: Version, new: Version, opts: Options, test_inputs: Opti
                                      aimed_values=_aimed_values(results),
                                      own_class=_edit_own_class(old, new, ch_old, ch_new),
                                      fillable=fillable,
+                                     peer_at=_peer_param(new),
                                      only_fill=not (agree or wobbly or short),
                                      orders=_edit_orders(old, new, ch_old, ch_new),
                                      bytes_too=handles_bytes(old) or handles_bytes(new),
@@ -2669,6 +2670,24 @@ def _fillable(v: Version) -> bool:
                 else None) in _FILLED_BASES for b in v.cls.bases)
 
 
+#: the methods whose first argument is a peer of the object
+_BINARY_DUNDERS = frozenset(f"__{n}__" for n in (
+    "eq ne lt le gt ge or and xor sub ior iand ixor isub add iadd".split()))
+
+
+def _peer_param(v: Version) -> Optional[int]:
+    """The position (among the arguments after ``self``) of the parameter a
+    method compares its object with or takes entries from: the first one of
+    a binary operator's method, else one named ``other``; None where
+    there is none."""
+    if v.cls is None:
+        return None
+    args = [a.arg for a in v.node.args.posonlyargs + v.node.args.args][1:]
+    if v.node.name in _BINARY_DUNDERS and args:
+        return 0
+    return args.index("other") if "other" in args else None
+
+
 def _edit_rounds(old: Version, new: Version, ch_old: set, ch_new: set) -> bool:
     """Do the versions' changed lines make a number whole differently
     (``int(x)`` -> ``round(x)``, a ``math.floor`` added)?  Then a number
@@ -2828,7 +2847,8 @@ def _variants(agree: list, per: int, limit: int = 24, defaults: Optional[dict] =
               compared: list = (), aimed_values: Optional[dict] = None,
               own_class: bool = False, bytes_too: bool = True, tail: bool = False,
               fillable: bool = False, only_fill: bool = False,
-              orders: bool = False, duck: bool = False) -> list:
+              orders: bool = False, duck: bool = False,
+              peer_at: Optional[int] = None) -> list:
     """Inputs to try once no input told the versions apart: up to ``per``
     agreeing inputs (concrete ones first), one argument at a time in another
     shape.  First the shapes aimed at the edit -- the edit's own tokens
@@ -2852,7 +2872,12 @@ def _variants(agree: list, per: int, limit: int = 24, defaults: Optional[dict] =
     ``__index__`` alone (the ``index`` shape); ``duck``: the edit changes
     how it tells what an object is, with a ``hasattr`` among the tests --
     each argument that is no number, bool or None behind a wrapper that
-    hands its attributes on (the ``proxy`` shape), among the aimed ones."""
+    hands its attributes on (the ``proxy`` shape), among the aimed ones;
+    ``peer_at``: the position of the argument a container's method compares
+    the object with or takes entries from (``__eq__(self, other)``): with
+    ``fillable``, that argument is also the object's entries as a plain
+    mapping, and those with one value other (an equality that skips the
+    values, an update that keeps the old ones)."""
     from .funcrun import FILL_SELF, PAIR, RESHAPES, SUBCLASS_SELF
     aimed, other, pairs, crossed, flips = [], [], [], [], []
     paired = []         # an aimed input's value beside another parameter's
@@ -2897,6 +2922,12 @@ def _variants(agree: list, per: int, limit: int = 24, defaults: Optional[dict] =
             add(aimed, "the object of a subclass", SUBCLASS_SELF)
         if fillable and rn.get("self"):
             add(aimed, "the object with entries", FILL_SELF)
+            if peer_at is not None:
+                add(aimed, f"the object with entries, argument {peer_at + 1} a copy of them",
+                    f"{FILL_SELF}{PAIR}peer@{peer_at}")
+                add(aimed, f"the object with entries, argument {peer_at + 1} "
+                    "a copy of them with one value other",
+                    f"{FILL_SELF}{PAIR}peerdiff@{peer_at}")
         if only_fill:
             continue
         if inp.call and isinstance(inp.call.get("self"), str):

@@ -952,7 +952,8 @@ def _filled(obj, args, kwargs):
     ``__setitem__`` (the call's whole-value arguments as keys first, then
     'a' and 'b'; values 1, 2, ...) or, where that takes none, its ``add``/
     ``append``/``push``/``put`` (the keys as items), or _SAME where it
-    takes none."""
+    takes none; the class's own empty object so filled where ``obj``
+    keeps its entries in made-up state."""
     keys: list = []
     for x in list(args) + list(kwargs.values()):
         if type(x) in (str, int, bytes, tuple) and len(keys) < 2:
@@ -963,6 +964,38 @@ def _filled(obj, args, kwargs):
             except TypeError:
                 pass
     keys += [k for k in ("a", "b") if k not in keys]
+    if not _fill(obj, keys):
+        return _SAME
+    if not _hands_out(obj):
+        # its entries live in made-up state (an object built without its
+        # ``__init__``: a linked list's root a stand-in): the class's own
+        # empty object, where it builds one without arguments
+        try:
+            fresh = type(obj)()
+        except sandbox.Timeout:
+            raise
+        except Exception:
+            fresh = None
+        if fresh is not None and _fill(fresh, keys) and _hands_out(fresh):
+            return fresh
+    return obj
+
+
+def _hands_out(obj) -> bool:
+    """Does iterating ``obj`` give plain values (texts, numbers, tuples)?"""
+    try:
+        got = list(itertools.islice(iter(obj), 8))
+    except sandbox.Timeout:
+        raise
+    except Exception:
+        return False
+    return bool(got) and all(type(g) in (str, int, bytes, tuple) for g in got)
+
+
+def _fill(obj, keys: list) -> int:
+    """Give ``obj`` ``keys`` as entries (values 1, 2, ...) through its
+    class's ``__setitem__`` or, where that takes none, as items through its
+    ``add``/``append``/``push``/``put``; how many it took."""
     done = 0
     t = type(obj)
     if getattr(t, "__setitem__", None) is not None:
@@ -986,7 +1019,58 @@ def _filled(obj, args, kwargs):
                     except Exception:
                         pass
                 break
-    return obj if done else _SAME
+    return done
+
+
+#: the reshapes that give an argument a peer of ``self`` (after FILL_SELF):
+#: its entries as a plain mapping (or list), and those with one value other
+PEERS = ("peer", "peerdiff")
+
+
+def _unlike(v):
+    """A value that differs from ``v`` and is of its kind where one is at
+    hand (the number after it, the text with a character appended)."""
+    if type(v) is int:
+        return v + 1
+    if type(v) is float:
+        return v + 0.5
+    if type(v) is str:
+        return v + "x"
+    if type(v) is bytes:
+        return v + b"x"
+    return "<other>"
+
+
+def _peer(obj, how):
+    """What ``self`` holds, as something to compare it with or merge into
+    it (``__eq__(self, other)``, ``update(self, other)``): its entries as a
+    plain dict (a list where its items are no keys of it), and for
+    ``peerdiff`` the same with the last value (or item) another of its
+    kind; _SAME where ``obj`` holds nothing it hands out."""
+    try:
+        items = list(iter(obj))[:8]
+        if not items:
+            return _SAME
+        try:
+            for k in items:
+                hash(k)
+            pairs = {k: obj[k] for k in items}
+        except sandbox.Timeout:
+            raise
+        except Exception:
+            pairs = None
+    except sandbox.Timeout:
+        raise
+    except Exception:
+        return _SAME
+    if pairs is not None and len(pairs) == len(items):
+        if how == "peerdiff":
+            last = items[-1]
+            pairs[last] = _unlike(pairs[last])
+        return pairs
+    if how == "peerdiff":
+        items[-1] = _unlike(items[-1])
+    return items
 
 
 #: the reshapes of an argument (:func:`reshape`), in the order they are tried
@@ -1902,6 +1986,8 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
                 if part == FILL_SELF:
                     if needs_self and obj is not None:
                         y = _filled(obj, args, kwargs)
+                        if y is not _SAME:
+                            obj = y
                 elif part == SUBCLASS_SELF:
                     # the object as an instance of a subclass of its class
                     # (``Version(...)`` -> ``type(self)(...)``); a class
@@ -1914,6 +2000,14 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
                     elif kind == "classmethod" and isinstance(cls, type):
                         cls = y = type(_SUB_PREFIX + cls.__name__, (cls,), {})
                         cls_before = {}
+                elif how in PEERS:
+                    # a peer of the object (its entries, one of them other)
+                    # for the argument it is compared with or merged from
+                    if needs_self and obj is not None and at.isdigit() and \
+                            int(at) < n_pos:
+                        y = _peer(obj, how)
+                        if y is not _SAME:
+                            args[int(at)] = y
                 elif at.isdigit() and int(at) < n_pos:
                     y = reshape(args[int(at)], how)
                     if y is not _SAME:

@@ -474,13 +474,27 @@ def bound_names(tree: ast.AST) -> set:
     return out
 
 
+def _unpacked(target) -> list:
+    """The names an assignment's target binds: itself, or those a tuple or
+    list target unpacks to (starred ones too); none for an attribute or
+    an item."""
+    if isinstance(target, ast.Name):
+        return [target]
+    if isinstance(target, ast.Starred):
+        return _unpacked(target.value)
+    if isinstance(target, (ast.Tuple, ast.List)):
+        return [n for e in target.elts for n in _unpacked(e)]
+    return []
+
+
 def _bound_by(stmt) -> set:
     if isinstance(stmt, ast.Import):
         return {(a.asname or a.name).split(".")[0] for a in stmt.names}
     if isinstance(stmt, ast.ImportFrom):
         return {a.asname or a.name for a in stmt.names if a.name != "*"}
     if isinstance(stmt, ast.Assign):
-        return {t.id for t in stmt.targets if isinstance(t, ast.Name)}
+        # ``PREV, NEXT, KEY = range(3)`` binds each name it unpacks to
+        return {n.id for t in stmt.targets for n in _unpacked(t)}
     if isinstance(stmt, ast.AnnAssign) and stmt.value is not None and \
             isinstance(stmt.target, ast.Name):
         return {stmt.target.id}
