@@ -4084,6 +4084,29 @@ def test_a_container_s_equality_is_tried_with_a_peer_of_its_entries_one_value_ot
     assert _peer({}, "peer") is _SAME and _peer({}, "peerdiff") is _SAME
     # items that are no keys of their container: a list of them
     assert _peer(["x", "y"], "peerdiff") == ["x", "yx"]
+
+    # an object whose entries land in made-up state (built without
+    # ``__init__``): for a peer, the class's own empty object is filled
+    class Cells(dict):
+        def __init__(self):
+            super().__init__()
+            self.order = []
+
+        def __setitem__(self, k, v):
+            self.order.append(k)
+            super().__setitem__(k, v)
+
+        def __iter__(self):
+            return iter(self.order)
+
+    def broken():
+        o = Cells.__new__(Cells)
+        o.order = [object()]
+        return o
+    kept = broken()
+    assert _filled(kept, ["k"], {}) is kept
+    got = _filled(broken(), ["k"], {}, fresh=True)
+    assert type(got) is Cells and list(got) == ["k", "a", "b"], list(got)
     c = compare_sources(BAG_OLD, BAG_NEW, "Bag.__eq__")
     assert c.verdict == "changed", c.detail
     assert "peerdiff" in str(c.to_dict()["evidence"]["distinguishing_input"]), c.to_dict()

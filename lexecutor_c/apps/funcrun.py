@@ -947,13 +947,14 @@ def _as_subclass(obj):
 FILL_SELF = "fill@self"
 
 
-def _filled(obj, args, kwargs):
+def _filled(obj, args, kwargs, fresh: bool = False):
     """``obj`` given up to four entries through its class's own
     ``__setitem__`` (the call's whole-value arguments as keys first, then
     'a' and 'b'; values 1, 2, ...) or, where that takes none, its ``add``/
     ``append``/``push``/``put`` (the keys as items), or _SAME where it
-    takes none; the class's own empty object so filled where ``obj``
-    keeps its entries in made-up state."""
+    takes none; with ``fresh``, the class's own empty object so filled
+    where ``obj`` keeps its entries in made-up state (a peer is made of
+    what it hands out: :func:`_peer`)."""
     keys: list = []
     for x in list(args) + list(kwargs.values()):
         if type(x) in (str, int, bytes, tuple) and len(keys) < 2:
@@ -966,7 +967,7 @@ def _filled(obj, args, kwargs):
     keys += [k for k in ("a", "b") if k not in keys]
     if not _fill(obj, keys):
         return _SAME
-    if not _hands_out(obj):
+    if fresh and not _hands_out(obj):
         # its entries live in made-up state (an object built without its
         # ``__init__``: a linked list's root a stand-in): the class's own
         # empty object, where it builds one without arguments
@@ -1985,7 +1986,8 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
                 y = _SAME
                 if part == FILL_SELF:
                     if needs_self and obj is not None:
-                        y = _filled(obj, args, kwargs)
+                        y = _filled(obj, args, kwargs,
+                                    fresh=any(p.rpartition("@")[0] in PEERS for p in parts))
                         if y is not _SAME:
                             obj = y
                 elif part == SUBCLASS_SELF:
