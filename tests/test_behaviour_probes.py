@@ -1653,6 +1653,15 @@ def test_a_translation_function_the_package_provides_returns_its_message():
     new = src.replace("value % 100 in", "value // 100 in")
     c = compare_sources(src, new, "ordinal")
     assert c.verdict == "changed" and c.evidence["strength"] == "concrete", (c.verdict, c.detail)
+    # the package named in full (not installed here): the same stand-in; a
+    # module this Python has keeps its import
+    full = src.replace("from .i18n import _pgettext", "from lx_no_such_pkg.i18n import _pgettext")
+    drv = build_driver(function_versions(full, "m.py")["ordinal"])
+    assert "P_ = lambda" in drv.text and "lx_no_such_pkg" not in drv.text, drv.text
+    there = src.replace("from .i18n import _pgettext as P_, _ngettext, _gettext as _",
+                        "from gettext import pgettext as P_")
+    drv = build_driver(function_versions(there, "m.py")["ordinal"])
+    assert "from gettext import pgettext as P_" in drv.text, drv.text
 
 
 def test_the_function_extracted_finds_its_own_module_by_name():

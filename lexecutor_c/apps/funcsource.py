@@ -658,6 +658,14 @@ def build_driver(v: Version) -> Driver:
                 if stub:
                     stubs.append(stub)
                 continue
+            if isinstance(s, ast.ImportFrom) and _absent_package(s.module):
+                # (also where the module names its package in full, a
+                # package not installed here: ``from humanize.i18n import
+                # _gettext as _``)
+                stub = _null_translation(s, nm)
+                if stub:
+                    stubs.append(stub)
+                    continue
             if isinstance(s, ast.ClassDef) and not _enum_class(s) and s.name not in built:
                 continue                        # other classes: injected
             if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -727,6 +735,20 @@ def build_driver(v: Version) -> Driver:
 #: gettext's functions by the names projects give their wrappers
 #: (``_gettext``, ``pgettext``, ``ungettext``, ``gettext_lazy``, ``_ngettext_noop``)
 _GETTEXT = re.compile(r"_?(u|n|p|np|un|d|dn)?gettext(_lazy|_noop)?")
+
+
+def _absent_package(module: Optional[str]) -> bool:
+    """Is ``module``'s top package one this Python cannot find (the project's
+    own package, named in full where the check has only its files)?  Found
+    without importing it."""
+    import importlib.util
+    top = (module or "").split(".")[0]
+    if not top.isidentifier():
+        return False
+    try:
+        return importlib.util.find_spec(top) is None
+    except (ImportError, ValueError):
+        return False
 
 
 def _null_translation(stmt: ast.ImportFrom, name: str) -> str:
