@@ -972,13 +972,13 @@ def _filled(obj, args, kwargs, fresh: bool = False):
         # ``__init__``: a linked list's root a stand-in): the class's own
         # empty object, where it builds one without arguments
         try:
-            fresh = type(obj)()
+            empty = type(obj)()
         except sandbox.Timeout:
             raise
         except Exception:
-            fresh = None
-        if fresh is not None and _fill(fresh, keys) and _hands_out(fresh):
-            return fresh
+            empty = None
+        if empty is not None and _fill(empty, keys) and _hands_out(empty):
+            return empty
     return obj
 
 
@@ -1049,7 +1049,7 @@ def _peer(obj, how):
     ``peerdiff`` the same with the last value (or item) another of its
     kind; _SAME where ``obj`` holds nothing it hands out."""
     try:
-        items = list(iter(obj))[:8]
+        items = list(itertools.islice(iter(obj), 8))
         if not items:
             return _SAME
         try:
