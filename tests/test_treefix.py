@@ -94,6 +94,23 @@ def test_augmented_assignment_operand_is_used_like_its_target():
     assert re.search(r"^by = \d+$", plans[0].prefix, re.M)
 
 
+def test_a_parameter_used_as_a_plain_value_gets_a_value_not_an_import():
+    # a function's body: ``index`` and ``copy`` are its parameters, passed on
+    # and read, never called nor asked for an attribute (operator.index and
+    # copy.copy are what their names alone would import)
+    src = "lists[0].insert(index, item)\nif copy:\n    lists = list(lists)\n"
+    guessed = OfflineGenerator(seed=0).initial(analyze(src), 4)[0].prefix
+    assert "from operator import index" in guessed and "from copy import copy" in guessed
+    plans = OfflineGenerator(seed=0, passed=frozenset({"index", "copy", "item", "lists"})) \
+        .initial(analyze(src), 4)
+    assert not any("import" in p.prefix for p in plans), [p.prefix for p in plans]
+    assert re.search(r"^index = \d+$", plans[0].prefix, re.M), plans[0].prefix
+    # a parameter the body calls keeps the guess (a passed-in function)
+    called = OfflineGenerator(seed=0, passed=frozenset({"dumps"})).initial(
+        analyze("text = dumps(value)\n"), 4)
+    assert any("import dumps" in p.prefix for p in called), [p.prefix for p in called]
+
+
 # ---------------------------------------------------------------- post-processing
 
 

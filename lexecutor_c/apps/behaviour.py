@@ -2670,6 +2670,14 @@ def _fillable(v: Version) -> bool:
                 else None) in _FILLED_BASES for b in v.cls.bases)
 
 
+def _parameter_names(v: Version) -> frozenset:
+    """Every parameter name of the function (``self`` and ``cls`` too)."""
+    a = v.node.args
+    names = [x.arg for x in a.posonlyargs + a.args + a.kwonlyargs]
+    names += [x.arg for x in (a.vararg, a.kwarg) if x is not None]
+    return frozenset(names)
+
+
 #: the methods whose first argument is a peer of the object
 _BINARY_DUNDERS = frozenset(f"__{n}__" for n in (
     "eq ne lt le gt ge or and xor sub ior iand ixor isub add iadd".split()))
@@ -3305,7 +3313,7 @@ class _InputSource:
                 from ..prefixtree.analysis import analyze
                 from ..prefixtree.offline import OfflineGenerator
                 facts = analyze(facts_source(v))
-                gen = OfflineGenerator(seed=self.seed0)
+                gen = OfflineGenerator(seed=self.seed0, passed=_parameter_names(v))
                 props[label] = gen.initial(facts, 8)
                 self.gens.append((label, facts, gen))
             except Exception:         # an analysis failure costs only these inputs

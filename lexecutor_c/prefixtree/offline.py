@@ -213,7 +213,13 @@ class OfflineGenerator:
     name = "offline"
 
     def __init__(self, value_model: Optional[Callable] = None, seed: Optional[int] = None,
-                 check_module: Optional[Callable] = None, knowledge=None):
+                 check_module: Optional[Callable] = None, knowledge=None,
+                 passed: frozenset = frozenset()):
+        # ``passed``: names whose value a caller passes (a function's
+        # parameters, where the snippet is its body): no import is guessed
+        # for one that the body neither calls nor reads an attribute of
+        # (``index`` compared and passed on is a number, not operator.index)
+        self.passed = frozenset(passed)
         self.value_model = value_model or name_heuristic
         self.rng = random.Random(seed or 0)
         self.check_module = check_module or _importable
@@ -241,7 +247,11 @@ class OfflineGenerator:
         if node.path in exc_names or "raised" in node.uses:
             out.append(("exc_class",))
         weak_imports: list = []
-        if is_root and not node.maybe_bound:      # a name the snippet binds is its own
+        plain = node.path in self.passed and not node.arities and \
+            not any(not _pseudo(a) for a in node.attrs)
+        if is_root and not node.maybe_bound and not plain:
+            # (a name the snippet binds is its own; a parameter used as a
+            # plain value is one)
             # an isinstance() target the snippet never calls: its instances
             # are the generator's, so a generated class (type(value)) fits
             # where a real import would make every isinstance() false -- except
