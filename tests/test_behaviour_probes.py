@@ -4116,6 +4116,17 @@ def test_a_container_s_equality_is_tried_with_a_peer_of_its_entries_one_value_ot
     assert _filled(kept, ["k"], {}) is kept
     got = _filled(broken(), ["k"], {}, fresh=True)
     assert type(got) is Cells and list(got) == ["k", "a", "b"], list(got)
+    vs = function_versions(BAG_OLD + textwrap.dedent('''
+        class Other(dict):
+            def merge(self, x, other):
+                pass
+
+            @staticmethod
+            def pair(a, other):
+                pass
+        '''), "m.py")
+    assert [B._peer_param(vs[q]) for q in ("Bag.__eq__", "Other.merge", "Other.pair")] == \
+        [0, 1, None]
     c = compare_sources(BAG_OLD, BAG_NEW, "Bag.__eq__")
     assert c.verdict == "changed", c.detail
     assert "peerdiff" in str(c.to_dict()["evidence"]["distinguishing_input"]), c.to_dict()

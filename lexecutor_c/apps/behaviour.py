@@ -2687,8 +2687,8 @@ def _peer_param(v: Version) -> Optional[int]:
     """The position (among the arguments after ``self``) of the parameter a
     method compares its object with or takes entries from: the first one of
     a binary operator's method, else one named ``other``; None where
-    there is none."""
-    if v.cls is None:
+    there is none (a static or class method has no object to copy)."""
+    if v.cls is None or v.kind != "method":
         return None
     args = [a.arg for a in v.node.args.posonlyargs + v.node.args.args][1:]
     if v.node.name in _BINARY_DUNDERS and args:
