@@ -1277,9 +1277,7 @@ def _swapped_sides(old: Version, new: Version) -> tuple:
     """:func:`_swapped_names` by version: (those only the old function
     reads, those only the new one reads)."""
     def read(v):
-        a = v.node.args
-        bound = {p.arg for p in a.posonlyargs + a.args + a.kwonlyargs} | \
-            {p.arg for p in (a.vararg, a.kwarg) if p is not None} | \
+        bound = set(_parameter_names(v)) | \
             {n.id for n in ast.walk(v.node) if isinstance(n, ast.Name)
              and isinstance(n.ctx, ast.Store)}
         # (a parameter or local renamed is no dependency)
