@@ -151,6 +151,56 @@ def test_an_argument_added_to_the_call_that_hashes_a_nonce_is_found():
     assert compare_sources(old, same, "cnonce").verdict != "changed"
 
 
+def test_a_temporary_directory_s_name_is_the_same_in_every_run_of_an_input():
+    # diskcache's FanoutCache.deque: what it makes keeps the directory
+    # ``tempfile.mkdtemp(prefix=...)`` made, another random name in every
+    # run, so the versions' difference (a setting) was taken for a value
+    # that changes from one run to the next
+    old = d('''
+        import tempfile
+
+        def store(name):
+            return {"directory": tempfile.mkdtemp(prefix=name + "-"), "policy": "lru"}
+        ''')
+    new = old.replace('"policy": "lru"', '"policy": "none"')
+    assert new != old
+    c = compare_sources(old, new, "store")
+    assert c.verdict == "changed", c.detail
+    assert "none" in c.detail
+    v = function_versions(old, "m.py")["store"]
+    side = B._Side(v, ["name"], [], None)
+    first = side.run(B.Input("name = 'q'"), OPTS)
+    again = side.run(B.Input("name = 'q'"), OPTS, shift=2)
+    assert first["outcome"] == "returned" and first["ret"] == again["ret"], (first, again)
+    assert "q-" in str(first["ret"])
+    # the parent's own names are still random
+    import tempfile
+    assert len({next(tempfile._get_candidate_names()) for _ in range(4)}) > 1
+
+
+def test_a_parameter_annotated_with_a_standard_library_value_type_gets_one():
+    # cachecontrol's expire_after: ``span: timedelta`` was given an int by the
+    # prefixes (``datetime + 3`` raised in every run, in both versions), so
+    # the edit to what ``start`` defaults to never showed
+    old = d('''
+        from datetime import datetime, timedelta
+        from typing import Optional
+
+        def expiry(span: timedelta, start: Optional[datetime] = None) -> datetime:
+            start = start or datetime.utcnow()
+            return start + span
+        ''')
+    new = old.replace("datetime.utcnow()", "datetime.now(timezone.utc)") \
+        .replace("import datetime, timedelta", "import datetime, timedelta, timezone")
+    c = compare_sources(old, new, "expiry")
+    assert c.verdict == "changed", c.detail
+    assert "tzinfo" in c.detail
+    samples = D._type_samples(ast.parse("Optional[dt.datetime]", mode="eval").body)
+    assert len(samples) == 2 and "datetime(" in samples[0] and samples[1] == "None"
+    assert "timedelta(" in D._type_samples(ast.parse("timedelta", mode="eval").body)[0]
+    assert D._type_samples(ast.parse("Widget", mode="eval").body) == []
+
+
 def test_isinstance_of_a_standard_library_class_gets_a_value_of_it():
     assert D._sample_of("datetime") == D._sample_of("dt.datetime")
     assert "datetime(" in D._sample_of("datetime.datetime")

@@ -1566,6 +1566,23 @@ def _seed_urandom(seed: int) -> None:
         random._urandom = urandom
 
 
+def _seed_tempfile(seed: int) -> None:
+    """``tempfile``'s random names (``mkdtemp(prefix='cache-')``, a
+    ``NamedTemporaryFile``) drawn from a generator seeded with ``seed``, in
+    this child only: each run starts in a run directory of its own, so two
+    runs of an input make the same names, and a value that holds one (an
+    object keeping its directory) compares between runs and versions.  The
+    generator's own reseeding after a fork is kept (a process the code
+    starts draws other names)."""
+    import os
+    import random
+    import tempfile
+    seq = tempfile._RandomNameSequence()
+    seq._rng = random.Random(f"tempfile:{seed}")
+    seq._rng_pid = os.getpid()
+    tempfile._name_sequence = seq
+
+
 #: the frames the code of a run may add to the stack of ``run_case``'s caller
 RECURSION_FRAMES = 900
 
@@ -1629,6 +1646,8 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
     # in what the code does with them counts (an argument added to the call
     # that hashes a nonce)
     _seed_urandom(seed)
+    # and the same names for temporary files and directories
+    _seed_tempfile(seed)
     # and the same wall clock: ``now()`` and ``time.time()`` give one fixed
     # instant in every run, so a value computed from the clock is a value
     # the versions can be compared on (else each run's differs from the
