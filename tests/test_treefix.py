@@ -111,6 +111,31 @@ def test_a_parameter_used_as_a_plain_value_gets_a_value_not_an_import():
     assert any("import dumps" in p.prefix for p in called), [p.prefix for p in called]
 
 
+def test_a_value_of_a_class_python_will_not_build_comes_from_its_factory_or_a_stand_in():
+    # ``m = pattern.match(text)`` then ``m.groupdict()``: the index's class
+    # with those methods is re.Match, which ``re.Match()`` cannot build; the
+    # prefix's statement raised, was dropped, and the stand-in's method
+    # returned a name never bound (NameError in every run)
+    from lexecutor_c.knowledge.resolve import construct, constructible
+    src = "m = pattern.match(text)\nif m is not None:\n    print(m.groupdict(), m.group(1))\n"
+    plans = OfflineGenerator(seed=0).initial(analyze(src), 4)
+    assert plans
+    for p in plans:
+        ns: dict = {}
+        exec(compile(p.prefix, "<prefix>", "exec"), ns)     # every statement runs
+        ns["pattern"].match("abc")                           # and the stand-in answers
+    assert any("re.match(" in p.prefix for p in plans), [p.prefix for p in plans]
+    imp, expr = construct("re.Match", {})
+    ns = {}
+    exec(imp, ns)
+    assert type(eval(expr, ns)).__name__ == "Match"
+    # classes calling cannot build, without a factory: no candidate
+    for q in ("types.FrameType", "numbers.Real", "os.DirEntry", "importlib.metadata.EntryPoint"):
+        assert not constructible(q), q
+    for q in ("re.Match", "re.Pattern", "collections.deque", "io.StringIO", "somepkg.Thing"):
+        assert constructible(q), q
+
+
 # ---------------------------------------------------------------- post-processing
 
 

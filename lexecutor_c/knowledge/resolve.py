@@ -2,6 +2,7 @@
 names, real classes for values used with a known set of methods."""
 from __future__ import annotations
 
+import importlib
 import importlib.util
 from typing import Callable, Iterable, Optional
 
@@ -182,10 +183,62 @@ def class_for_members(members, index, importable: Optional[Callable] = None,
     return out
 
 
+#: standard-library classes whose instances come from a function, not from
+#: calling the class (``re.Match()`` raises TypeError): (import, expression;
+#: ``{elements}`` an iterable's elements)
+_FACTORIES = {
+    "re.Match": ("import re", "re.match(r'(?s)(.*)', 'text')"),
+    "re.Pattern": ("import re", "re.compile(r'(\\w+)')"),
+    "urllib.parse.ParseResult": ("import urllib.parse",
+                                 "urllib.parse.urlparse('https://example.com/path?q=1#top')"),
+    "urllib.parse.SplitResult": ("import urllib.parse",
+                                 "urllib.parse.urlsplit('https://example.com/path?q=1#top')"),
+    "urllib.parse.DefragResult": ("import urllib.parse",
+                                  "urllib.parse.urldefrag('https://example.com/path#top')"),
+    "types.GeneratorType": ("", "(_lx_x for _lx_x in {elements})"),
+}
+
+
+def constructible(qualname: str) -> bool:
+    """Whether :func:`construct` can build an instance of the class: False
+    for a standard-library class that calling with no arguments cannot
+    build (abstract, a protocol, a C type that refuses instantiation such
+    as ``re.Match``, a required parameter) and that has no factory.  The
+    class is looked at, not called; a module that is not the standard
+    library's, or not importable, is given the benefit of the doubt."""
+    import sys
+    if qualname in _FACTORIES:
+        return True
+    mod, _, name = qualname.rpartition(".")
+    if mod.split(".")[0] not in sys.stdlib_module_names:
+        return True
+    try:
+        cls = getattr(importlib.import_module(mod), name)
+    except Exception:
+        return True
+    if not isinstance(cls, type):
+        return True
+    import inspect
+    if inspect.isabstract(cls) or getattr(cls, "_is_protocol", False) or \
+            cls.__flags__ & (1 << 7):       # Py_TPFLAGS_DISALLOW_INSTANTIATION
+        return False
+    try:
+        sig = inspect.signature(cls)
+    except (TypeError, ValueError):
+        return True
+    return not any(p.default is p.empty and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD,
+                                                        p.KEYWORD_ONLY)
+                   for p in sig.parameters.values())
+
+
 def construct(qualname: str, info: dict, elements: Optional[str] = None) -> tuple:
     """(import statement, expression) building an instance of a class from
     the index: from an iterable of ``elements`` when it is a container whose
-    constructor takes one, else with no arguments."""
+    constructor takes one, else with no arguments; a class whose instances
+    a function makes, through it (``_FACTORIES``)."""
+    if qualname in _FACTORIES:
+        imp, expr = _FACTORIES[qualname]
+        return imp, expr.replace("{elements}", elements or "[1, 2, 3]")
     mod, name = qualname.rsplit(".", 1)
     init = info.get("init") or [0, 0]
     imp = f"import {mod}" if mod != "builtins" else ""

@@ -497,10 +497,14 @@ class OfflineGenerator:
                    if not _pseudo(a) and (sub.arities or sub.ret is not None)}
         if not methods or (len(methods) == 1 and len(next(iter(methods))) < 6):
             return [], False
-        from ..knowledge.resolve import class_for_members
+        from ..knowledge.resolve import class_for_members, constructible
         try:
             idx = self._index()
-            found = class_for_members(methods, idx, self.check_module, limit=2)
+            # (a class the prefix cannot build is no candidate: the made-up
+            # stand-in comes instead of a statement that raises)
+            found = [(q, info) for q, info in
+                     class_for_members(methods, idx, self.check_module, limit=2)
+                     if constructible(q)]
             # distinctive (few classes have all these methods): before the
             # generated stand-in; otherwise after it
             # a real instance's methods do real work: only the standard
