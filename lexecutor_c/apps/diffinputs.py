@@ -2424,7 +2424,8 @@ def _type_samples(e, depth: int = 0) -> list:
     ``1``, ``0``; ``Optional[str]`` -> ``'a'``, ``''``, ``None``;
     ``Union[str, bytes]`` -> one of each first; ``list[int]`` -> ``[1]``;
     ``dict[str, int]`` -> ``{'a': 1}``; ``Literal['x', 2]`` -> its values;
-    ``str | None`` alike.  [] for a type it cannot make (a class of the
+    ``str | None`` alike; ``timedelta``, ``datetime``, ``Path`` -> the
+    ``isinstance`` sample.  [] for a type it cannot make (a class of the
     project, a callable)."""
     if e is None or depth > 3:
         return []
@@ -2438,7 +2439,13 @@ def _type_samples(e, depth: int = 0) -> list:
     name = e.id if isinstance(e, ast.Name) else e.attr if isinstance(e, ast.Attribute) \
         else None
     if name is not None:
-        return list(_TYPE_SAMPLES.get(name, []))
+        if name in _TYPE_SAMPLES:
+            return list(_TYPE_SAMPLES[name])
+        # the standard library's value types (``delta: timedelta``,
+        # ``when: dt.datetime``, ``path: Path``): the ``isinstance`` sample
+        p = _dotted(e)
+        got = _sample_of(".".join(p) if p and all(isinstance(x, str) for x in p) else name)
+        return [got] if got is not None else []
     if isinstance(e, ast.BinOp) and isinstance(e.op, ast.BitOr):
         return _union([_type_samples(e.left, depth + 1), _type_samples(e.right, depth + 1)])
     if not isinstance(e, ast.Subscript):
