@@ -4198,3 +4198,35 @@ def test_module_constants_a_tuple_unpacks_to_go_with_an_extracted_function():
     v = S.function_versions(BAG_OLD)["Bag.__iter__"]
     text = S.build_driver(v).text
     assert "KEY, VALUE = range(2)" in text, text
+
+
+# build's _parse_build_system_table: where the table is missing, the module's
+# default itself was returned (a caller that appended to its ``requires``
+# changed the default for every later call); now a copy
+DEFAULTS_OLD = textwrap.dedent('''
+    _DEFAULT = {"requires": ["setuptools"], "backend": "setuptools.build_meta"}
+
+
+    def build_system(table):
+        if "build-system" not in table:
+            return _DEFAULT
+        return dict(table["build-system"])
+''')
+DEFAULTS_NEW = DEFAULTS_OLD.replace(
+    "return _DEFAULT\n", 'return {**_DEFAULT, "requires": list(_DEFAULT["requires"])}\n')
+
+
+def test_a_module_default_returned_itself_is_told_from_a_copy_of_it():
+    from lexecutor_c.apps.funcrun import _alias_of
+    shared = {"a": [1]}
+    env = {"SHARED": shared, "_lx_x": shared, "LIMIT": 3}
+    assert _alias_of(shared, None, (), {}, (), env) == "<global SHARED itself>"
+    assert _alias_of(dict(shared), None, (), {}, (), env) is None
+    assert _alias_of(3, None, (), {}, (), env) is None
+    c = compare_sources(DEFAULTS_OLD, DEFAULTS_NEW, "build_system")
+    assert c.verdict == "changed", c.detail
+    assert "global _DEFAULT itself" in c.detail, c.detail
+    kept = compare_sources(DEFAULTS_OLD, DEFAULTS_OLD.replace(
+        'if "build-system" not in table:\n        return _DEFAULT',
+        'if not "build-system" in table:\n        return _DEFAULT'), "build_system")
+    assert kept.verdict != "changed", kept.detail

@@ -311,10 +311,14 @@ def callee_name(fn, filename: str, dummies, inside: tuple = (0, 0),
     return f"{mod}.{q}"
 
 
-def _alias_of(value, obj, args, kwargs: dict, dummies) -> Optional[str]:
+def _alias_of(value, obj, args, kwargs: dict, dummies, env: Optional[dict] = None) \
+        -> Optional[str]:
     """How a returned mutable object is one the caller already holds: the
-    object the method was called on (``"<self itself>"``) or an argument
-    (``"<argument N itself>"``, ``"<argument NAME itself>"``); None for
+    object the method was called on (``"<self itself>"``), an argument
+    (``"<argument N itself>"``, ``"<argument NAME itself>"``) or one of the
+    module's data globals ``env`` holds (``"<global NAME itself>"``: a
+    shared default a caller that changes what it got corrupts for the next
+    call, where a copy would not); None for
     any other value, and for values whose identity no caller can tell from
     their value (None, numbers, texts, tuples), functions, classes and
     made-up values.  A method that now returns a copy instead of its
@@ -334,6 +338,10 @@ def _alias_of(value, obj, args, kwargs: dict, dummies) -> Optional[str]:
     for k, a in kwargs.items():
         if value is a:
             return f"<argument {k} itself>"
+    if env:
+        for k, a in _data_globals(env, dummies).items():
+            if value is a:
+                return f"<global {k} itself>"
     return None
 
 
@@ -2142,7 +2150,7 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
         _HELD.append(_holding(shift))
         value = _drain(_awaited((outer or fn)(*lead, *args, **kwargs)), drained)
         chain = [snapshot(value, 0, dummies)]
-        alias = _alias_of(value, obj if needs_self else None, args, kwargs, dummies)
+        alias = _alias_of(value, obj if needs_self else None, args, kwargs, dummies, env)
         if alias is not None:
             chain[0] = [alias, chain[0]]
         # an object of a class the function defines (a sentinel, a record
