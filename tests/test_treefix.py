@@ -136,6 +136,29 @@ def test_a_value_of_a_class_python_will_not_build_comes_from_its_factory_or_a_st
         assert constructible(q), q
 
 
+def test_a_call_s_result_the_body_returns_gets_an_object_not_none():
+    # diskcache's DjangoCache.delete: ``self._cache.delete(key)`` became
+    # ``return self._cache.delete(key)``; a stand-in answering None made the
+    # two versions return the same None on every input
+    from lexecutor_c.prefixtree.flow import WRAPPER
+    src = (f"def {WRAPPER}():\n    key = self.make_key(key)\n"
+           "    return self._cache.delete(key, retry)\n")
+    facts = analyze(src)
+    assert "returned" in facts.node("self._cache.delete()").uses
+    assert "returned" not in facts.node("self.make_key()").uses
+    first = OfflineGenerator(seed=0).initial(facts, 4)[0].prefix
+    ns: dict = {}
+    exec(compile(first, "<prefix>", "exec"), ns)
+    assert ns["self"]._cache.delete("k", True) is not None, first
+    # a result the body only uses as an argument keeps what it had
+    plain = OfflineGenerator(seed=0).initial(analyze(
+        f"def {WRAPPER}():\n    self._cache.delete(key, retry)\n    return None\n"), 4)[0]
+    ns = {}
+    exec(compile(plain.prefix, "<prefix>", "exec"), ns)
+    got = getattr(getattr(ns.get("self"), "_cache", None), "delete", None)
+    assert got is None or got("k", True) is None, plain.prefix
+
+
 # ---------------------------------------------------------------- post-processing
 
 

@@ -599,6 +599,15 @@ class _Miner(ast.NodeVisitor):
         if n is not None:                   # raise X(...): X is an exception class
             n.uses.add("raised")
 
+    def visit_Return(self, s):
+        self._stmt_line(s)
+        self.generic_visit(s)
+        if isinstance(s.value, ast.Call):
+            # return f(...): the result is what the code hands its caller
+            n = self.resolve(s.value, s.lineno)
+            if n is not None:
+                n.uses.add("returned")
+
     def visit_Lambda(self, e):
         self.def_depth += 1
         self.generic_visit(e)
