@@ -4230,3 +4230,39 @@ def test_a_module_default_returned_itself_is_told_from_a_copy_of_it():
         'if "build-system" not in table:\n        return _DEFAULT',
         'if not "build-system" in table:\n        return _DEFAULT'), "build_system")
     assert kept.verdict != "changed", kept.detail
+
+
+# cachecontrol's "remove compat module": ``text_type(v)`` -> ``str(v)`` with
+# ``text_type`` from the project's own compat module, which an extract does
+# not have: the old version passed made-up values where the new one passes
+# real texts, and nothing else differed
+COMPAT_OLD = textwrap.dedent('''
+    import pickle
+
+    from .compat import text_type
+
+
+    def pack(headers, reason, body):
+        data = {
+            "headers": dict((text_type(k), text_type(v)) for k, v in headers.items()),
+            "reason": text_type(reason),
+            "body": body,
+        }
+        return pickle.dumps(data)
+''')
+COMPAT_NEW = COMPAT_OLD.replace("from .compat import text_type\n", "").replace("text_type(", "str(")
+
+
+def test_a_difference_only_where_a_dependency_one_version_alone_reads_is_made_up_is_no_change():
+    c = compare_sources(COMPAT_OLD, COMPAT_NEW, "pack")
+    assert c.verdict == "undecided", c.detail
+    assert "text_type" in c.detail, c.detail
+    # a real difference beside the swapped dependency is still found
+    other = compare_sources(COMPAT_OLD, COMPAT_NEW.replace('"reason":', '"why":'), "pack")
+    assert other.verdict == "changed", other.detail
+    assert B._apart_only_by_swapped(
+        ["ret"], {"ret": "['list', \"<Dummy 'text_type'>\", '1']"},
+        {"ret": "['list', \"'a'\", '1']"}, {"text_type"})
+    assert not B._apart_only_by_swapped(
+        ["ret"], {"ret": "['list', \"<Dummy 'text_type'>\", '1']"},
+        {"ret": "['list', \"'a'\", '2']"}, {"text_type"})

@@ -1188,6 +1188,8 @@ def _weak(real: list, ro: dict, rn: dict, swapped: set, own: bool,
     made-up values did rather than from the code (see the caller)."""
     if _real_side(ro, rn, swapped, edit_raises):
         return False
+    if swapped and _apart_only_by_swapped(real, ro, rn, swapped):
+        return True
     if "ret" in real and _arity_changed(_parsed(ro.get("ret")), _parsed(rn.get("ret"))):
         # a value returned or yielded as a tuple of another length at the
         # same place is the code's own shape, whatever its items are made
@@ -1198,6 +1200,44 @@ def _weak(real: list, ro: dict, rn: dict, swapped: set, own: bool,
             _stand_in_before_divergence(ro, rn) and
             not _own_call_difference(ro, rn) and
             not (own and "calls" not in real))
+
+
+def _apart_only_by_swapped(fields: list, a: dict, b: dict, swapped: set) -> bool:
+    """Whether two runs differ, in each of ``fields``, only where one holds
+    a made-up value of a name that one version alone reads (``swapped``),
+    the calls of made-up callees aside: an edit that replaced a dependency
+    the run could not load (``text_type(v)`` -> ``str(v)``, the compat
+    module absent) passes on the made-up value where the other version
+    passes the real one, and that is all that differs."""
+    pat = re.compile("|".join(r"<Dummy(?:Resource)? \\?'%s\\?'>" % re.escape(n)
+                              for n in sorted(swapped)))
+    if not any(pat.search(str(r.get(k) or "")) for k in fields for r in (a, b)):
+        return False
+
+    def alike(x, y) -> bool:
+        if isinstance(x, str) and pat.search(x) or isinstance(y, str) and pat.search(y):
+            return True
+        if isinstance(x, list) and isinstance(y, list):
+            return len(x) == len(y) and all(alike(u, w) for u, w in zip(x, y))
+        return x == y
+
+    def bare(calls):
+        return [c for c in calls if not (isinstance(c, list) and c and
+                                         str(c[0]).startswith("<injected"))]
+    for k in fields:
+        if k == "calls":
+            x, y = _parse_calls(a.get(k)), _parse_calls(b.get(k))
+            if x is None or y is None or not alike(bare(x), bare(y)):
+                return False
+        elif k in ("ret", "args", "self", "globals"):
+            x, y = _parsed(a.get(k)), _parsed(b.get(k))
+            if x is None or y is None:
+                x, y = a.get(k), b.get(k)
+            if not alike(x, y):
+                return False
+        else:
+            return False
+    return True
 
 
 def _parsed(snap):
@@ -2372,6 +2412,11 @@ def _check_function(old: Version, new: Version, opts: Options, test_inputs: Opti
     fc.seconds = round(time.monotonic() - t0, 3)
     renamed = _swapped_difference(best[3], best[1], best[2], old_only, new_only) \
         if best is not None and best[4] and swapped else []
+    if best is not None and best[4] and swapped and not renamed and \
+            _apart_only_by_swapped(best[3], best[1], best[2], swapped):
+        # (the one version's dependency made up where the other's is real:
+        # ``text_type(v)`` -> ``str(v)``, the compat module not there)
+        renamed = sorted(swapped)
     if best is not None and best[4] and (concrete_agreeing or renamed):
         # the only differences show in injected values (what a made-up
         # object answers), while inputs of concrete values that ran the
