@@ -4266,3 +4266,56 @@ def test_a_difference_only_where_a_dependency_one_version_alone_reads_is_made_up
     assert not B._apart_only_by_swapped(
         ["ret"], {"ret": "['list', \"<Dummy 'text_type'>\", '1']"},
         {"ret": "['list', \"'a'\", '2']"}, {"text_type"})
+
+
+# diskcache's args_to_key: no annotations, but a docstring that gives each
+# parameter's type (``:param tuple base:``); the prefixes made ``base`` a
+# number, and ``base + args`` failed alike in both versions
+DOCTYPED_OLD = textwrap.dedent('''
+    def cache_key(base, args, kwargs, typed):
+        """The key of a call.
+
+        :param tuple base: the key's start
+        :param tuple args: positional arguments
+        :param dict kwargs: keyword arguments
+        :param bool typed: whether types count
+        """
+        key = base + args
+        if kwargs:
+            key += tuple(sorted(kwargs.items()))
+        if typed:
+            key += tuple(type(a) for a in args)
+        return key
+''')
+
+
+def test_the_types_a_docstring_gives_its_parameters_make_inputs():
+    new = DOCTYPED_OLD.replace("key = base + args\n", "key = base + args + (None,)\n")
+    c = compare_sources(DOCTYPED_OLD, new, "cache_key")
+    assert c.verdict == "changed", c.detail
+    assert "None" in c.detail
+    fn = ast.parse(textwrap.dedent('''
+        def f(a, b, c, d, e):
+            """Sphinx, Google and NumPy styles.
+
+            :type a: str or None
+
+            Args:
+                b (int, optional): b
+                c (list of str): c
+                d (Widget): a class of the project's: no sample
+            """
+        def g(x, y):
+            """NumPy.
+
+            Parameters
+            ----------
+            x : tuple
+            y : float, optional
+            """
+        ''')).body
+    got = {k: ast.unparse(v) for k, v in D._doc_types(fn[0]).items()}
+    assert got == {"a": "str | None", "b": "int", "c": "List[str]", "d": "Widget"}, got
+    assert D._type_samples(D._doc_types(fn[0])["d"]) == []
+    assert {k: ast.unparse(v) for k, v in D._doc_types(fn[1]).items()} == \
+        {"x": "tuple", "y": "float"}

@@ -2487,20 +2487,84 @@ def _union(parts: list) -> list:
     return out
 
 
+#: a parameter's type in a docstring: Sphinx's ``:param TYPE NAME:`` and
+#: ``:type NAME: TYPE``, Google's ``NAME (TYPE): ...`` and NumPy's
+#: ``NAME : TYPE`` (on a line of its own)
+_DOC_PARAM = re.compile(r"^\s*:param\s+([A-Za-z_][\w.\[\], ]*?)\s+([A-Za-z_]\w*)\s*:", re.M)
+_DOC_TYPE = re.compile(r"^\s*:type\s+([A-Za-z_]\w*)\s*:\s*(.+?)\s*$", re.M)
+_DOC_GOOGLE = re.compile(r"^\s+([A-Za-z_]\w*)\s+\(([^()\n]+)\)\s*:", re.M)
+_DOC_NUMPY = re.compile(r"^\s*([A-Za-z_]\w*)\s+:\s+([^\n]+?)\s*$", re.M)
+#: a docstring's words for types -> the names ``_type_samples`` reads
+_DOC_WORDS = {"string": "str", "integer": "int", "boolean": "bool", "iterable": "list",
+              "sequence": "list", "mapping": "dict", "dictionary": "dict", "number": "float",
+              "callable": "", "function": "", "object": ""}
+
+
+def _doc_type(text: str) -> Optional[ast.AST]:
+    """A docstring's type text as an annotation: ``tuple``, ``str or
+    None`` (a union), ``int, optional``, ``list of str`` (``List[str]``);
+    None where it names no type ``_type_samples`` can read."""
+    t = text.strip().rstrip(".")
+    t = re.sub(r",?\s*(optional|default\b.*)$", "", t, flags=re.I).strip()
+    m = re.fullmatch(r"(list|tuple|set|sequence|iterable) of (\w+)s?", t, flags=re.I)
+    if m:
+        inner = _DOC_WORDS.get(m.group(2).lower(), m.group(2))
+        t = f"List[{inner}]" if inner else "list"
+    parts = [p.strip() for p in re.split(r"\s+or\s+|\s*\|\s*", t) if p.strip()]
+    names = []
+    for p in parts:
+        p = _DOC_WORDS.get(p.lower(), p)
+        if not p:
+            return None
+        names.append(p)
+    try:
+        e = ast.parse(" | ".join(names), mode="eval").body
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+    return e
+
+
+def _doc_types(fn) -> dict:
+    """The parameters' types its docstring gives: name -> annotation."""
+    doc = ast.get_docstring(fn, clean=False) if isinstance(
+        fn, (ast.FunctionDef, ast.AsyncFunctionDef)) else None
+    if not doc:
+        return {}
+    found: dict = {}
+    for m in _DOC_PARAM.finditer(doc):
+        found.setdefault(m.group(2), m.group(1))
+    for m in _DOC_TYPE.finditer(doc):
+        found.setdefault(m.group(1), m.group(2))
+    for m in _DOC_GOOGLE.finditer(doc):
+        found.setdefault(m.group(1), m.group(2))
+    if re.search(r"^\s*Parameters\s*\n\s*-{3,}", doc, re.M):
+        for m in _DOC_NUMPY.finditer(doc):
+            found.setdefault(m.group(1), m.group(2))
+    out = {}
+    for name, text in found.items():
+        e = _doc_type(text)
+        if e is not None:
+            out[name] = e
+    return out
+
+
 def _annotation_hints(v) -> list:
     """Two inputs from the parameters' annotations (``label: Union[str,
-    bytes]``): every annotated parameter at its type's first value, then at
-    its second (its first where it has one value): a concrete input where
-    made-up values stop at the first use (``unicodedata.normalize('NFC',
-    label)``).  ``self``/``cls`` and parameters with no sample are left to
-    injection."""
+    bytes]``), or the types the docstring gives (``:param tuple base:``)
+    where there is none: every such parameter at its type's first value,
+    then at its second (its first where it has one value): a concrete
+    input where made-up values stop at the first use
+    (``unicodedata.normalize('NFC', label)``).  ``self``/``cls`` and
+    parameters with no sample are left to injection."""
     a = v.node.args
     got = []
+    doc = _doc_types(v.node)
     for p in a.posonlyargs + a.args + a.kwonlyargs:
-        if p.arg in ("self", "cls") or p.annotation is None:
+        ann = p.annotation if p.annotation is not None else doc.get(p.arg)
+        if p.arg in ("self", "cls") or ann is None:
             continue
         try:
-            vals = _type_samples(p.annotation)
+            vals = _type_samples(ann)
         except Exception:       # an odd annotation costs only its inputs
             vals = []
         vals = [x for x in vals if len(x) < 200]
