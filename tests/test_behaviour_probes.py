@@ -4319,3 +4319,44 @@ def test_the_types_a_docstring_gives_its_parameters_make_inputs():
     assert D._type_samples(D._doc_types(fn[0])["d"]) == []
     assert {k: ast.unparse(v) for k, v in D._doc_types(fn[1]).items()} == \
         {"x": "tuple", "y": "float"}
+
+
+# distro's LinuxDistribution.__repr__: ``"...{self.x!r}...".format(self=self)``
+# reads the object's attributes inside str.format, where no loader makes one
+# up; the object (its __init__ reads files that are not there) lacked them
+# and every run ended in the same AttributeError
+REPR_OLD = textwrap.dedent('''
+    import os
+
+
+    class Release:
+        def __init__(self, root):
+            self.root = root
+            self.info = self._read(os.path.join(root, "etc", "release"))
+            self.level = self._read(os.path.join(root, "etc", "level"))
+
+        def _read(self, path):
+            with open(path) as f:
+                return dict(line.strip().split("=", 1) for line in f if "=" in line)
+
+        def __repr__(self):
+            return (
+                "Release("
+                "root={self.root!r}, "
+                "info={self.info!r})".format(self=self)
+            )
+''')
+
+
+def test_attributes_str_format_reads_on_the_object_are_given_values():
+    new = REPR_OLD.replace('"info={self.info!r})".format(self=self)',
+                           '"info={self.info!r}, "\n            "level={self.level!r})"'
+                           '.format(self=self)')
+    assert new != REPR_OLD
+    c = compare_sources(REPR_OLD, new, "Release.__repr__")
+    assert c.verdict == "changed", c.detail
+    assert "level=" in c.detail, c.detail
+    v = function_versions(new, "m.py")["Release.__repr__"]
+    assert B._format_fields(v, "self") == ["root", "info", "level"]
+    assert B._MISSING_ATTR.match("'Release' object has no attribute 'info'").groups() == \
+        ("Release", "info")

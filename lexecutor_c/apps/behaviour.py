@@ -3304,6 +3304,22 @@ _OBSERVED_INPUTS = 8
 _ATTR_REPAIRS = 6
 
 
+#: the message of an attribute an object lacks: its class, the attribute
+_MISSING_ATTR = re.compile(r"^'([A-Za-z_]\w*)' object has no attribute '([A-Za-z_]\w*)'")
+
+
+def _format_fields(v: Version, me: str) -> list:
+    """The attributes of the object ``me`` that the function's texts name
+    as format fields (``"{self.root_dir!r}"``): what ``str.format`` reads
+    on its own, where no loader makes a value up."""
+    pat = re.compile(r"\{%s\.([A-Za-z_]\w*)" % re.escape(me))
+    out: list = []
+    for n in ast.walk(v.node):
+        if isinstance(n, ast.Constant) and isinstance(n.value, str):
+            out.extend(m.group(1) for m in pat.finditer(n.value))
+    return list(dict.fromkeys(out))
+
+
 def _dummy_type_error(r: dict) -> bool:
     """Did the run raise a TypeError on a made-up value (``expected str ...
     not Dummy``)?"""
@@ -3488,6 +3504,43 @@ class _InputSource:
                                    f"{inp.note}, made-up {subject} = {val}"[:200], None, given)
                     self.attr_tries[try_it.key()] = (subject, val)
                     self._add(try_it, guided=True)
+                break
+            # the object was made without an attribute the code reads where
+            # no loader sees it (``"{self.root_dir!r}".format(self=self)``,
+            # ``getattr`` in a builtin): AttributeError "'Cls' object has no
+            # attribute 'x'"; this input again with that attribute, and each
+            # one the function's format strings name, given a text
+            for label, r in (("old", ro), ("new", rn)):
+                if inp.call or self.attr_repairs >= _ATTR_REPAIRS or \
+                        str(r.get("outcome", "")) != "raised:AttributeError":
+                    continue
+                v = self.versions[label]
+                m = _MISSING_ATTR.match(str(r.get("message", "")))
+                me = v.self_name() if v.cls is not None else None
+                if m is None or me is None or m.group(1) != v.cls.name or \
+                        v.kind in ("static", "classmethod"):
+                    continue
+                prefix = inp.prefix or ""
+                added = []
+                # (both versions' fields: the runs of the input compare)
+                both = [f for w in self.versions.values() if w is not None and
+                        w.self_name() == me for f in _format_fields(w, me)]
+                for a in dict.fromkeys([m.group(2)] + both):
+                    if f"{me}.{a} = " in prefix:
+                        continue
+                    got = _setting(f"{me}.{a}", "'a'", prefix)
+                    if got is None:
+                        break
+                    prefix = got
+                    added.append(a)
+                if not added:
+                    continue
+                self.attr_repairs += 1
+                given = inp.given + tuple(f"{me}.{a}" for a in added
+                                          if f"{me}.{a}" not in inp.given)
+                self._add(Input(prefix, None, inp.seed,
+                                f"{inp.note}, {me}.{added[0]} given"[:200], None, given),
+                          guided=True)
                 break
         if not inp.call and AFTER_MODULE not in (inp.prefix or "") and self._reached() and \
                 self._unrun():
