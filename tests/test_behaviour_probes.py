@@ -4266,6 +4266,23 @@ def test_a_difference_only_where_a_dependency_one_version_alone_reads_is_made_up
     assert not B._apart_only_by_swapped(
         ["ret"], {"ret": "['list', \"<Dummy 'text_type'>\", '1']"},
         {"ret": "['list', \"'a'\", '2']"}, {"text_type"})
+    # only globals the run cannot know: not a class the module defines
+    # (``Spec(...)`` -> ``ModuleSpec(...)`` swaps one real class for
+    # another), nor a name a parameter or an attribute also has (their
+    # made-up values carry that name too)
+    old = textwrap.dedent('''
+        from .compat import text_type
+
+        class Spec:
+            pass
+
+        def make(name, method=None):
+            return Spec(text_type(name))
+        ''')
+    new = old.replace("Spec(text_type(name))", "ModuleSpec(str(name), method=method)") \
+        .replace("from .compat", "from importlib.machinery import ModuleSpec\nfrom .compat")
+    vo, vn = function_versions(old, "m.py")["make"], function_versions(new, "m.py")["make"]
+    assert B._swapped_globals(vo, vn) == {"text_type", "ModuleSpec"}
 
 
 # diskcache's args_to_key: no annotations, but a docstring that gives each
@@ -4325,7 +4342,7 @@ def test_the_types_a_docstring_gives_its_parameters_make_inputs():
 # reads the object's attributes inside str.format, where no loader makes one
 # up; the object (its __init__ reads files that are not there) lacked them
 # and every run ended in the same AttributeError
-REPR_OLD = textwrap.dedent('''
+FORMAT_REPR_OLD = textwrap.dedent('''
     import os
 
 
@@ -4349,11 +4366,11 @@ REPR_OLD = textwrap.dedent('''
 
 
 def test_attributes_str_format_reads_on_the_object_are_given_values():
-    new = REPR_OLD.replace('"info={self.info!r})".format(self=self)',
+    new = FORMAT_REPR_OLD.replace('"info={self.info!r})".format(self=self)',
                            '"info={self.info!r}, "\n            "level={self.level!r})"'
                            '.format(self=self)')
-    assert new != REPR_OLD
-    c = compare_sources(REPR_OLD, new, "Release.__repr__")
+    assert new != FORMAT_REPR_OLD
+    c = compare_sources(FORMAT_REPR_OLD, new, "Release.__repr__")
     assert c.verdict == "changed", c.detail
     assert "level=" in c.detail, c.detail
     v = function_versions(new, "m.py")["Release.__repr__"]

@@ -1183,12 +1183,13 @@ def _through_injection(fields: list, a: dict, b: dict) -> bool:
 
 
 def _weak(real: list, ro: dict, rn: dict, swapped: set, own: bool,
-          edit_raises: tuple = ((), ())) -> bool:
+          edit_raises: tuple = ((), ()), swapped_globals: frozenset = frozenset()) -> bool:
     """Whether a difference in the fields ``real`` may come from what
-    made-up values did rather than from the code (see the caller)."""
+    made-up values did rather than from the code (see the caller);
+    ``swapped_globals``: :func:`_swapped_globals`."""
     if _real_side(ro, rn, swapped, edit_raises):
         return False
-    if swapped and _apart_only_by_swapped(real, ro, rn, swapped):
+    if swapped_globals and _apart_only_by_swapped(real, ro, rn, swapped_globals):
         return True
     if "ret" in real and _arity_changed(_parsed(ro.get("ret")), _parsed(rn.get("ret"))):
         # a value returned or yielded as a tuple of another length at the
@@ -1332,6 +1333,39 @@ def _swapped_sides(old: Version, new: Version) -> tuple:
     fixed = set(dir(builtins)) - bound_names(old.module) - bound_names(new.module) - \
         a_old - a_new
     return r_old - r_new - fixed, r_new - r_old - fixed
+
+
+def _swapped_globals(old: Version, new: Version) -> set:
+    """Of the names one version alone reads (:func:`_swapped_sides`), the
+    globals only: not an attribute's name, nor a parameter or a local of
+    either version, whose made-up values would carry the same name."""
+    def read(v):
+        return {n.id for n in ast.walk(v.node) if isinstance(n, ast.Name)
+                and isinstance(n.ctx, ast.Load)}
+
+    def taken(v):
+        return set(_parameter_names(v)) | \
+            {n.id for n in ast.walk(v.node) if isinstance(n, ast.Name)
+             and not isinstance(n.ctx, ast.Load)} | \
+            {n.attr for n in ast.walk(v.node) if isinstance(n, ast.Attribute)} | \
+            {n.arg for n in ast.walk(v.node) if isinstance(n, ast.keyword) and n.arg}
+    def defined(v):
+        # what the module itself defines (a class, a function, a constant)
+        # is code the extract could have run: not a dependency no run knows
+        # (``TlzSpec(...)`` -> ``ModuleSpec(...)`` replaces one class by
+        # another), unlike a name of a module the run does not have
+        # (``from .compat import text_type``)
+        out: set = set()
+        for st in ast.walk(v.module):
+            if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                out.add(st.name)
+            elif isinstance(st, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+                for t in (st.targets if isinstance(st, ast.Assign) else [st.target]):
+                    out.update(n.id for n in ast.walk(t) if isinstance(n, ast.Name))
+        return out
+    old_only, new_only = _swapped_sides(old, new)
+    return ((old_only | new_only) & (read(old) ^ read(new))) - taken(old) - taken(new) - \
+        defined(old) - defined(new)
 
 
 def _swapped_difference(fields: list, a: dict, b: dict, old_only: set,
@@ -2132,6 +2166,8 @@ def _check_function(old: Version, new: Version, opts: Options, test_inputs: Opti
     own_tokens = tuple(_edit_tokens(old, new, ch_old, ch_new))
     old_only, new_only = _swapped_sides(old, new)
     swapped = old_only | new_only
+    # (the global names among them: a made-up value of one shows as itself)
+    swapped_globals = _swapped_globals(old, new)
     swap_note = None    # runs alike only through stand-ins of a swapped dependency
     twins = None        # dependencies renamed, their code the same (once asked for)
     ran_old: set = set()
@@ -2317,7 +2353,7 @@ def _check_function(old: Version, new: Version, opts: Options, test_inputs: Opti
                 # (an aimed input on which both called the same stand-ins
                 # alike, and what differs holds no made-up value: a dict
                 # entry the input gave that one version removes)
-                weak = _weak(real, ro, rn, swapped, own, edit_raises)
+                weak = _weak(real, ro, rn, swapped, own, edit_raises, swapped_globals)
                 # what the function does outside (returns, raises, calls,
                 # writes) over a value at the changed lines' exits, either
                 # over a difference in injected values
@@ -2412,11 +2448,11 @@ def _check_function(old: Version, new: Version, opts: Options, test_inputs: Opti
     fc.seconds = round(time.monotonic() - t0, 3)
     renamed = _swapped_difference(best[3], best[1], best[2], old_only, new_only) \
         if best is not None and best[4] and swapped else []
-    if best is not None and best[4] and swapped and not renamed and \
-            _apart_only_by_swapped(best[3], best[1], best[2], swapped):
+    if best is not None and best[4] and swapped_globals and not renamed and \
+            _apart_only_by_swapped(best[3], best[1], best[2], swapped_globals):
         # (the one version's dependency made up where the other's is real:
         # ``text_type(v)`` -> ``str(v)``, the compat module not there)
-        renamed = sorted(swapped)
+        renamed = sorted(swapped_globals)
     if best is not None and best[4] and (concrete_agreeing or renamed):
         # the only differences show in injected values (what a made-up
         # object answers), while inputs of concrete values that ran the
