@@ -187,7 +187,7 @@ def class_for_members(members, index, importable: Optional[Callable] = None,
 #: calling the class (``re.Match()`` raises TypeError): (import, expression;
 #: ``{elements}`` an iterable's elements)
 _FACTORIES = {
-    "re.Match": ("import re", "re.match(r'(?s)(.*)', 'text')"),
+    "re.Match": ("import re", "re.match(r'(?s)(.)', 'a')"),
     "re.Pattern": ("import re", "re.compile(r'(\\w+)')"),
     "urllib.parse.ParseResult": ("import urllib.parse",
                                  "urllib.parse.urlparse('https://example.com/path?q=1#top')"),
