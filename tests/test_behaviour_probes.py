@@ -4377,3 +4377,41 @@ def test_attributes_str_format_reads_on_the_object_are_given_values():
     assert B._format_fields(v, "self") == ["root", "info", "level"]
     assert B._MISSING_ATTR.match("'Release' object has no attribute 'info'").groups() == \
         ("Release", "info")
+
+
+# cachecontrol's FileCache: the install hint of an optional dependency's
+# ImportError reworded; the import never failed here (the package is
+# installed), and the message, dedented, held the edited literal's words
+# with other spaces
+OPTIONAL_OLD = textwrap.dedent('''
+    from textwrap import dedent
+
+
+    class FileStore:
+        def __init__(self, directory, lock_class=None):
+            if lock_class is None:
+                try:
+                    from json import JSONDecoder
+                except ImportError:
+                    notice = dedent(
+                        """
+                    NOTE: the file store needs its lock package.
+                    Install it with:
+                      pip install lockpkg
+                    """
+                    )
+                    raise ImportError(notice)
+                lock_class = JSONDecoder
+            self.directory = directory
+            self.lock_class = lock_class
+''')
+
+
+def test_an_optional_import_is_made_to_fail_and_a_dedented_message_is_compared():
+    new = OPTIONAL_OLD.replace("pip install lockpkg", "pip install store[locks]")
+    assert new != OPTIONAL_OLD
+    c = compare_sources(OPTIONAL_OLD, new, "FileStore.__init__")
+    assert c.verdict == "changed", c.detail
+    assert "store[locks]" in c.detail, c.detail
+    assert B._holds_text("x\nNOTE: a b\n  c\n", "\n        NOTE: a b\n          c\n        ")
+    assert not B._holds_text("NOTE: a b c", "NOTE: a b d")

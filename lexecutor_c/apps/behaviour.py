@@ -689,6 +689,11 @@ def _holds_text(message: str, template: str) -> bool:
     pieces of 3 characters or more, in order."""
     if template in message:
         return True
+    # a multi-line text made into the message another way (``dedent``,
+    # ``cleandoc``, joined lines): the same words
+    flat = " ".join(template.split())
+    if len(flat) >= 3 and flat in " ".join(message.split()):
+        return True
     pieces = [p for p in _PLACEHOLDER.split(template) if len(p.strip()) >= 3]
     if not pieces or len(pieces) == 1 and pieces[0] == template:
         return False

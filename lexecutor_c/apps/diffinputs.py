@@ -1603,6 +1603,19 @@ def _handler_hints(node, scope: _Scope) -> list:
             for prm in on[:2]:
                 for val in ("b'a'", "1", "None"):
                     out.append((f"{prm} = {val}", f"{prm} = {val}"))
+        catches_import = any(h.type is None for h in t.handlers) or caught & {
+            "ImportError", "ModuleNotFoundError", "Exception", "BaseException"}
+        if catches_import:
+            # an optional dependency the body imports (``from filelock
+            # import FileLock`` / ``except ImportError: raise ...``): the
+            # import made to fail, as where the package is not installed
+            mods = [a.name for st in t.body for x in ast.walk(st) if isinstance(x, ast.Import)
+                    for a in x.names] + \
+                [x.module for st in t.body for x in ast.walk(st)
+                 if isinstance(x, ast.ImportFrom) and x.module and not x.level]
+            for m in list(dict.fromkeys(mods))[:2]:
+                out.append((f"__import__('sys').modules[{m!r}] = None",
+                            f"the import of {m} fails"))
         if not calls:
             continue
         for h in t.handlers:
