@@ -1354,6 +1354,7 @@ def _swapped_globals(old: Version, new: Version) -> set:
              and not isinstance(n.ctx, ast.Load)} | \
             {n.attr for n in ast.walk(v.node) if isinstance(n, ast.Attribute)} | \
             {n.arg for n in ast.walk(v.node) if isinstance(n, ast.keyword) and n.arg}
+
     def defined(v):
         # what the module itself defines (a class, a function, a constant)
         # is code the extract could have run: not a dependency no run knows
