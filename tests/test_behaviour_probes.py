@@ -4415,3 +4415,29 @@ def test_an_optional_import_is_made_to_fail_and_a_dedented_message_is_compared()
     assert "store[locks]" in c.detail, c.detail
     assert B._holds_text("x\nNOTE: a b\n  c\n", "\n        NOTE: a b\n          c\n        ")
     assert not B._holds_text("NOTE: a b c", "NOTE: a b d")
+
+
+# idna's valid_contextj: ``cp_value = ord(label[pos])`` compared with a code
+# point; the text's character at the place a parameter gives was never aimed
+# at (only a local bound to ``ord(char)`` of a parameter was), and the
+# changed lines look at the characters before the place
+JOINER_OLD = textwrap.dedent('''
+    def joiner_allowed(label, pos):
+        cp_value = ord(label[pos])
+        if cp_value == 0x200c:
+            if pos > 0:
+                before = label[pos - 1]
+                if before.isalpha():
+                    return True
+            return False
+        return None
+''')
+
+
+def test_a_code_point_read_at_a_parameter_s_place_is_aimed_at_through_the_text():
+    new = JOINER_OLD.replace("if before.isalpha():", "if before.isdigit():")
+    c = compare_sources(JOINER_OLD, new, "joiner_allowed")
+    assert c.verdict == "changed", c.detail
+    v = function_versions(JOINER_OLD, "m.py")["joiner_allowed"]
+    scope = D._Scope(v)
+    assert scope.offsets.get("cp_value") == ("label", "pos") and "cp_value" in scope.ords

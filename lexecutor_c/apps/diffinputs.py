@@ -459,6 +459,12 @@ class _Scope:
                     # is given to ``char`` as its character
                     self.ords.add(s.targets[0].id)
                     e = e.args[0]
+                    if isinstance(e, ast.Subscript) and isinstance(e.value, ast.Name) and \
+                            e.value.id in self.params and isinstance(e.slice, ast.Name) and \
+                            e.slice.id in self.params and stores.get(s.targets[0].id) == 1:
+                        # ``cp_value = ord(label[pos])``: the character at a
+                        # parameter's place of a text parameter
+                        self.offsets[s.targets[0].id] = (e.value.id, e.slice.id)
                 while isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and \
                         e.func.id in _CONVERSIONS and len(e.args) == 1 and not e.keywords:
                     e = e.args[0]
@@ -985,10 +991,21 @@ def _hints(node, scope: _Scope) -> list:
             # ``escape_id = src[pos:pos + 2]`` compared with ``"\\x"``: the
             # parameter holding the text, read from the start
             text, at = scope.offsets[p[0]]
+            if p[0] in scope.ords and not raw:
+                # (a code point compared with: its character)
+                vals = [chr(v) for v in vals if type(v) is int and 0 <= v < 0x110000]
             for v in vals[:4]:
                 src = v if raw else repr(v)
                 if len(src) < 400:
                     out.append(("RAW", [f"{text} = {src}", f"{at} = 0"], False, [text, at]))
+            if p[0] in scope.ords:
+                # and the character between two others (what the code
+                # looks at before and after its place: a joiner's context)
+                for v in vals[:2]:
+                    src = v if raw else repr(v)
+                    if len(src) < 400:
+                        out.append(("RAW", [f"{text} = 'a' + {src} + 'a'", f"{at} = 1"], False,
+                                    [text, at]))
             return
         if p is not None and p[0] in scope.derived:
             if p[0] in scope.ords and len(p) == 1 and not raw:
