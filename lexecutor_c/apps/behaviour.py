@@ -1340,10 +1340,11 @@ def _swapped_sides(old: Version, new: Version) -> tuple:
     return r_old - r_new - fixed, r_new - r_old - fixed
 
 
-def _swapped_globals(old: Version, new: Version) -> set:
-    """Of the names one version alone reads (:func:`_swapped_sides`), the
-    globals only: not an attribute's name, nor a parameter or a local of
-    either version, whose made-up values would carry the same name."""
+def _swapped_globals(old: Version, new: Version, swapped: Optional[set] = None) -> set:
+    """Of the names one version alone reads (``swapped``, else
+    :func:`_swapped_sides` of the two), the globals only: not an
+    attribute's name, nor a parameter or a local of either version, whose
+    made-up values would carry the same name."""
     def read(v):
         return {n.id for n in ast.walk(v.node) if isinstance(n, ast.Name)
                 and isinstance(n.ctx, ast.Load)}
@@ -1369,8 +1370,10 @@ def _swapped_globals(old: Version, new: Version) -> set:
                 for t in (st.targets if isinstance(st, ast.Assign) else [st.target]):
                     out.update(n.id for n in ast.walk(t) if isinstance(n, ast.Name))
         return out
-    old_only, new_only = _swapped_sides(old, new)
-    return ((old_only | new_only) & (read(old) ^ read(new))) - taken(old) - taken(new) - \
+    if swapped is None:
+        old_only, new_only = _swapped_sides(old, new)
+        swapped = old_only | new_only
+    return (swapped & (read(old) ^ read(new))) - taken(old) - taken(new) - \
         defined(old) - defined(new)
 
 
@@ -2173,7 +2176,7 @@ def _check_function(old: Version, new: Version, opts: Options, test_inputs: Opti
     old_only, new_only = _swapped_sides(old, new)
     swapped = old_only | new_only
     # (the global names among them: a made-up value of one shows as itself)
-    swapped_globals = _swapped_globals(old, new)
+    swapped_globals = _swapped_globals(old, new, swapped)
     swap_note = None    # runs alike only through stand-ins of a swapped dependency
     twins = None        # dependencies renamed, their code the same (once asked for)
     ran_old: set = set()

@@ -394,15 +394,12 @@ class OfflineGenerator:
             # only its truth is tested (if x:, x and y): one truthy and the
             # falsy values, not six truthy kinds that all take the same branch
             out.extend([("const", True), ("const", False), ("none",)])
-        if not out and "returned" in node.uses:
-            # a call's result the code returns, nothing else known of it: an
-            # object, not None (``f(x)`` and ``return f(x)`` would otherwise
-            # hand the caller the same None)
-            out.extend([("obj",), ("skip",), ("str",), ("int",), ("list",), ("dict",),
-                        ("none",)])
         if not out:
-            out.append(("skip",))
-            out.extend([("obj",), ("str",), ("int",), ("list",), ("dict",), ("none",)])
+            # a call's result the code returns, nothing else known of it: an
+            # object first, not None (``f(x)`` and ``return f(x)`` would
+            # otherwise hand the caller the same None)
+            first = [("obj",), ("skip",)] if "returned" in node.uses else [("skip",), ("obj",)]
+            out.extend(first + [("str",), ("int",), ("list",), ("dict",), ("none",)])
         out.extend(weak_imports)         # guesses: never the first choice
         # alternatives that flip truthiness / None-ness of values that guard lines
         guarding = any(node.path in g for g in facts.guards.values())
