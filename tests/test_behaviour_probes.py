@@ -16,7 +16,7 @@ from lexecutor_c.apps import behaviour as B
 from lexecutor_c.apps import diffinputs as D
 from lexecutor_c.apps.compare import compare_sources
 from lexecutor_c.apps.funcrun import FROZEN_CLOCK, clock_frozen_available
-from lexecutor_c.apps.funcsource import changed_lines, function_versions
+from lexecutor_c.apps.funcsource import changed_lines, closed_classes, function_versions
 
 
 def d(s):
@@ -4441,3 +4441,266 @@ def test_a_code_point_read_at_a_parameter_s_place_is_aimed_at_through_the_text()
     v = function_versions(JOINER_OLD, "m.py")["joiner_allowed"]
     scope = D._Scope(v)
     assert scope.offsets.get("cp_value") == ("label", "pos") and "cp_value" in scope.ords
+
+
+# diskcache's Deque.reverse called ``temp.close()``, which Deque lacks: the
+# program raised AttributeError there, and the fix calls
+# ``temp._cache.close()``.  A made-up ``close`` hid the error, and the check
+# said "same".  Deque's bases are the standard library's, the module sets
+# no attributes by name: its instances have what its text gives them.
+CLOSED_OLD = textwrap.dedent('''
+    from collections.abc import Sequence
+
+
+    class Box(Sequence):
+        def __init__(self, items=()):
+            self.items = list(items)
+
+        def __getitem__(self, i):
+            return self.items[i]
+
+        def __len__(self):
+            return len(self.items)
+
+        def flip(self):
+            temp = Box(reversed(self.items))
+            self.items = list(temp)
+            temp.close()
+            return self.index(self.items[0]) if self.items else -1
+''')
+
+
+def test_an_attribute_a_class_of_the_module_never_has_is_not_made_up():
+    new = CLOSED_OLD.replace("temp.close()", "del temp")
+    c = compare_sources(CLOSED_OLD, new, "Box.flip")
+    assert c.verdict == "changed", c.detail
+    assert "AttributeError" in c.detail, c.detail
+    # the base's own methods (``index`` from Sequence) and the attributes
+    # the module assigns stay as they are
+    tree = ast.parse(CLOSED_OLD)
+    closed = closed_classes(tree)
+    assert closed["classes"] == ["Box"]
+    assert {"items", "index", "flip"} <= set(closed["attrs"])
+    assert "close" not in closed["attrs"]
+    # a class of the project's base, a metaclass, a ``__getattr__``, or a
+    # module that sets attributes by name: not closed, injection as before
+    for text in (CLOSED_OLD.replace("from collections.abc import Sequence",
+                                    "from .base import Sequence"),
+                 CLOSED_OLD.replace("class Box(Sequence):", "class Box(Sequence, metaclass=M):"),
+                 CLOSED_OLD.replace("    def flip(self):",
+                                    "    def __getattr__(self, a):\n        return 1\n\n"
+                                    "    def flip(self):"),
+                 CLOSED_OLD + "\nsetattr(Box, 'close', lambda self: None)\n"):
+        assert closed_classes(ast.parse(text))["classes"] == [], text
+    opened = CLOSED_OLD.replace("from collections.abc import Sequence",
+                                "from .base import Sequence")
+    c = compare_sources(opened, opened.replace("temp.close()", "del temp"), "Box.flip")
+    assert "AttributeError" not in c.detail, c.detail
+    # raised on a changed line, it is the edit's own error, whatever the
+    # other version did after with made-up values (the real Deque.reverse
+    # went on to ``rmtree`` of a made-up directory and failed there)
+    miss = {"outcome": "raised:AttributeError", "line": 7, "closed_miss": ["close"],
+            "message": "'Box' object has no attribute 'close'"}
+    later = {"outcome": "raised:TypeError", "line": 9,
+             "message": "lstat: path should be string, bytes or os.PathLike, not Dummy"}
+    assert B._closed_miss_at_edit(miss, later, {7}, {7})
+    assert not B._closed_miss_at_edit(miss, later, {8}, {8})
+    assert not B._closed_miss_at_edit(dict(miss, closed_miss=["open"]), later, {7}, {7})
+    # an attribute some statement of the module assigns is made up as before
+    # (an object built without its ``__init__``, an attribute set from outside)
+    given = CLOSED_OLD + "\n\ndef shut(box):\n    box.close = lambda: None\n"
+    c = compare_sources(given, given.replace("temp.close()", "del temp"), "Box.flip")
+    assert "AttributeError" not in c.detail, c.detail
+
+
+# requirements-parser's VCS_REGEX is built from a sibling module's scheme
+# names ('|'.join(s.replace('+', r'\+') for s in VCS_SCHEMES)): reading the
+# text cannot tell the pattern, so no input matched it and the branch the
+# edit changed (a URI's login kept) was never run.  The runs report the
+# patterns as the module built them; the parameter they are applied to is
+# then given texts they match, with and without each optional part.
+BUILT_PATTERN_OLD = textwrap.dedent(r'''
+    import re
+
+    SCHEMES = ["git", "git+ssh", "hg+https"]
+    URI = re.compile(
+        "^(?P<scheme>" + "|".join(s.replace("+", r"\+") for s in SCHEMES) + ")://"
+        r"((?P<login>[^/@]+)@)?(?P<path>[^#@]+)(#(?P<fragment>\S+))?")
+
+
+    def parse_uri(line):
+        m = URI.match(line)
+        if m is None:
+            return None
+        groups = m.groupdict()
+        if groups["fragment"]:
+            key, _, value = groups["fragment"].partition("=")
+            if not value:
+                raise ValueError("bad fragment " + groups["fragment"])
+        return "{scheme}://{path}".format(**groups)
+''')
+
+
+def test_a_pattern_the_module_builds_from_names_is_aimed_at_as_built():
+    new = BUILT_PATTERN_OLD.replace(
+        '    return "{scheme}://{path}".format(**groups)',
+        '    if groups["login"]:\n'
+        '        return "{scheme}://{login}@{path}".format(**groups)\n'
+        '    return "{scheme}://{path}".format(**groups)')
+    assert new != BUILT_PATTERN_OLD
+    c = compare_sources(BUILT_PATTERN_OLD, new, "parse_uri")
+    assert c.verdict == "changed", c.detail
+    assert "@" in c.detail, c.detail
+    # the texts: the first with every optional part, then one per shape
+    texts = B._spread(D.regexdiff.member_samples(
+        r"^(?P<s>git|hg)://((?P<login>[^/@]+)@)?(?P<path>[^#@]+)(#(?P<f>\S+))?", 0, 400, 400), 6)
+    assert texts[0] == "git://a@a#1"
+    # (the login left out, the fragment left out; ``hg://a@a#1`` has the
+    # first one's shape)
+    assert texts == ["git://a@a#1", "git://a#1", "git://a@a"]
+
+
+# installer's _determine_scheme: ``posixpath.commonprefix([data_dir, path])``
+# -> ``posixpath.commonpath([data_dir, path])``.  The two agree on most
+# paths, the inputs never gave one on which they differ, and the mutants
+# of the line (operators, constants) let "same" pass.  The runs record
+# the swapped functions' arguments; a parameter passed on as it was is
+# varied until the two differ here (an absolute path: commonpath raises).
+SWAPPED_OLD = textwrap.dedent('''
+    import posixpath
+
+
+    def scheme(path, data_dir):
+        if posixpath.commonprefix([data_dir, path]) != data_dir:
+            return "root", path
+        return "data", path
+''')
+
+
+def test_a_computing_function_swapped_for_another_is_told_apart_on_varied_inputs():
+    new = SWAPPED_OLD.replace("commonprefix", "commonpath")
+    c = compare_sources(SWAPPED_OLD, new, "scheme")
+    assert c.verdict == "changed", c.detail
+    from lexecutor_c.apps import callees as CL
+    vo = function_versions(SWAPPED_OLD, "m.py")["scheme"]
+    vn = function_versions(new, "m.py")["scheme"]
+    lo, ln = changed_lines(vo, vn)
+    assert CL.swapped_calls(vo, vn, lo, ln) == [("posixpath.commonprefix",
+                                                 "posixpath.commonpath")]
+    # ``os.path`` is ``posixpath``; a name the module binds is not the builtin
+    assert CL.resolve("os.path.commonpath", {"os": "os"}, set()) == "posixpath.commonpath"
+    assert CL.resolve("max", {}, set()) == "builtins.max"
+    assert CL.resolve("max", {}, {"max"}) is None
+    assert CL.resolve("os.remove", {"os": "os"}, set()) is None
+    pair = ("posixpath.commonprefix", "posixpath.commonpath")
+    rec = [["posixpath.commonprefix", [["list", "'pkg.data'", "'pkg.data/x'"]], []]]
+    assert CL.told_apart(pair, rec) == (1, False)
+    assert CL.telling_values(pair, rec, {"path": "'pkg.data/x'"})[0][0] == "path"
+    apart = [["posixpath.commonpath", [["list", "'pkg.data'", "'pkg.data2'"]], []]]
+    assert CL.told_apart(pair, apart) == (1, True)
+    # inputs alike that never gave the two an argument on which they
+    # differ: no "same"
+    runs = [(None, {"watched": rec}, {"watched": rec})]
+    assert "agree on each of the 2 argument lists" in B._swaps_never_apart([pair], runs)
+    assert B._swaps_never_apart([pair], [(None, {"watched": apart}, {})]) is None
+
+
+# installer's WheelFile: ``raise _WheelFileBadDistInfo(...)``, a class of the
+# module built on ``InstallerError`` from the project's own exceptions
+# module.  In an extract both were made-up values, and raising one failed
+# with "exceptions must derive from BaseException" on every input.
+EXC_OLD = textwrap.dedent('''
+    from .exceptions import InstallerError
+
+
+    class BadName(ValueError, InstallerError):
+        pass
+
+
+    def check(name):
+        if not name.isidentifier():
+            raise BadName(name)
+        return name.lower()
+''')
+
+
+def test_the_project_s_exception_classes_are_classes_in_an_extract():
+    from lexecutor_c.apps.funcsource import build_driver
+    v = function_versions(EXC_OLD, "pkg/m.py")["check"]
+    text = build_driver(v).text
+    assert "class BadName(ValueError, InstallerError):" in text
+    assert "InstallerError = __lx_exc__('InstallerError', Exception)" in text
+    new = EXC_OLD.replace("return name.lower()", "return name.upper()")
+    c = compare_sources(EXC_OLD, new, "check")
+    assert c.verdict == "changed", c.detail
+    # a caught or raised name of the project's is an exception class; an
+    # input's prefix that made one already is kept
+    raising = EXC_OLD.replace("raise BadName(name)", "raise InstallerError(name)")
+    c = compare_sources(raising, raising.replace("raise InstallerError(name)",
+                                                 "raise InstallerError(name + '!')"), "check")
+    assert c.verdict == "changed", c.detail
+    assert "raises InstallerError" in c.detail or "message" in c.detail, c.detail
+
+
+# distro's info(): ``dict(id=...)`` -> ``InfoDict(id=...)``, a TypedDict of
+# the module: the same dict.  The class was made up in an extract, and its
+# made-up answer differed from the dict.
+RECORD_OLD = textwrap.dedent('''
+    from typing import TypedDict
+
+
+    class Info(TypedDict):
+        id: str
+        version: str
+
+
+    def info(name, version):
+        return dict(id=name.lower(), version=version)
+''')
+
+
+def test_a_typeddict_of_the_module_is_kept_and_a_prefix_value_is_no_global():
+    new = RECORD_OLD.replace("return dict(", "return Info(")
+    c = compare_sources(RECORD_OLD, new, "info")
+    assert c.verdict == "same", c.detail
+    # what an input's prefix bound and the function returned is not the
+    # module's shared global
+    from lexecutor_c.apps.funcrun import _alias_of
+    made = {"_r_Info": {"key": 1}}
+    env = dict(made, SHARED={"a": 1})
+    assert _alias_of(made["_r_Info"], None, (), {}, (), env, made) is None
+    assert _alias_of(env["SHARED"], None, (), {}, (), env, made) == "<global SHARED itself>"
+
+
+# distlib's Page.links: the prefix made ``self.data = [1, 0]`` and
+# ``self._href.finditer(self.data)`` raised "expected string or bytes-like
+# object, got 'list'" on every input.  The input is tried again with that
+# value a text, one the line's pattern matches first.
+TEXTED_OLD = textwrap.dedent(r'''
+    import re
+
+
+    class Page:
+        _href = re.compile(r'href="(?P<url>[^"]+)"')
+
+        def __init__(self, data):
+            self.data = data
+
+        def links(self):
+            out = []
+            for m in self._href.finditer(self.data):
+                out.append(m.group("url").strip())
+            return out
+''')
+
+
+def test_a_prefix_container_where_a_line_wants_a_text_is_made_a_text():
+    vo = function_versions(TEXTED_OLD, "m.py")["Page.links"]
+    r = {"outcome": "raised:TypeError", "line": 13,
+         "message": "expected string or bytes-like object, got 'list'"}
+    assert B._wrongly_typed("_self = C()\n_self.data = [1, 0]\nself = _self\n", r, vo) == \
+        ["_self.data"]
+    assert B._wrongly_typed("_self.other = [1, 0]\n", r, vo) == []
+    assert B._wrongly_typed("_self.data = 'x'\n", r, vo) == []
+    texts = B._line_pattern_texts(vo, 13)
+    assert texts and all(re.search(r'href="[^"]+"', t) for t in texts), texts

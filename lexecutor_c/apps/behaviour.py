@@ -44,9 +44,11 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from ..engine import sandbox
+from .callees import swapped_calls, telling_values, told_apart
 from .funcrun import AFTER_MODULE, after_module, handled_spans, prepare, run_case, snapshot
 from .diffinputs import STAND_IN, handles_bytes
 from .funcsource import (Version, _names_read, bound_names, build_driver, changed_lines,
+                         closed_classes,
                          code_dump, facts_source, function_versions, import_fallback, is_overload,
                          module_driver, module_name_of, relative_levels)
 
@@ -252,7 +254,8 @@ class _Side:
                      "varargs": varargs, "varkw": _varkw_names(v, other),
                      "changed": sorted(changed),
                      "class_attrs": list(class_attrs), "construct": construct,
-                     "handled_spans": handled_spans(d.text), "guards": _param_guards(v)}
+                     "handled_spans": handled_spans(d.text), "guards": _param_guards(v),
+                     "closed": closed_classes(v.module)}
         # the text whose function is bound decorated (extract mode leaves a
         # function's decorators out; a module-level one gets them back after
         # its definition, the lines above unmoved), for runs through them
@@ -908,6 +911,21 @@ def _stand_in_failure(r: dict, prefix: str) -> bool:
                for n in _QUOTED.findall(msg))
 
 
+def _closed_miss_at_edit(ro: dict, rn: dict, ch_old: set, ch_new: set) -> bool:
+    """Did a version raise, on one of its changed lines, the AttributeError
+    of an attribute that a class of the module, whose attributes its text
+    tells in full, lacks (funcrun's ``closed_miss``: ``temp.close()`` on a
+    ``Deque``)?  No input could give the object that attribute: the error is
+    the edit's own (made or mended), whatever the other version did after,
+    made-up values or not."""
+    for r, ch in ((ro, ch_old), (rn, ch_new)):
+        if str(r.get("outcome")) == "raised:AttributeError" and r.get("line") in ch and \
+                any(q in (r.get("closed_miss") or ()) for q in
+                    _QUOTED.findall(str(r.get("message", "")))):
+            return True
+    return False
+
+
 def _artefact(ro: dict, rn: dict, inp: "Input", own: tuple = ()) -> bool:
     """Whether two outcomes that differ tell nothing about the function:
     one version failed on a made-up value (:func:`_stand_in_failure`), or
@@ -1121,6 +1139,21 @@ def _made_up_only(u, w) -> bool:
 
 #: agreeing inputs run again before a "same" (_unsteady_agreement)
 _STEADY_CHECKS = 3
+
+
+def _swaps_never_apart(swaps: list, agree: list) -> Optional[str]:
+    """Why inputs alike do not show an edit that swapped one computing
+    function for another (``commonprefix`` -> ``commonpath``): no argument
+    the runs gave either one makes the two differ; None where one does."""
+    for pair in swaps:
+        recs = [x for _inp, ro, rn in agree for r in (ro, rn) for x in r.get("watched") or ()]
+        n, apart = told_apart(pair, recs)
+        if not apart:
+            return f"the edit calls {pair[1]} where the old version called {pair[0]}, and " + \
+                (f"the two agree on each of the {n} argument list{'s' if n != 1 else ''} " 
+                 "the inputs gave them" if n else "no input called either") + \
+                ": the inputs may not show what the edit changes"
+    return None
 
 
 def _unsteady_agreement(sides: list, agree: list, opts: "Options", fc) -> Optional[str]:
@@ -2169,6 +2202,12 @@ def _check_function(old: Version, new: Version, opts: Options, test_inputs: Opti
         return fc
     fc.mode = sides[1].driver.mode
     fc.changed_old, fc.changed_new = sorted(ch_old), sorted(ch_new)
+    # computing functions the edit swapped for one another: the runs record
+    # their arguments, and "same" needs one on which the two differ
+    swaps = swapped_calls(old, new, ch_old, ch_new)
+    if swaps:
+        for side in sides:
+            side.spec["watch"] = sorted({q for p in swaps for q in p})
     edited_strings = _strings_on(old, ch_old) | _strings_on(new, ch_new)
     raise_forms = _raise_forms(old, new, ch_old, ch_new)
     edit_raises = (_raise_lines(old, ch_old), _raise_lines(new, ch_new))
@@ -2183,6 +2222,7 @@ def _check_function(old: Version, new: Version, opts: Options, test_inputs: Opti
     ran_new: set = set()
     concrete_agreeing = 0       # ... on inputs without injected values
     source = _InputSource(old, new, ch_old, ch_new, test_inputs or [], opts)
+    source.swaps = swaps
     results: list = []          # (input, ro, rn, same?)
     reached = False
     n_inputs = 0
@@ -2277,7 +2317,8 @@ def _check_function(old: Version, new: Version, opts: Options, test_inputs: Opti
         ran_new |= h_new
         diff = _differences(ro, rn, raise_forms, opts.points == "change")
         if diff == ["outcome"] and _artefact(ro, rn, inp, own_tokens) and \
-                not _real_side(ro, rn, swapped, edit_raises) and not _unmade(ro, rn):
+                not _real_side(ro, rn, swapped, edit_raises) and not _unmade(ro, rn) and \
+                not _closed_miss_at_edit(ro, rn, ch_old, ch_new):
             # one version fails on a made-up value lacking an operation the
             # other version does not use, or both fail on made-up values (in
             # different places): no evidence either way
@@ -2534,6 +2575,11 @@ def _check_function(old: Version, new: Version, opts: Options, test_inputs: Opti
             fc.detail = f"{n} input{'s' if n != 1 else ''} ran changed lines in both " \
                 f"versions, alike, but no input ran the changed {' and '.join(miss)} " \
                 "(\"same\" needs every changed line run)" + sig_note
+        elif n >= opts.min_same and (gate is None or gate["passed"]) and \
+                (callee_note := _swaps_never_apart(swaps, agree)) is not None:
+            fc.verdict = UNDECIDED
+            fc.detail = f"{n} input{'s' if n != 1 else ''} ran the changed lines in both " \
+                f"versions, alike, but {callee_note}" + sig_note
         elif n >= opts.min_same and (gate is None or gate["passed"]) and \
                 (unsteady := _unsteady_agreement(sides, agree, opts, fc)) is not None:
             fc.verdict = UNDECIDED
@@ -3365,6 +3411,106 @@ def _format_fields(v: Version, me: str) -> list:
     return list(dict.fromkeys(out))
 
 
+#: a TypeError of a builtin that wanted a text and got a container or a
+#: number (``re``'s "expected string or bytes-like object, got 'list'",
+#: ``os.fspath``'s "expected str, bytes or os.PathLike object, not list")
+_NOT_A_TEXT = re.compile(r"expected (?:str|string)\b.*\b(?:got|not) '?(list|tuple|dict|set|int|"
+                         r"float|NoneType)'?$")
+_TEXT_REPAIRS = 2
+
+
+def _wrongly_typed(prefix: str, r: dict, v: Version) -> list:
+    """The values a prefix gave as a container or a number (``_self.data =
+    [1, 0]``, ``name = 3``) that the line where the run raised
+    :data:`_NOT_A_TEXT` reads (by the name, or the attribute's name):
+    their targets in the prefix, the latest first."""
+    m = _NOT_A_TEXT.search(str(r.get("message", "")))
+    line = r.get("line")
+    if m is None or not isinstance(line, int) or not prefix or \
+            not str(r.get("outcome", "")).startswith("raised:TypeError"):
+        return []
+    lines = v.text.splitlines()
+    if not 0 < line <= len(lines):
+        return []
+    words = set(re.findall(r"[A-Za-z_]\w*", lines[line - 1]))
+    kinds = {"list": ast.List, "tuple": ast.Tuple, "dict": ast.Dict, "set": ast.Set}
+    try:
+        stmts = ast.parse(prefix).body
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return []
+    out: list = []
+    for st in reversed(stmts):
+        if not (isinstance(st, ast.Assign) and len(st.targets) == 1):
+            continue
+        t, val = st.targets[0], st.value
+        want = kinds.get(m.group(1))
+        if not (want is not None and isinstance(val, want) or
+                m.group(1) in ("int", "float", "NoneType") and isinstance(val, ast.Constant) and
+                type(val.value).__name__ == m.group(1)):
+            continue
+        if isinstance(t, ast.Name) and t.id in words or \
+                isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.attr in words:
+            text = ast.unparse(t)
+            if text not in out:
+                out.append(text)
+    return out[:2]
+
+
+def _line_pattern_texts(v: Version, line: int) -> list:
+    """Texts that the patterns of the module or the function's class named
+    on ``line`` (``self._href.finditer(...)``) match, two of each."""
+    from . import regexdiff
+    lines = v.text.splitlines()
+    if not 0 < line <= len(lines):
+        return []
+    words = set(re.findall(r"[A-Za-z_]\w*", lines[line - 1]))
+    try:
+        pats = regexdiff.module_patterns(v.module)
+        if v.cls is not None:
+            pats.update(regexdiff.module_patterns(v.cls, dict(regexdiff.assignments(
+                v.module.body))))
+    except (RecursionError, ValueError):
+        return []
+    out: list = []
+    for name, (text, flags) in pats.items():
+        if name in words:
+            try:
+                out += regexdiff.member_samples(text, flags, 2)
+            except (re.error, RecursionError, ValueError):
+                continue
+    return list(dict.fromkeys(out))[:4]
+
+
+#: inputs aimed at telling swapped computing functions apart, per function
+_SWAP_INPUTS = 6
+
+#: texts a pattern the module builds is given, per pattern (half again for
+#: an edited one's telling texts)
+_BUILT_PATTERN_TEXTS = 6
+
+
+def _spread(texts: list, n: int) -> list:
+    """``n`` of a pattern's sample texts: the first (every optional part in
+    it), then the shortest of each punctuation skeleton (``://@#``: a login
+    left out; ``://@@``: the fragment the code would parse left out), not
+    ``n`` members of one alternation."""
+    if not texts:
+        return []
+    out = [texts[0]]
+    seen = {_skeleton(texts[0])}
+    for t in sorted(texts[1:], key=len):
+        if len(out) >= n:
+            break
+        if _skeleton(t) not in seen:
+            seen.add(_skeleton(t))
+            out.append(t)
+    return out
+
+
+def _skeleton(text: str) -> str:
+    return "".join(ch for ch in text if not ch.isalnum())
+
+
 def _dummy_type_error(r: dict) -> bool:
     """Did the run raise a TypeError on a made-up value (``expected str ...
     not Dummy``)?"""
@@ -3407,6 +3553,10 @@ class _InputSource:
         self.concrete: list = []        # (subject, value) that got a run further, in later inputs
         self.versions = {"old": old, "new": new}
         self.observed: set = set()      # (parameter, value) from the runs' guards
+        self.patterns_aimed = False     # texts for the patterns the module builds: given
+        self.text_repairs = 0           # prefix values made texts where a line wanted one
+        self.swaps: list = []           # computing functions the edit swapped (apps/callees)
+        self.swap_tries: set = set()    # (parameter, value) given to tell them apart
         self.literals = {repr(n.value) for v in (old, new) for n in ast.walk(v.node)
                          if isinstance(n, ast.Constant)}
         self.guided = 0
@@ -3467,6 +3617,79 @@ class _InputSource:
                 for p in props.get(label, [])[:1]:
                     self._add(Input(p.prefix, None, s, f"treefix ({label}), seed {s}", p.plan))
 
+    def _swap_inputs(self, inp: Input, ro: dict, rn: dict) -> None:
+        """An edit swapped one computing function for another (apps/callees):
+        this input again with a parameter the runs passed to it as it was
+        varied until the two functions, called here on the recorded
+        arguments, differ (``path = 'a.data2/x'`` where ``commonprefix``
+        and ``commonpath`` of it and ``'a.data'`` part)."""
+        for r in (ro, rn):
+            recs = r.get("watched") or ()
+            if not recs or not isinstance(r.get("input"), dict):
+                continue
+            for pair in self.swaps:
+                for p, w in telling_values(pair, list(recs), r["input"]):
+                    if len(self.swap_tries) >= _SWAP_INPUTS or (p, repr(w)) in self.swap_tries:
+                        continue
+                    self.swap_tries.add((p, repr(w)))
+                    prefix = _setting(p, repr(w), inp.prefix or "")
+                    if prefix is None:
+                        continue
+                    given = inp.given if p in inp.given else inp.given + (p,)
+                    self._add(Input(prefix, None, inp.seed,
+                                    f"aimed ({pair[0]} vs {pair[1]}): {p} = {w!r}"[:200],
+                                    None, given), guided=True)
+
+    def _built_pattern_inputs(self, inp: Input, ro: dict, rn: dict) -> None:
+        """The changed lines not run yet, and the runs found patterns the
+        module builds from what its text alone does not tell (a sibling
+        module's names joined into an alternation): the parameters the
+        function applies them to given texts they match, and texts that
+        tell an edited pattern's two versions apart first (once)."""
+        from . import regexdiff
+        found: dict = {}
+        for label, r in (("old", ro), ("new", rn)):
+            for x in r.get("patterns") or ():
+                if isinstance(x, (list, tuple)) and len(x) == 3 and isinstance(x[1], str) \
+                        and isinstance(x[2], int):
+                    found.setdefault(label, {})[str(x[0])] = (x[1], x[2])
+        if not found:
+            return
+        self.patterns_aimed = True
+        wanted: list = []           # (parameter, text, pattern name)
+        for label, v in self.versions.items():
+            built = {k: p for k, p in (found.get(label) or {}).items()
+                     if k not in regexdiff.module_patterns(v.module)}
+            if not built:
+                continue
+            try:
+                _used, on = regexdiff.pattern_uses(v.node, v.module,
+                                                   set(_parameter_names(v)) - {"self"}, built)
+            except (RecursionError, ValueError):
+                continue
+            other = found.get("new" if label == "old" else "old") or {}
+            for param, pats in on.items():
+                for name, p in built.items():
+                    if p not in pats:
+                        continue
+                    texts = []
+                    if name in other and other[name] != p:
+                        texts += regexdiff.telling_texts([p], [other[name]])
+                    try:
+                        texts += _spread(regexdiff.member_samples(p[0], p[1], 400, 400),
+                                         _BUILT_PATTERN_TEXTS)
+                    except (re.error, RecursionError, ValueError):
+                        pass
+                    wanted += [(param, t, name) for t in texts]
+        for param, t, name in list(dict.fromkeys(wanted))[:2 * _BUILT_PATTERN_TEXTS]:
+            prefix = _setting(param, repr(t), inp.prefix or "")
+            if prefix is None:
+                continue
+            given = inp.given if param in inp.given else inp.given + (param,)
+            self._add(Input(prefix, None, inp.seed,
+                            f"aimed (pattern {name} as built): {param} = {t!r}"[:200], None,
+                            given), guided=True)
+
     def _add(self, inp: Input, guided: bool = False) -> None:
         k = inp.key()
         if k in self.seen:
@@ -3479,6 +3702,8 @@ class _InputSource:
     def feedback(self, inp: Input, ro: dict, rn: dict) -> None:
         self.cov["old"].update(ro.get("reached", ()))
         self.cov["new"].update(rn.get("reached", ()))
+        if self.swaps and not inp.call and len(self.swap_tries) < _SWAP_INPUTS:
+            self._swap_inputs(inp, ro, rn)
         tried = self.attr_tries.pop(inp.key(), None)
         if tried is not None and tried not in self.concrete and \
                 not any(_dummy_type_error(r) for r in (ro, rn)):
@@ -3550,6 +3775,23 @@ class _InputSource:
                     self.attr_tries[try_it.key()] = (subject, val)
                     self._add(try_it, guided=True)
                 break
+            # the prefix gave a container or a number where the line wants a
+            # text (``self.data = [1, 0]`` for ``P.finditer(self.data)``:
+            # "expected string or bytes-like object, got 'list'"): this
+            # input again with that value a text
+            for label, r in (("old", ro), ("new", rn)):
+                if self.text_repairs >= _TEXT_REPAIRS:
+                    break
+                for subject in _wrongly_typed(inp.prefix or "", r, self.versions[label]):
+                    if self.text_repairs >= _TEXT_REPAIRS:
+                        break
+                    self.text_repairs += 1
+                    # (a text the line's pattern matches, where it applies one:
+                    # ``self._href.finditer(self.data)``)
+                    for text in _line_pattern_texts(self.versions[label], r["line"]) + ["a"]:
+                        self._add(Input(f"{inp.prefix}\n{subject} = {text!r}", None, inp.seed,
+                                        f"{inp.note}, {subject} = {text!r}"[:200], None,
+                                        inp.given), guided=True)
             # the object was made without an attribute the code reads where
             # no loader sees it (``"{self.root_dir!r}".format(self=self)``,
             # ``getattr`` in a builtin): AttributeError "'Cls' object has no
@@ -3634,6 +3876,8 @@ class _InputSource:
                 self._add(Input(prefix, None, inp.seed,
                                 f"aimed (observed): {param} = {val}"[:200], None, given),
                           guided=True)
+        if self._unrun() and not self.patterns_aimed:
+            self._built_pattern_inputs(inp, ro, rn)
         for label, r in (("old", ro), ("new", rn)):
             if str(r.get("outcome", "")).startswith("raised:") and r.get("line"):
                 self.errors.append((label, inp.prefix, r))

@@ -311,8 +311,8 @@ def callee_name(fn, filename: str, dummies, inside: tuple = (0, 0),
     return f"{mod}.{q}"
 
 
-def _alias_of(value, obj, args, kwargs: dict, dummies, env: Optional[dict] = None) \
-        -> Optional[str]:
+def _alias_of(value, obj, args, kwargs: dict, dummies, env: Optional[dict] = None,
+              made: Optional[dict] = None) -> Optional[str]:
     """How a returned mutable object is one the caller already holds: the
     object the method was called on (``"<self itself>"``), an argument
     (``"<argument N itself>"``, ``"<argument NAME itself>"``) or one of the
@@ -340,7 +340,9 @@ def _alias_of(value, obj, args, kwargs: dict, dummies, env: Optional[dict] = Non
             return f"<argument {k} itself>"
     if env:
         for k, a in _data_globals(env, dummies).items():
-            if value is a:
+            if value is a and not (made and k in made and made[k] is a):
+                # (not a value the input's prefix made and bound: a stand-in's
+                # answer, ``_r_InfoDict``, is no global of the module)
                 return f"<global {k} itself>"
     return None
 
@@ -776,6 +778,81 @@ def handled_spans(text: str) -> list:
             spans.append(((first.lineno, first.col_offset),
                           (last.end_lineno, last.end_col_offset)))
     return spans
+
+
+def _closed_attributes(load, env: dict, closed: Optional[dict], missed: Optional[list] = None):
+    """The attribute loader, except on an instance of a class of the module
+    whose attributes the text tells in full (funcsource.closed_classes):
+    an attribute that neither the instance nor its classes have, and that
+    the module never assigns, raises AttributeError as in the program, where
+    a made-up value would hide it (issue 20).  ``load`` itself where the
+    module defines no such class."""
+    if not closed or not closed.get("classes"):
+        return load
+    known = frozenset(closed.get("attrs") or ())
+    types_ = {}
+    for name in closed["classes"]:
+        k = env.get(name)
+        if isinstance(k, type) and k.__module__ == env.get("__name__"):
+            types_[k] = True
+    if not types_:
+        return load
+
+    def _a_(iid, obj, name):
+        t = type(obj)
+        if t in types_ and name not in known and "__" not in name and \
+                not any(name in vars(k) for k in t.__mro__) and \
+                name not in getattr(obj, "__dict__", {}):
+            if missed is not None and len(missed) < 8:
+                missed.append(name)
+            raise AttributeError(f"'{t.__name__}' object has no attribute '{name}'")
+        return load(iid, obj, name)
+    return _a_
+
+
+def _watched_functions(names) -> list:
+    """[(function, qualified name)] of the names apps/callees gave the run
+    to watch (functions of the standard library that only compute)."""
+    import importlib
+    out = []
+    for q in names or ():
+        if not isinstance(q, str) or "." not in q:
+            continue
+        mod, _, name = q.rpartition(".")
+        try:
+            f = getattr(importlib.import_module(mod), name, None)
+        except ImportError:
+            continue
+        if f is not None:
+            out.append((f, q))
+    return out
+
+
+def _global_patterns(fn, env: dict) -> list:
+    """[[name, pattern text, flags]] of the compiled text patterns among the
+    globals ``fn`` (and the functions inside it) reads, as the module built
+    them: patterns whose text the module computes from another module's
+    names (``'|'.join(... for s in VCS_SCHEMES)``), which reading the text
+    cannot tell, for the inputs aimed at what they match (issue 20)."""
+    code = getattr(fn, "__code__", None)
+    if code is None:
+        return []
+    names: list = []
+    todo = [code]
+    while todo and len(todo) < 64:
+        c = todo.pop()
+        names.extend(c.co_names)
+        # (instrumented code reads its globals through ``_n_(iid, "NAME")``)
+        names.extend(k for k in c.co_consts if isinstance(k, str) and k.isidentifier())
+        todo.extend(k for k in c.co_consts if hasattr(k, "co_names"))
+    out = []
+    for n in dict.fromkeys(names):
+        p = env.get(n)
+        if isinstance(p, re.Pattern) and isinstance(p.pattern, str) and len(p.pattern) < 2000:
+            out.append([n, p.pattern, int(p.flags) & ~int(re.UNICODE)])
+        if len(out) >= 8:
+            break
+    return out
 
 
 def _raising_attributes(load, handled: set):
@@ -1758,6 +1835,11 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
     inside = (drv["target_first"], drv["target_last"])
     package = (drv.get("module_name") or "").split(".")[0] if drv.get("mode") == "module" else ""
     real_call = loaders["_c_"]
+    # the computing functions an edit swapped for one another (apps/callees):
+    # their arguments, which the trace leaves out, for the comparison
+    watched = _watched_functions(drv.get("watch"))
+    watch_log: list = []
+    closed_missed: list = []        # attributes a closed class of the module lacks, read
 
     def traced_call(iid, fn, /, *a, **k):
         if not a and not k and any(fn is b for b in _FRAME_BUILTINS):
@@ -1768,6 +1850,18 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
             if fn is not super:
                 return _frame_builtin(fn, caller)
             a = _super_args(caller)
+        if watched and tracing[0] and len(watch_log) < _CALLS_MAX:
+            q = next((q for f, q in watched if f is fn), None)
+            if q is not None:
+                _NO_DRAIN[0] = True
+                try:
+                    watch_log.append([q, [snapshot(x, 2, dummies) for x in a[:_ARGS_MAX]],
+                                      sorted([kk, snapshot(x, 2, dummies)]
+                                             for kk, x in list(k.items())[:_ARGS_MAX])])
+                except Exception:
+                    pass
+                finally:
+                    _NO_DRAIN[0] = False
         if tracing[0] and len(calls) < _CALLS_MAX:
             try:
                 who = callee_name(fn, filename, dummies, inside, package)
@@ -1827,6 +1921,10 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
                 except (AttributeError, TypeError):
                     pass
 
+        # (after the module ran: its classes exist now, and the function's
+        # globals are read when it runs)
+        env["_a_"] = _closed_attributes(env["_a_"], env, drv.get("closed"), closed_missed)
+
         def late(x):
             # a name of the module (``role = SERVER``): what the module
             # bound, or what stands in for it; ``new``: an instance of that
@@ -1868,6 +1966,7 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
             for c in drv["class_path"][1:]:
                 cls = getattr(cls, c)
         found, fn = _find_target(holder, filename, drv["target_first"], drv["target_def"])
+        res["patterns"] = _global_patterns(fn, env)
         if fn is None:
             if first_error is not None:
                 raise first_error
@@ -2150,7 +2249,7 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
         _HELD.append(_holding(shift))
         value = _drain(_awaited((outer or fn)(*lead, *args, **kwargs)), drained)
         chain = [snapshot(value, 0, dummies)]
-        alias = _alias_of(value, obj if needs_self else None, args, kwargs, dummies, env)
+        alias = _alias_of(value, obj if needs_self else None, args, kwargs, dummies, env, pre)
         if alias is not None:
             chain[0] = [alias, chain[0]]
         # an object of a class the function defines (a sentinel, a record
@@ -2249,6 +2348,10 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
     res["injections"] = len(rt.injections)
     res["injected"] = [[str(k), str(n), ln] for (_i, k, n, ln, _c, _v) in rt.injections[:80]]
     res["points"] = points
+    if watch_log:
+        res["watched"] = watch_log
+    if closed_missed:
+        res["closed_miss"] = closed_missed
     if observed:
         res["observed"] = sorted(observed)
     return res

@@ -643,6 +643,7 @@ def build_driver(v: Version) -> Driver:
     helpers = 0
     stubs: list = []
     built = _built_by_init(v, by_name)
+    exc_names = _exception_names(v.module)
     while todo:
         nm = todo.pop()
         if nm in seen:
@@ -653,8 +654,8 @@ def build_driver(v: Version) -> Driver:
                 continue
             if isinstance(s, ast.ImportFrom) and s.level:
                 # the project's own modules: injected, but for translation
-                # functions, which get no translation
-                stub = _null_translation(s, nm)
+                # functions, which get no translation, and exception classes
+                stub = _null_translation(s, nm) or _exception_stub(nm, exc_names)
                 if stub:
                     stubs.append(stub)
                 continue
@@ -662,11 +663,12 @@ def build_driver(v: Version) -> Driver:
                 # (also where the module names its package in full, a
                 # package not installed here: ``from humanize.i18n import
                 # _gettext as _``)
-                stub = _null_translation(s, nm)
+                stub = _null_translation(s, nm) or _exception_stub(nm, exc_names)
                 if stub:
                     stubs.append(stub)
                     continue
-            if isinstance(s, ast.ClassDef) and not _enum_class(s) and s.name not in built:
+            if isinstance(s, ast.ClassDef) and not _enum_class(s) and s.name not in built \
+                    and not _exception_class(s, exc_names) and not _record_class(s):
                 continue                        # other classes: injected
             if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 if helpers >= _MAX_HELPERS or s is v.node:
@@ -682,6 +684,8 @@ def build_driver(v: Version) -> Driver:
     out: list = [ln for s in tops
                  if isinstance(s, ast.ImportFrom) and s.module == "__future__"
                  for ln in (ast.get_source_segment(v.text, s) or "").splitlines()]
+    if any(_EXC_STUB in st for st in stubs):
+        stubs[0:0] = _EXC_HELPER.split("\n")       # (one line of the text each)
     out.extend(stubs)
     std = _std_names(tops)
     for s in chosen:
@@ -730,6 +734,76 @@ def build_driver(v: Version) -> Driver:
     return Driver("extract", "\n".join(out) + "\n", fname, _first_line(v.node) + off,
                   v.node.lineno + off, v.last_line + off, off, [cls.name], v.kind,
                   v.self_name())
+
+
+#: how an exception class the project's own module defines is given in an
+#: extract: the class an input's prefix made for it, else a class of that
+#: name (a made-up value is no class: ``raise InstallerError(...)`` would
+#: fail with "exceptions must derive from BaseException", and ``except``
+#: of it with a TypeError, on any input)
+_EXC_STUB = "__lx_exc__("
+_EXC_HELPER = ("def __lx_exc__(name, base):\n"
+               "    got = globals().get(name)\n"
+               "    if isinstance(got, type) and issubclass(got, BaseException):\n"
+               "        return got\n"
+               "    return type(name, (base,), {'__init__': lambda self, *a, **k: "
+               "base.__init__(self, *a), '__module__': __name__})")
+_EXC_SUFFIXES = ("Error", "Exception", "Warning", "Exc")
+
+
+def _exception_names(module: ast.Module) -> set:
+    """Names the module raises or catches (``raise X``, ``raise X(...)``,
+    ``except X``, ``except (X, Y)``)."""
+    out = set()
+    for n in ast.walk(module):
+        e = None
+        if isinstance(n, ast.Raise) and n.exc is not None:
+            e = n.exc.func if isinstance(n.exc, ast.Call) else n.exc
+            es = [e]
+        elif isinstance(n, ast.ExceptHandler) and n.type is not None:
+            es = n.type.elts if isinstance(n.type, ast.Tuple) else [n.type]
+        else:
+            continue
+        out.update(x.id for x in es if isinstance(x, ast.Name))
+    return out
+
+
+def _record_class(c: ast.ClassDef) -> bool:
+    """Is ``c`` a ``TypedDict`` or ``NamedTuple`` class (fields alone)?  Kept
+    in an extract: calling it builds the dict or tuple itself, where a
+    made-up class would answer a made-up value (``return InfoDict(id=...)``
+    against ``return dict(id=...)``: one and the same dict)."""
+    return any((_dotted(b) or "").split(".")[-1] in ("TypedDict", "NamedTuple")
+               for b in c.bases)
+
+
+def _exception_class(c: ast.ClassDef, raised: set) -> bool:
+    """Is the module's class ``c`` an exception class the code raises or
+    catches (by its name, or its bases' names: ``class BadDistInfo(
+    ValueError, InstallerError)``)?  Such a class is kept in an extract:
+    a made-up value in its place cannot be raised."""
+    import builtins
+    if c.name not in raised and not c.name.endswith(_EXC_SUFFIXES):
+        return False
+    for b in c.bases:
+        name = b.id if isinstance(b, ast.Name) else b.attr if isinstance(b, ast.Attribute) \
+            else ""
+        k = getattr(builtins, name, None)
+        if isinstance(k, type) and issubclass(k, BaseException) or \
+                name.endswith(_EXC_SUFFIXES):
+            return True
+    return False
+
+
+def _exception_stub(name: str, raised: set) -> str:
+    """A one-line definition of ``name``, imported from the project's own
+    module, as an exception class, where the module raises or catches it or
+    its name says it is one (``InstallerError``, ``DeprecatedWarning``)."""
+    if not name.isidentifier() or not (name in raised or name.endswith(_EXC_SUFFIXES)) or \
+            not name[:1].isupper():
+        return ""
+    base = "Warning" if name.endswith("Warning") else "Exception"
+    return f"{name} = {_EXC_STUB}{name!r}, {base})"
 
 
 #: gettext's functions by the names projects give their wrappers
@@ -984,3 +1058,123 @@ def _to_markers(v: Version, lines: set) -> set:
         if best is not None:
             out.add(best.lineno)
     return out
+
+
+#: standard classes whose instances take any attribute from outside (a
+#: namespace filled by its user): a class built on them is never closed
+_OPEN_STD_BASES = {("argparse", "Namespace"), ("types", "SimpleNamespace"),
+                   ("threading", "local"), ("_thread", "_local")}
+#: the standard modules whose classes a closed class may build on: abstract
+#: bases, protocols, enums, containers -- none sets instance attributes in
+#: an ``__init__`` of its own
+_STATELESS_STD = frozenset({"abc", "_abc", "collections.abc", "_collections_abc", "typing",
+                            "numbers", "enum", "collections", "_collections"})
+#: class decorators that add no attribute names of their own beyond the
+#: class's annotations and methods
+_CLOSED_DECORATORS = {"dataclass", "dataclasses.dataclass", "total_ordering",
+                      "functools.total_ordering", "final", "typing.final", "unique",
+                      "enum.unique"}
+
+
+def _std_class(module: str, name: str):
+    """The class ``module.name`` of the standard library (imported only
+    where it is already imported or quiet to import), else None."""
+    import importlib
+    top = module.split(".")[0]
+    if top not in sys.stdlib_module_names or (module, name) in _OPEN_STD_BASES:
+        return None
+    mod = sys.modules.get(module)
+    if mod is None and (top in _QUIET_MODULES or top in ("abc", "collections", "enum",
+                                                          "numbers", "typing")):
+        try:
+            mod = importlib.import_module(module)
+        except ImportError:
+            return None
+    c = getattr(mod, name, None)
+    # (only classes that set no instance attributes of their own: an
+    # object made without ``__init__`` lacks what ``logging.Handler`` or
+    # ``UserDict`` would have set, and those may be made up)
+    if not isinstance(c, type) or (c.__module__, c.__name__) in _OPEN_STD_BASES or \
+            c.__module__ not in _STATELESS_STD or c.__name__.startswith("User"):
+        return None
+    return c
+
+
+def closed_classes(module: ast.Module) -> dict:
+    """The module's top-level classes whose attributes the module's text
+    tells in full (issue 20): every base a builtin class, a class of the
+    standard library or another such class of the module; no metaclass, no
+    decorator that may add attributes, no ``__getattr__``; and a module that
+    neither ``setattr``s nor reaches into ``__dict__``/``vars``.  On an
+    instance of one of them, an attribute that no class of its own defines,
+    that no statement of the module assigns on any object and that no base
+    has, is missing in the program as well: reading it raises
+    AttributeError, where a made-up value would hide the error (an edit
+    that replaces ``temp.close()``, which the class lacks, by
+    ``temp._cache.close()``).  Returns ``{"classes": names, "attrs": names
+    some object of the module may have}``; no classes where the module
+    cannot tell."""
+    import builtins
+    for n in ast.walk(module):
+        if isinstance(n, ast.Name) and n.id in ("setattr", "vars", "__dict__") or \
+                isinstance(n, ast.Attribute) and n.attr in ("__dict__", "__setattr__"):
+            return {"classes": [], "attrs": []}
+    std: dict = {}                      # a name the module imports -> (module, name)
+    std_mods: dict = {}                 # ``import collections.abc as cabc``
+    for s in _top_statements(module):
+        for st in [s] + (_block_parts(s) if isinstance(s, (ast.Try, ast.If)) else []):
+            if isinstance(st, ast.ImportFrom) and not st.level and st.module:
+                for a in st.names:
+                    std[a.asname or a.name] = (st.module, a.name)
+            elif isinstance(st, ast.Import):
+                for a in st.names:
+                    std_mods[a.asname or a.name] = a.name
+    attrs: set = set()
+    for n in ast.walk(module):
+        if isinstance(n, ast.Attribute) and isinstance(n.ctx, (ast.Store, ast.Del)):
+            attrs.add(n.attr)
+    classes = {s.name: s for s in module.body if isinstance(s, ast.ClassDef)}
+    closed: set = set()
+    changed = True
+    while changed:
+        changed = False
+        for name, c in classes.items():
+            if name in closed or c.keywords:
+                continue
+            if any((_dotted(d.func if isinstance(d, ast.Call) else d) or "")
+                   not in _CLOSED_DECORATORS for d in c.decorator_list):
+                continue
+            if any(isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef)) and
+                   m.name in ("__getattr__", "__getattribute__", "__setattr__")
+                   for m in c.body):
+                continue
+            extra: set = set()
+            ok = True
+            for b in c.bases:
+                if isinstance(b, ast.Subscript):        # ``Generic[T]``, ``Sequence[int]``
+                    b = b.value
+                d = _dotted(b) or ""
+                if d in closed:
+                    continue
+                if "." not in d and isinstance(getattr(builtins, d, None), type):
+                    extra.update(dir(getattr(builtins, d)))
+                    continue
+                head, _, tail = d.rpartition(".")
+                k = _std_class(*std[d]) if d in std else \
+                    _std_class(std_mods[head], tail) if head in std_mods else None
+                if k is None:
+                    ok = False
+                    break
+                extra.update(dir(k))
+            if not ok:
+                continue
+            closed.add(name)
+            changed = True
+            attrs |= extra | bound_names(c)
+            for n in ast.walk(c):
+                if isinstance(n, ast.AnnAssign) and isinstance(n.target, ast.Name):
+                    attrs.add(n.target.id)
+                elif isinstance(n, ast.Constant) and isinstance(n.value, str) and \
+                        n.value.isidentifier():
+                    attrs.add(n.value)          # ``__slots__``, ``__match_args__`` ...
+    return {"classes": sorted(closed), "attrs": sorted(attrs)}

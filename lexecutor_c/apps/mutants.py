@@ -68,14 +68,17 @@ def _header_exprs(st: ast.stmt) -> list:
 
 
 def _walk_expr(node: ast.AST):
-    """The nodes under ``node``, f-strings' insides, lambdas' bodies and
-    comprehensions' bodies aside (their positions are unreliable or their
-    code runs elsewhere)."""
+    """The nodes under ``node``, f-strings' insides aside (their positions
+    are unreliable).  A lambda's body is walked: its code runs only when
+    something calls the lambda, so an input that runs the line without
+    calling it shows nothing of an edit there (``re.sub(lambda m: '%%%2x' %
+    ..., url)`` -> ``'%%%02x'`` on a URL nothing in it matches), and the
+    mutant there, not killed, says so."""
     stack = [node]
     while stack:
         n = stack.pop()
         yield n
-        if isinstance(n, (ast.JoinedStr, ast.Lambda)):
+        if isinstance(n, ast.JoinedStr):
             continue
         stack.extend(reversed(list(ast.iter_child_nodes(n))))
 

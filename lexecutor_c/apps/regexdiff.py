@@ -151,12 +151,17 @@ def _root(e) -> Optional[str]:
     return e.id if isinstance(e, ast.Name) else None
 
 
-def pattern_uses(fn, module: ast.Module, params: set) -> tuple:
+def pattern_uses(fn, module: ast.Module, params: set, known: Optional[dict] = None) -> tuple:
     """([(pattern text, flags)] in the order the function uses them,
     {parameter: [its patterns]}) -- the parameter (or ``self``) each
     pattern is applied to, directly or through a local computed from it
-    (``value = P.sub("", self)``; ``value = Q.sub("", value)``)."""
+    (``value = P.sub("", self)``; ``value = Q.sub("", value)``).
+    ``known``: name -> (text, flags) of module patterns a run found built,
+    for those whose text the module computes from what reading cannot
+    tell."""
     pats = module_patterns(module)
+    for k, p in (known or {}).items():
+        pats.setdefault(k, p)
     consts = dict(assignments(module.body))
     assigns = {}            # id(value) -> the local a one-name assignment binds
     parents: dict = {}
@@ -372,7 +377,7 @@ def numbers_sample(text: str, flags: int = 0) -> Optional[str]:
     return t if t is not None and len(t) <= _MAX_LEN and t != _Gen(parsed).text() else None
 
 
-def _samples(text: str, flags: int, members: bool = False) -> list:
+def _samples(text: str, flags: int, members: bool = False, points: int = 40) -> list:
     try:
         parsed = _sre_parse.parse(text, flags)
     except Exception:
@@ -382,17 +387,18 @@ def _samples(text: str, flags: int, members: bool = False) -> list:
     first = g.text()
     if first is not None:
         out.append(first)
-    for k in range(min(g.points, 40)):
+    for k in range(min(g.points, points)):
         t = g.text(k)
         if t is not None and t not in out:
             out.append(t)
     return [t for t in out if len(t) <= _MAX_LEN]
 
 
-def member_samples(text: str, flags: int = 0, limit: int = 6) -> list:
+def member_samples(text: str, flags: int = 0, limit: int = 6, points: int = 40) -> list:
     """Texts the pattern matches, each choice taken on its own, a set's
-    every listed member among them (``^:[ \\t]+``: ``': '`` and ``':\\t'``)."""
-    return _samples(text, flags, members=True)[:limit]
+    every listed member among them (``^:[ \\t]+``: ``': '`` and ``':\\t'``);
+    ``points``: how many of the choice points, in order, are flipped."""
+    return _samples(text, flags, members=True, points=points)[:limit]
 
 
 def _varied(base: str) -> list:
