@@ -3429,11 +3429,11 @@ def _wrongly_typed(prefix: str, r: dict, v: Version) -> list:
     if m is None or not isinstance(line, int) or not prefix or \
             not str(r.get("outcome", "")).startswith("raised:TypeError"):
         return []
-    lines = v.text.splitlines()
-    if not 0 < line <= len(lines):
+    words = _line_words(v, line)
+    if not words:
         return []
-    words = set(re.findall(r"[A-Za-z_]\w*", lines[line - 1]))
-    kinds = {"list": ast.List, "tuple": ast.Tuple, "dict": ast.Dict, "set": ast.Set}
+    want = {"list": ast.List, "tuple": ast.Tuple, "dict": ast.Dict,
+            "set": ast.Set}.get(m.group(1))
     try:
         stmts = ast.parse(prefix).body
     except (SyntaxError, ValueError, RecursionError, MemoryError):
@@ -3443,7 +3443,6 @@ def _wrongly_typed(prefix: str, r: dict, v: Version) -> list:
         if not (isinstance(st, ast.Assign) and len(st.targets) == 1):
             continue
         t, val = st.targets[0], st.value
-        want = kinds.get(m.group(1))
         if not (want is not None and isinstance(val, want) or
                 m.group(1) in ("int", "float", "NoneType") and isinstance(val, ast.Constant) and
                 type(val.value).__name__ == m.group(1)):
@@ -3456,14 +3455,20 @@ def _wrongly_typed(prefix: str, r: dict, v: Version) -> list:
     return out[:2]
 
 
+def _line_words(v: Version, line: int) -> set:
+    """The names on line ``line`` of the version's text (none past its end)."""
+    lines = v.text.splitlines()
+    return set(re.findall(r"[A-Za-z_]\w*", lines[line - 1])) if 0 < line <= len(lines) \
+        else set()
+
+
 def _line_pattern_texts(v: Version, line: int) -> list:
     """Texts that the patterns of the module or the function's class named
     on ``line`` (``self._href.finditer(...)``) match, two of each."""
     from . import regexdiff
-    lines = v.text.splitlines()
-    if not 0 < line <= len(lines):
+    words = _line_words(v, line)
+    if not words:
         return []
-    words = set(re.findall(r"[A-Za-z_]\w*", lines[line - 1]))
     try:
         pats = regexdiff.module_patterns(v.module)
         if v.cls is not None:
@@ -3658,8 +3663,8 @@ class _InputSource:
         self.patterns_aimed = True
         wanted: list = []           # (parameter, text, pattern name)
         for label, v in self.versions.items():
-            built = {k: p for k, p in (found.get(label) or {}).items()
-                     if k not in regexdiff.module_patterns(v.module)}
+            static = regexdiff.module_patterns(v.module)
+            built = {k: p for k, p in (found.get(label) or {}).items() if k not in static}
             if not built:
                 continue
             try:

@@ -790,11 +790,8 @@ def _closed_attributes(load, env: dict, closed: Optional[dict], missed: Optional
     if not closed or not closed.get("classes"):
         return load
     known = frozenset(closed.get("attrs") or ())
-    types_ = {}
-    for name in closed["classes"]:
-        k = env.get(name)
-        if isinstance(k, type) and k.__module__ == env.get("__name__"):
-            types_[k] = True
+    types_ = {k for k in map(env.get, closed["classes"])
+              if isinstance(k, type) and k.__module__ == env.get("__name__")}
     if not types_:
         return load
 
@@ -813,19 +810,9 @@ def _closed_attributes(load, env: dict, closed: Optional[dict], missed: Optional
 def _watched_functions(names) -> list:
     """[(function, qualified name)] of the names apps/callees gave the run
     to watch (functions of the standard library that only compute)."""
-    import importlib
-    out = []
-    for q in names or ():
-        if not isinstance(q, str) or "." not in q:
-            continue
-        mod, _, name = q.rpartition(".")
-        try:
-            f = getattr(importlib.import_module(mod), name, None)
-        except ImportError:
-            continue
-        if f is not None:
-            out.append((f, q))
-    return out
+    from .callees import function_of
+    return [(f, q) for q in names or () if isinstance(q, str)
+            for f in [function_of(q)] if f is not None]
 
 
 def _global_patterns(fn, env: dict) -> list:

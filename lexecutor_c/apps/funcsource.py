@@ -756,10 +756,8 @@ def _exception_names(module: ast.Module) -> set:
     ``except X``, ``except (X, Y)``)."""
     out = set()
     for n in ast.walk(module):
-        e = None
         if isinstance(n, ast.Raise) and n.exc is not None:
-            e = n.exc.func if isinstance(n.exc, ast.Call) else n.exc
-            es = [e]
+            es = [n.exc.func if isinstance(n.exc, ast.Call) else n.exc]
         elif isinstance(n, ast.ExceptHandler) and n.type is not None:
             es = n.type.elts if isinstance(n.type, ast.Tuple) else [n.type]
         else:
@@ -1084,8 +1082,7 @@ def _std_class(module: str, name: str):
     if top not in sys.stdlib_module_names or (module, name) in _OPEN_STD_BASES:
         return None
     mod = sys.modules.get(module)
-    if mod is None and (top in _QUIET_MODULES or top in ("abc", "collections", "enum",
-                                                          "numbers", "typing")):
+    if mod is None and module in _STATELESS_STD:
         try:
             mod = importlib.import_module(module)
         except ImportError:
