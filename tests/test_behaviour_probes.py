@@ -4704,3 +4704,258 @@ def test_a_prefix_container_where_a_line_wants_a_text_is_made_a_text():
     assert B._wrongly_typed("_self.data = 'x'\n", r, vo) == []
     texts = B._line_pattern_texts(vo, 13)
     assert texts and all(re.search(r'href="[^"]+"', t) for t in texts), texts
+
+
+def test_one_operand_of_a_changed_boolean_test_holds_and_the_other_fails():
+    old = d('''
+        def pick(count, mode):
+            if count > 0 and mode == "r":
+                return "read"
+            return "skip"
+        ''')
+    new = old.replace(" and ", " or ")
+    fa, fb, (ch_o, ch_n) = _versions(old, new, "pick")
+    changed, _ = D._changed_nodes(fb, ch_n)
+    got = [" / ".join(h[1]) for h in D._operand_hints(fb, changed, D._Scope(fb))]
+    # ``count > 0`` holds and ``mode == "r"`` fails, and the reverse: where
+    # ``and`` and ``or`` part; the conjunction's hint has both hold
+    assert any("count = 1" in g and "mode = 'xr'" in g for g in got), got
+    assert any("count = 0" in g and "mode = 'r'" in g for g in got), got
+    # (on the old version's ``and``)
+    changed_o, _ = D._changed_nodes(fa, ch_o)
+    conj = [" / ".join(h[1]) for h in D._conjunction_hints(fa, changed_o, [], D._Scope(fa))]
+    assert conj and "count = 1" in conj[0] and "mode = 'r'" in conj[0], conj
+    # a test without a boolean operator gives none
+    one = d('''
+        def pick(count, mode):
+            if count > 0:
+                return "read"
+            return "skip"
+        ''')
+    fa, fb, (ch_o, ch_n) = _versions(one, one.replace("> 0", "> 1"), "pick")
+    changed, _ = D._changed_nodes(fb, ch_n)
+    assert D._operand_hints(fb, changed, D._Scope(fb)) == []
+
+
+def test_an_own_raise_in_one_version_and_a_wrong_type_error_in_the_other_is_a_change():
+    old = d('''
+        class Locked(Exception):
+            pass
+
+        def release(self, name):
+            if isinstance(self, BaseException) and name in ("__notes__",):
+                BaseException.__delattr__(self, name)
+                return
+            raise Locked
+        ''')
+    new = old.replace(" and name", " or name")
+    c = compare_sources(old, new, "release")
+    assert c.verdict == "changed", c.detail
+    # the rule itself: an aimed input, one version at its own ``raise``
+    # with an exception of its own, the other failing elsewhere on a value
+    # of the wrong type
+    inp = B.Input("", note="aimed: self = ValueError('a'), name = 'x'")
+    ro = {"outcome": "raised:Locked", "message": "", "line": 9}
+    rn = {"outcome": "raised:AttributeError", "line": 7,
+          "message": "'ValueError' object has no attribute 'x'"}
+    own = (frozenset({9}), frozenset({9}))
+    assert not B._artefact(ro, rn, inp, (), own)
+    assert not B._artefact(rn, ro, inp, (), own)
+    # not at a ``raise`` of its own (a failure on an invalid value), not an
+    # aimed input, or both failing on wrong types: no evidence
+    assert B._artefact(dict(ro, line=8), rn, inp, (), own)
+    assert B._artefact(ro, rn, B.Input("", note="seed 0"), (), own)
+    assert B._artefact(dict(ro, outcome="raised:TypeError"), rn, inp, (), own)
+    # an attribute the code asks for by name (``expr.isdigit()`` on a
+    # tuple): a value of the wrong type, no evidence
+    assert B._artefact(ro, rn, inp, (), own, frozenset({"x"}))
+    # a bare re-raise passes on what failed: no line of its own
+    v = function_versions(d('''
+        def f(x):
+            try:
+                return x()
+            except KeyError:
+                raise
+            raise ValueError("no")
+        '''), "m.py")["f"]
+    assert B._deliberate_lines(v) == frozenset({6})
+    assert B._asked_attributes(v) == frozenset()
+
+
+def test_a_piece_of_each_line_compared_with_a_literal_gets_lines_holding_it():
+    old = d('''
+        def parse(lines):
+            props = {}
+            for line in lines:
+                kv = line.strip("\\n").split(":", 1)
+                if len(kv) != 2:
+                    continue
+                k, v = kv
+                props[k.lower()] = v.strip()
+            return props
+        ''')
+    new = d('''
+        def parse(lines):
+            props = {}
+            for line in lines:
+                kv = line.strip("\\n").split(":", 1)
+                if len(kv) != 2:
+                    continue
+                k, v = kv[0], kv[1].strip()
+                if v == "n/a":
+                    v = ""
+                props[k.lower()] = v
+            return props
+        ''')
+    fa, fb, (ch_o, ch_n) = _versions(old, new, "parse")
+    changed, guards = D._changed_nodes(fb, ch_n)
+    got = D._piece_hints(fb, changed, guards, D._Scope(fb))
+    # a list whose line's second piece after the one split is the literal
+    assert (["lines"], ["['x:n/a']"], False) in got, got
+    assert compare_sources(old, new, "parse").verdict == "changed"
+    # a piece of a text split without a literal separator: no value
+    other = new.replace('split(":", 1)', "split(sep, 1)").replace("parse(lines)",
+                                                                     "parse(lines, sep)")
+    fa, fb, (ch_o, ch_n) = _versions(other, other.replace('"n/a"', '"none"'), "parse")
+    changed, guards = D._changed_nodes(fb, ch_n)
+    assert D._piece_hints(fb, changed, guards, D._Scope(fb)) == []
+
+
+def test_an_attribute_the_edit_sets_to_its_own_constant_is_no_made_up_difference():
+    old = d('''
+        def from_counting(cls, ca):
+            return cls(ca.alias, ca.default, inherited=False)
+        ''')
+    new = old.replace("inherited=False", "inherited=True")
+    fa, fb, (ch_o, ch_n) = _versions(old, new, "from_counting")
+    marks = B._edit_marks(fa, fb, ch_o, ch_n)
+    assert {"inherited", "alias"} <= marks[0] and {"False", "True"} <= marks[1], marks
+
+    def ret(inherited, extra=()):
+        return repr(["Attribute", [["alias", "<Dummy 'alias'>"], ["inherited", inherited],
+                                   *extra]])
+    ro = {"outcome": "returned", "ret": ret("False"), "self": "<Dummy 'cls'>"}
+    rn = {"outcome": "returned", "ret": ret("True"), "self": "<Dummy 'cls'>"}
+    # made-up values all around, but what differs is the edit's constant
+    assert not B._weak(["ret"], ro, rn, set(), False, marks=marks)
+    assert B._weak(["ret"], ro, rn, set(), False)
+    # a value that is none of the changed lines' constants, an attribute
+    # holding a made-up value, or one the changed lines do not name: weak
+    assert B._weak(["ret"], dict(ro, ret=ret("'a'")), dict(rn, ret=ret("'b'")), set(), False,
+                   marks=marks)
+    assert B._weak(["ret"], ro, dict(rn, ret=ret("<Dummy 'x'>")), set(), False, marks=marks)
+    # an attribute one object lacks: weak unless the changed lines name it
+    bare = repr(["Attribute", [["alias", "<Dummy 'alias'>"]]])
+    assert not B._weak(["ret"], dict(ro, ret=bare), rn, set(), False, marks=marks)
+    assert B._weak(["ret"], ro, dict(ro, ret=ret("False", [["other", "'x'"]])), set(), False,
+                   marks=marks)
+
+
+def test_a_dict_looked_up_with_a_tuple_gets_each_part_its_place_in_the_keys():
+    old = d('''
+        _LAUNCHERS: dict = {
+            ("console", "win-ia32"): "t32.exe",
+            ("gui", "win-amd64"): "w64.exe",
+        }
+
+        def launcher(section, kind):
+            key = (section, kind)
+            try:
+                name = _LAUNCHERS[key]
+            except KeyError:
+                raise ValueError(key) from None
+            return name.upper()
+        ''')
+    new = old.replace("name.upper()", "name.title()")
+    fa, fb, _ = _versions(old, new, "launcher")
+    scope = D._Scope(fb)
+    # an annotated module dict is one the scope knows
+    assert ("console", "win-ia32") in scope.dicts["_LAUNCHERS"]
+    got = {tuple(p): vs for p, vs, _ in D._hints(fb.node, scope)}
+    assert got.get(("section",), [])[:2] == ["'console'", "'gui'"], got
+    assert got.get(("kind",), [])[:2] == ["'win-ia32'", "'win-amd64'"], got
+    assert compare_sources(old, new, "launcher").verdict == "changed"
+
+
+def test_a_callee_whose_none_result_the_changed_branch_needs_is_made_to_answer_none():
+    old = d('''
+        import re
+        from .vcs import SCHEMES
+
+        VCS_REGEX = re.compile("^(%s)://(.*)" % "|".join(SCHEMES))
+        LOCAL_REGEX = re.compile(r"^file://(.*)#(.*)")
+
+        def parse(line):
+            vcs_match = VCS_REGEX.match(line)
+            local_match: object = LOCAL_REGEX.match(line)
+            if vcs_match is not None:
+                return ("vcs", vcs_match.group(1))
+            elif local_match is not None:
+                return ("local", local_match.group(1))
+            else:
+                path, name = line.rsplit("/", 1)
+                return ("path", path, name)
+        ''')
+    new = old.replace('path, name = line.rsplit("/", 1)', 'path, _, name = line.rpartition("/")')
+    fa, fb, (ch_o, ch_n) = _versions(old, new, "parse")
+    changed, guards = D._changed_nodes(fb, ch_n)
+    hints, needed = D._predicate_hints(fb, changed, guards, D._Scope(fb))
+    # both callees at once first (the ``else`` needs both results None)
+    assert len(hints[0][1]) == 2 and all("_lx_answers(None)" in st for st in hints[0][1])
+    assert {shown for _, shown in needed} == {"VCS_REGEX.match answering None",
+                                              "LOCAL_REGEX.match answering None"}
+    # from the files alone the sibling module is not there: the pattern is
+    # made up, and its ``match`` never answers None but when told to
+    c = compare_sources(old, new, "parse")
+    assert c.verdict == "changed", c.detail
+    # a parameter's, a builtin's or an imported module's call is not one
+    body = d('''
+        import re
+
+        def parse(line, pattern):
+            m = pattern.match(line)
+            n = re.match("x", line)
+            if m is None and n is None:
+                return 1
+            return 2
+        ''')
+    fb = function_versions(body, "m.py")["parse"]
+    test = fb.node.body[2].test
+    assert D._none_tests(test, True, fb, D._Scope(fb)) == []
+
+
+def test_the_commands_a_function_runs_are_made_to_succeed_and_compared_by_their_arguments():
+    old = d('''
+        import subprocess
+        from subprocess import check_call as run_checked
+
+        def release(version):
+            run_checked(["towncrier", "build", version])
+            out = subprocess.check_output(["git", "status"], text=True)
+            run_checked(["git", "tag", version])
+            return out
+        ''')
+    new = old.replace('    run_checked(["git", "tag"',
+                      '    run_checked(["docstrfmt", "CHANGELOG.rst"])\n    run_checked(["git", "tag"')
+    assert new != old
+    fa, fb, _ = _versions(old, new, "release")
+    got = D._process_statements(fb, D._Scope(fb))
+    assert len(got) == 1, got
+    # the module's own name for it bound again once the module ran, the
+    # module's function answering success, an output wanted as text a text
+    assert "['run_checked'] = _lx_answers(0)" in got[0]
+    assert "_lx_subprocess.check_call = _lx_answers(0)" in got[0]
+    assert "_lx_subprocess.check_output = _lx_answers('')" in got[0]
+    # no command of the machine runs: the versions differ in the commands
+    # they would run
+    c = compare_sources(old, new, "release")
+    assert c.verdict == "changed" and "docstrfmt" in c.detail, c.detail
+    # a function that runs none: nothing
+    plain = d('''
+        import subprocess
+
+        def f(x):
+            return subprocess.list2cmdline(x)
+        ''')
+    fp = function_versions(plain, "m.py")["f"]
+    assert D._process_statements(fp, D._Scope(fp)) == []

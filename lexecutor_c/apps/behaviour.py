@@ -757,6 +757,32 @@ def _raise_lines(v: Version, lines: set) -> set:
     return out
 
 
+def _deliberate_lines(v: Version) -> frozenset:
+    """The lines of a version's own ``raise X`` statements (not a bare
+    re-raise, which passes on what failed)."""
+    import ast
+    out: set = set()
+    for n in ast.walk(v.node):
+        if isinstance(n, ast.Raise) and n.exc is not None:
+            out.update(range(n.lineno, (n.end_lineno or n.lineno) + 1))
+    return frozenset(out)
+
+
+def _asked_attributes(v: Version) -> frozenset:
+    """The attribute names a version's function reads by name (``x.isdigit``,
+    ``getattr(x, "name")``)."""
+    import ast
+    out: set = set()
+    for n in ast.walk(v.node):
+        if isinstance(n, ast.Attribute):
+            out.add(n.attr)
+        elif isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and \
+                n.func.id in ("getattr", "hasattr") and len(n.args) > 1 and \
+                isinstance(n.args[1], ast.Constant) and isinstance(n.args[1].value, str):
+            out.add(n.args[1].value)
+    return frozenset(out)
+
+
 def _raised_by_edit(ro: dict, rn: dict, edit_raises: tuple) -> bool:
     """Whether either run raised at a ``raise`` or ``assert`` the edit
     wrote (``assert x is not None, (i, x)``): its message is the edit's own
@@ -926,7 +952,8 @@ def _closed_miss_at_edit(ro: dict, rn: dict, ch_old: set, ch_new: set) -> bool:
     return False
 
 
-def _artefact(ro: dict, rn: dict, inp: "Input", own: tuple = ()) -> bool:
+def _artefact(ro: dict, rn: dict, inp: "Input", own: tuple = (),
+              deliberate: tuple = ((), ()), asked: frozenset = frozenset()) -> bool:
     """Whether two outcomes that differ tell nothing about the function:
     one version failed on a made-up value (:func:`_stand_in_failure`), or
     both raised on an input the generator made up (not a test's call) --
@@ -934,18 +961,36 @@ def _artefact(ro: dict, rn: dict, inp: "Input", own: tuple = ()) -> bool:
     ``own``: strings only one version's changed lines have (the edit's
     tokens); an AttributeError about an attribute so named is the edit's
     doing (``BaseException.__delattr__(self, "__notes__")`` added), not a
-    value of the wrong type."""
+    value of the wrong type.  ``deliberate``: the lines of each version's
+    own ``raise X`` statements (:func:`_deliberate_lines`); on an aimed
+    input, one version raising its own exception there while the other
+    fails elsewhere with an AttributeError about an attribute the code
+    never asks for by name (``asked``: a value's name missing, as
+    ``BaseException.__delattr__(self, name)`` finds it, not a method a
+    value of the wrong type lacks, ``expr.isdigit()`` on a tuple) took
+    another path on the same values: a change, not a blow-up on an
+    invalid value."""
     if _stand_in_failure(ro, inp.prefix) or _stand_in_failure(rn, inp.prefix):
         return True
     if inp.call:
         return False
     a, b = str(ro.get("outcome")), str(rn.get("outcome"))
     wrong_type = {"raised:TypeError", "raised:AttributeError"}
-    if own and inp.note.startswith(("aimed: ", "variant (")) and any(
+    aimed = inp.note.startswith(("aimed: ", "variant ("))
+    if own and aimed and any(
             str(r.get("outcome")) == "raised:AttributeError" and
             any(q in own for q in _QUOTED.findall(str(r.get("message", "")))[1:])
             for r in (ro, rn)):
         return False
+    if aimed and a.startswith("raised:") and b.startswith("raised:"):
+        for (x, lx), (y, ly) in (((ro, deliberate[0]), (rn, deliberate[1])),
+                                 ((rn, deliberate[1]), (ro, deliberate[0]))):
+            missing = _QUOTED.findall(str(y.get("message", "")))[1:]
+            if x.get("line") in lx and str(x.get("outcome")) not in wrong_type and \
+                    str(y.get("outcome")) == "raised:AttributeError" and \
+                    y.get("line") not in ly and missing and \
+                    not any(q in asked for q in missing):
+                return False
     if a.startswith("raised:") and b.startswith("raised:"):
         # on a value the code itself compares against (an aimed input), two
         # different exceptions other than wrong-type ones are two behaviours
@@ -1221,11 +1266,15 @@ def _through_injection(fields: list, a: dict, b: dict) -> bool:
 
 
 def _weak(real: list, ro: dict, rn: dict, swapped: set, own: bool,
-          edit_raises: tuple = ((), ()), swapped_globals: frozenset = frozenset()) -> bool:
+          edit_raises: tuple = ((), ()), swapped_globals: frozenset = frozenset(),
+          marks: tuple = ((), ())) -> bool:
     """Whether a difference in the fields ``real`` may come from what
     made-up values did rather than from the code (see the caller);
-    ``swapped_globals``: :func:`_swapped_globals`."""
+    ``swapped_globals``: :func:`_swapped_globals`; ``marks``: the names
+    and constants on the changed lines (:func:`_edit_marks`)."""
     if _real_side(ro, rn, swapped, edit_raises):
+        return False
+    if "ret" in real and _own_attribute_difference(ro.get("ret"), rn.get("ret"), marks):
         return False
     if swapped_globals and _apart_only_by_swapped(real, ro, rn, swapped_globals):
         return True
@@ -1239,6 +1288,67 @@ def _weak(real: list, ro: dict, rn: dict, swapped: set, own: bool,
             _stand_in_before_divergence(ro, rn) and
             not _own_call_difference(ro, rn) and
             not (own and "calls" not in real))
+
+
+def _edit_marks(old: Version, new: Version, ch_old: set, ch_new: set) -> tuple:
+    """(the names, the constants as snapshots show them) on either
+    version's changed lines: attribute and keyword names, names, texts
+    (a ``setattr``'s or a dict's key), and ``repr`` of every literal
+    (``True``, ``'x'``, ``3``)."""
+    import ast
+    names: set = set()
+    consts: set = set()
+    for v, lines in ((old, ch_old), (new, ch_new)):
+        for n in _on_lines(v, lines):
+            if isinstance(n, ast.Attribute):
+                names.add(n.attr)
+            elif isinstance(n, ast.keyword) and n.arg:
+                names.add(n.arg)
+            elif isinstance(n, ast.Name):
+                names.add(n.id)
+            elif isinstance(n, ast.Constant) and isinstance(
+                    n.value, (str, int, float, bool, type(None))):
+                consts.add(repr(n.value))
+                if isinstance(n.value, str):
+                    names.add(n.value)
+    return frozenset(names), frozenset(consts)
+
+
+def _own_attribute_difference(a, b, marks: tuple) -> bool:
+    """Whether two returned objects of the same class (snapshots) differ in
+    attributes the edit itself sets: every attribute that differs holds no
+    made-up value in either, and is named on the changed lines where one
+    object lacks it (``alias_is_default`` added), or holds, in one of
+    them, a literal of the changed lines (``inherited=False`` ->
+    ``inherited=True``).  Made-up values elsewhere in the objects do not
+    make that difference weak: it is the code's own constant."""
+    names, consts = marks
+    x, y = _parsed(a), _parsed(b)
+    if not (_object_fields(x) and _object_fields(y) and x[0] == y[0]) or \
+            _MADE_UP_ANY.search(str(x[0])):
+        return False
+    dx, dy = {k: repr(w) for k, w in x[1]}, {k: repr(w) for k, w in y[1]}
+    keys = [k for k in set(dx) | set(dy) if dx.get(k) != dy.get(k)]
+    if not keys:
+        return False
+    for k in keys:
+        vals = [w for w in (dx.get(k), dy.get(k)) if w is not None]
+        if any(_MADE_UP_ANY.search(w) or "..." in w for w in vals):
+            return False
+        one_sided = k not in dx or k not in dy
+        if not (one_sided and k in names or not one_sided and any(
+                ast.literal_eval(w) in consts for w in vals if _is_str_literal(w))):
+            return False
+    return True
+
+
+def _is_str_literal(w: str) -> bool:
+    """Whether a snapshot item's repr is that of a plain text (the snapshot
+    of a scalar: ``"'True'"``, ``"\"'x'\""``)."""
+    try:
+        return isinstance(ast.literal_eval(w), str)
+    except (ValueError, SyntaxError, MemoryError, RecursionError):
+        return False
 
 
 def _apart_only_by_swapped(fields: list, a: dict, b: dict, swapped: set) -> bool:
@@ -2212,6 +2322,9 @@ def _check_function(old: Version, new: Version, opts: Options, test_inputs: Opti
     raise_forms = _raise_forms(old, new, ch_old, ch_new)
     edit_raises = (_raise_lines(old, ch_old), _raise_lines(new, ch_new))
     own_tokens = tuple(_edit_tokens(old, new, ch_old, ch_new))
+    deliberate = (_deliberate_lines(old), _deliberate_lines(new))
+    asked = _asked_attributes(old) | _asked_attributes(new)
+    marks = _edit_marks(old, new, ch_old, ch_new)
     old_only, new_only = _swapped_sides(old, new)
     swapped = old_only | new_only
     # (the global names among them: a made-up value of one shows as itself)
@@ -2316,7 +2429,7 @@ def _check_function(old: Version, new: Version, opts: Options, test_inputs: Opti
         ran_old |= h_old
         ran_new |= h_new
         diff = _differences(ro, rn, raise_forms, opts.points == "change")
-        if diff == ["outcome"] and _artefact(ro, rn, inp, own_tokens) and \
+        if diff == ["outcome"] and _artefact(ro, rn, inp, own_tokens, deliberate, asked) and \
                 not _real_side(ro, rn, swapped, edit_raises) and not _unmade(ro, rn) and \
                 not _closed_miss_at_edit(ro, rn, ch_old, ch_new):
             # one version fails on a made-up value lacking an operation the
@@ -2403,7 +2516,8 @@ def _check_function(old: Version, new: Version, opts: Options, test_inputs: Opti
                 # (an aimed input on which both called the same stand-ins
                 # alike, and what differs holds no made-up value: a dict
                 # entry the input gave that one version removes)
-                weak = _weak(real, ro, rn, swapped, own, edit_raises, swapped_globals)
+                weak = _weak(real, ro, rn, swapped, own, edit_raises, swapped_globals,
+                             marks)
                 # what the function does outside (returns, raises, calls,
                 # writes) over a value at the changed lines' exits, either
                 # over a difference in injected values

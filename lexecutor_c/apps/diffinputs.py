@@ -319,6 +319,10 @@ class _Scope:
             if isinstance(s, ast.Assign) and len(s.targets) == 1 and \
                     isinstance(s.targets[0], ast.Name):
                 self._literal(s.targets[0].id, s.value)
+            elif isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name) and \
+                    s.value is not None:
+                # (``_LAUNCHERS: Mapping[...] = {...}``)
+                self._literal(s.target.id, s.value)
         self.locals = {n.id for n in ast.walk(fn) if isinstance(n, ast.Name)
                        and isinstance(n.ctx, ast.Store)} - set(self.params)
         # the text keys the function reads by subscript from each object
@@ -802,6 +806,43 @@ def _callee_hints(v, scope: _Scope) -> list:
     return out
 
 
+def _tuple_key_parts(key, keys: list, scope: "_Scope") -> list:
+    """(each expression of the tuple a dict is looked up with, the values
+    at its place in the dict's keys, in order): ``D[key]`` with ``key =
+    (self.section, kind)`` bound once, or ``D[(a, b)]``, the keys tuples
+    of that length.  None but literal keys."""
+    if isinstance(key, ast.Name) and scope.stores.get(key.id) == 1:
+        key = next((st.value for st in ast.walk(scope.fn)
+                    if isinstance(st, ast.Assign) and len(st.targets) == 1 and
+                    isinstance(st.targets[0], ast.Name) and st.targets[0].id == key.id),
+                   None)
+    if not isinstance(key, ast.Tuple) or not 2 <= len(key.elts) <= 4:
+        return []
+    got = [k for k in keys if isinstance(k, tuple) and len(k) == len(key.elts)]
+    return [(e, [k[j] for k in got]) for j, e in enumerate(key.elts)] if got else []
+
+
+def _tuple_key_hints(v, scope: "_Scope") -> list:
+    """The function looks a module dict up with a tuple of subjects
+    (``_LAUNCHERS[key]``, ``key = (self.section, kind)``): one input per
+    key (three at most) giving every part its place in that key at once.
+    RAW hints."""
+    out = []
+    for n in ast.walk(v.node):
+        if not (isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name) and
+                n.value.id in scope.dicts):
+            continue
+        parts = _tuple_key_parts(n.slice, scope.dicts[n.value.id], scope)
+        paths = [scope.resolved(_dotted(e)) for e, _ in parts]
+        if not parts or any(p is None or not scope.settable(p) for p in paths):
+            continue
+        for k in range(min(3, len(parts[0][1]))):
+            stmts = [st for p, (_, vals) in zip(paths, parts)
+                     for st in _assign(list(p), repr(vals[k]), scope)]
+            out.append(("RAW", stmts, False, [p[0] for p in paths if p[0] in scope.params]))
+    return out[:6]
+
+
 def _invert(e, vals: list) -> tuple:
     """``value % 100 in (11, 12, 13)``: the subject of a simple arithmetic
     expression with a whole-number constant (``%``, ``//``, ``+``, ``-``,
@@ -1149,6 +1190,12 @@ def _hints(node, scope: _Scope) -> list:
         elif isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name) and \
                 n.value.id in scope.dicts:
             add(n.slice, scope.dicts[n.value.id])
+            # ``_LAUNCHERS[key]``, ``key = (self.section, kind)``, the
+            # dict's keys pairs: each part its place in the keys, in the
+            # keys' order (the inputs aimed at every subject's k-th value
+            # then look up the k-th key)
+            for part, vals in _tuple_key_parts(n.slice, scope.dicts[n.value.id], scope):
+                add(part, vals)
         elif isinstance(n, ast.Call) and (test := tuple(_dotted(n.func) or ())) in _PATH_TESTS \
                 and len(n.args) == 1 and not n.keywords:
             # ``os.path.exists(fname)``: a file that is there (written by the
@@ -1425,6 +1472,116 @@ def _text_origin(fn, name: str, params) -> Optional[str]:
                 seen.add(root)
                 todo.append(root)
     return None
+
+
+#: the calls that only take characters off a text's ends
+_END_STRIPS = ("strip", "lstrip", "rstrip")
+
+
+def _piece_defs(fn) -> dict:
+    """The locals -> (the expression, how) of their first binding (a
+    later one, ``v = ""`` under ``if v == "n/a"``, mends the value): None
+    for ``a = e``, an index for ``a, b = e`` (``e[i]``), "item" for ``for
+    a in e`` (one of its items)."""
+    defs: dict = {}
+
+    def put(t, e, how):
+        if isinstance(t, ast.Name):
+            defs.setdefault(t.id, []).append((t.lineno, t.col_offset, e, how))
+
+    for n in ast.walk(fn):
+        if isinstance(n, ast.Assign) and len(n.targets) == 1:
+            t, e = n.targets[0], n.value
+            if isinstance(t, ast.Tuple):
+                if isinstance(e, ast.Tuple) and len(e.elts) == len(t.elts):
+                    for x, y in zip(t.elts, e.elts):
+                        put(x, y, None)
+                else:
+                    for i, x in enumerate(t.elts):
+                        put(x, e, i)
+            else:
+                put(t, e, None)
+        elif isinstance(n, (ast.For, ast.comprehension)):
+            put(n.target, n.iter, "item")
+    return {k: min(v, key=lambda d: d[:2])[2:] for k, v in defs.items()}
+
+
+def _piece_origin(e, val, defs: dict, params, depth: int = 0) -> Optional[tuple]:
+    """(the parameter, its value) that makes the expression ``e`` -- a
+    piece of a parameter through ``strip``, ``split(sep[, n])[i]``,
+    unpacking and loops over it -- equal ``val``: ``v == "n/a"`` with ``k,
+    v = kv[0], kv[1].strip()``, ``kv = line.split(":", 1)``, ``for line in
+    lines`` gives ``lines = ["x:n/a"]``.  None where a step is of another
+    kind."""
+    if depth > 10:
+        return None
+    if isinstance(e, ast.Name):
+        if e.id in params:
+            return e.id, val
+        if e.id not in defs:
+            return None
+        x, how = defs[e.id]
+        if how == "item":
+            return _piece_origin(x, [val], defs, params, depth + 1)
+        if isinstance(how, int):
+            return _split_origin(x, how, val, defs, params, depth)
+        return _piece_origin(x, val, defs, params, depth + 1)
+    if isinstance(e, ast.Subscript) and type(i := _const(e.slice)) is int:
+        return _split_origin(e.value, i, val, defs, params, depth)
+    if isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute) and \
+            e.func.attr in _END_STRIPS and isinstance(val, str) and len(e.args) <= 1:
+        return _piece_origin(e.func.value, val, defs, params, depth + 1)
+    return None
+
+
+def _split_origin(x, i: int, val, defs: dict, params, depth: int) -> Optional[tuple]:
+    """:func:`_piece_origin` of ``x[i]`` equal ``val``, ``x`` a text split
+    on a literal separator (a text with ``val`` as its ``i``-th piece, as
+    many pieces as a ``maxsplit`` allows, the others "x"), or a parameter
+    (a list with ``val`` at ``i``)."""
+    if not isinstance(val, str) or not 0 <= i < 4:
+        return None
+    if isinstance(x, ast.Name) and x.id in params:
+        return x.id, ["x"] * i + [val]
+    if isinstance(x, ast.Name) and x.id in defs and defs[x.id][1] is None:
+        x = defs[x.id][0]
+    if not (isinstance(x, ast.Call) and isinstance(x.func, ast.Attribute) and
+            x.func.attr in ("split", "rsplit") and x.args and not x.keywords):
+        return None
+    sep = _const(x.args[0])
+    most = _const(x.args[1]) if len(x.args) > 1 else i
+    if not isinstance(sep, str) or not sep or sep in val or type(most) is not int or \
+            not i <= most < 4:
+        return None
+    parts = ["x"] * (most + 1)
+    parts[i] = val
+    return _piece_origin(x.func.value, sep.join(parts), defs, params, depth + 1)
+
+
+def _piece_hints(v, changed: list, guards: list, scope: _Scope) -> list:
+    """A local piece of a parameter compared with a literal on the changed
+    lines or their guards (``if v == "n/a"`` where ``v`` is a part of each
+    line of ``lines``): the parameter built so that the piece is the
+    literal (:func:`_piece_origin`)."""
+    defs = _piece_defs(v.node)
+    params = set(scope.params)
+    out, seen = [], set()
+    roots = list(changed) + [p for g in guards for p in _headers(g)]
+    for n in (n for r in roots if isinstance(r, ast.AST) for n in ast.walk(r)):
+        if not (isinstance(n, ast.Compare) and len(n.ops) == 1 and
+                isinstance(n.left, ast.Name) and n.left.id not in params):
+            continue
+        c = _const(n.comparators[0])
+        if c is _NO and isinstance(n.comparators[0], ast.Name):
+            c = scope.constants.get(n.comparators[0].id, _NO)
+        x = _satisfying(n.ops[0], c) if c is not _NO else _NO
+        if not isinstance(x, str) or not x:
+            continue
+        got = _piece_origin(n.left, x, defs, params)
+        if got is not None and (got[0], repr(got[1])) not in seen:
+            seen.add((got[0], repr(got[1])))
+            out.append(([got[0]], [repr(got[1])], False))
+    return out[:4]
 
 
 def _pattern_call(call, scope: _Scope) -> Optional[tuple]:
@@ -1935,22 +2092,82 @@ def _conjunction_hints(v, changed: list, guards: list, scope: _Scope) -> list:
                 for st in g.body for ln in lines):
             tests.append(g.test)
     tests += [s.test for s in changed if isinstance(s, (ast.If, ast.While))]
-    # the locals the function binds once (``is_image = marker[0] == "!"``,
-    # ``marker = m.group(0)``): a part that reads one reads what it holds
-    once = {st.targets[0].id: st.value for st in ast.walk(v.node)
-            if isinstance(st, ast.Assign) and len(st.targets) == 1 and
-            isinstance(st.targets[0], ast.Name) and
-            scope.stores.get(st.targets[0].id) == 1 and st.targets[0].id not in scope.params}
-    parts = []
+    once = _bound_once(v, scope)
     # the early exits before the changed lines must not be taken: their
     # tests' negations join the parts (after the guards', which win where
     # both give a subject a value)
     exits = [e for t in _early_exits(v, sorted(lines)) for e in _negated_parts(t)]
-    for e in [e for t in tests for e in (
-            t.values if isinstance(t, ast.BoolOp) and isinstance(t.op, ast.And) else [t])] + exits:
-        if isinstance(e, ast.Name) and isinstance(once.get(e.id), ast.Compare):
-            e = once[e.id]
-        parts.append(e)
+    chosen = _holding_values([e for t in tests for e in (
+        t.values if isinstance(t, ast.BoolOp) and isinstance(t.op, ast.And) else [t])] + exits,
+        once, scope)
+    if len(chosen) < 2:
+        return []
+    stmts = [st for p, x in chosen.items() for st in _assign(list(p), x, scope)]
+    return [("RAW", stmts, False, [p[0] for p in chosen if p[0] in scope.params])]
+
+
+def _failing_parts(e) -> list:
+    """Parts that, holding, make the operand ``e`` fail: those of
+    :func:`_negated_parts`, and ``not e`` for a name or attribute tested
+    for truth alone."""
+    return _negated_parts(e) or (
+        [ast.UnaryOp(op=ast.Not(), operand=e)] if isinstance(e, (ast.Name, ast.Attribute))
+        else [])
+
+
+def _operand_hints(v, changed: list, scope: _Scope) -> list:
+    """Inputs that make one operand of a boolean operator on the changed
+    lines hold and the others fail, and the reverse (all but one hold):
+    what tells ``a and b`` from ``a or b``, or a test from the same test
+    with one operand more, apart -- :func:`_conjunction_hints` makes every
+    part hold at once, where the two agree.  ``isinstance(self,
+    BaseException) and name in (...)`` gets an exception with another
+    name.  The early exits before the changed lines are not taken.  RAW
+    hints, each giving at least two subjects a value."""
+    lines = sorted({s.lineno for s in changed})
+    once = _bound_once(v, scope)
+    exits = [e for t in _early_exits(v, lines) for e in _negated_parts(t)]
+    out, seen = [], set()
+    for s in changed:
+        roots = _headers(s) if isinstance(s, (ast.If, ast.While, ast.For, ast.With,
+                                              ast.Try, ast.Assert)) else [s]
+        for b in (b for r in roots if isinstance(r, ast.AST) for b in ast.walk(r)):
+            if not isinstance(b, ast.BoolOp) or not 2 <= len(b.values) <= 4:
+                continue
+            for i, e in enumerate(b.values):
+                others = b.values[:i] + b.values[i + 1:]
+                for holding, failing in (([e], others), (others, [e])):
+                    chosen = _holding_values(
+                        holding + [n for x in failing for n in _failing_parts(x)] + exits,
+                        once, scope)
+                    key = tuple(sorted(chosen.items()))
+                    if len(chosen) < 2 or key in seen:
+                        continue
+                    seen.add(key)
+                    stmts = [st for p, x in chosen.items() for st in _assign(list(p), x, scope)]
+                    out.append(("RAW", stmts, False,
+                                [p[0] for p in chosen if p[0] in scope.params]))
+    return out[:8]
+
+
+def _bound_once(v, scope: _Scope) -> dict:
+    """The locals the function binds once (``is_image = marker[0] == "!"``,
+    ``marker = m.group(0)``) -> their expressions: a test that reads one
+    reads what it holds."""
+    return {st.targets[0].id: st.value for st in ast.walk(v.node)
+            if isinstance(st, ast.Assign) and len(st.targets) == 1 and
+            isinstance(st.targets[0], ast.Name) and
+            scope.stores.get(st.targets[0].id) == 1 and st.targets[0].id not in scope.params}
+
+
+def _holding_values(tests: list, once: dict, scope: _Scope) -> dict:
+    """Values (as source, per subject path) that make each of ``tests``
+    hold, where one is plain to choose: a subject compared with a literal,
+    an ``isinstance`` test, ``startswith``/``endswith`` of a literal, a
+    subject tested for truth alone, and two subjects compared where one
+    got a value.  The first test to give a subject a value wins."""
+    parts = [once[e.id] if isinstance(e, ast.Name) and isinstance(once.get(e.id), ast.Compare)
+             else e for e in tests]
 
     def subject(e):
         p = scope.resolved(_dotted(e))
@@ -2017,10 +2234,7 @@ def _conjunction_hints(v, changed: list, guards: list, scope: _Scope) -> list:
                 val = _const(ast.parse(chosen[y], mode="eval").body)
                 if isinstance(val, (int, float)) and not isinstance(val, bool):
                     chosen[x] = repr(val + sign * shift.get(type(op), 0))
-    if len(chosen) < 2:
-        return []
-    stmts = [st for p, x in chosen.items() for st in _assign(list(p), x, scope)]
-    return [("RAW", stmts, False, [p[0] for p in chosen if p[0] in scope.params])]
+    return chosen
 
 
 def _headers(s) -> list:
@@ -3356,6 +3570,108 @@ def _answers(test, want: Optional[bool]) -> list:
     return []
 
 
+class _NoneTest:
+    """A test that a call's result, bound to a local, is None: the callee's
+    name (``NAME`` or ``NAME.attr``, a module's) and the call."""
+
+    def __init__(self, name: str, call, lineno: int):
+        self.name, self.call, self.lineno = name, call, lineno
+
+
+def _none_tests(test, want, v, scope: _Scope) -> list:
+    """The :class:`_NoneTest` of a test (``m is None``, ``m is not None``,
+    ``not m``, ``m``, in ``and``/``or`` too) that wants ``m`` None, ``m``
+    bound once (``m = PATTERN.match(s)``, annotated or not) to a call of a
+    module's function or of a method of a module's object, not a
+    parameter's, a local's, a builtin's or an imported module's."""
+    import builtins
+    if want is None:
+        return []
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return _none_tests(test.operand, not want, v, scope)
+    if isinstance(test, ast.BoolOp):
+        if isinstance(test.op, ast.And) != bool(want):
+            return []           # (one part alone decides: not known which)
+        return [x for p in test.values for x in _none_tests(p, want, v, scope)]
+    name = None
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and \
+            isinstance(test.ops[0], (ast.Is, ast.IsNot)) and \
+            isinstance(test.left, ast.Name) and _const(test.comparators[0]) is None:
+        if isinstance(test.ops[0], ast.Is) == bool(want):
+            name = test.left.id
+    elif isinstance(test, ast.Name) and not want:
+        name = test.id
+    if name is None or scope.stores.get(name) != 1 or name in scope.params:
+        return []
+    call = next((st.value for st in ast.walk(v.node)
+                 if isinstance(st, (ast.Assign, ast.AnnAssign)) and st.value is not None and
+                 [t.id for t in (st.targets if isinstance(st, ast.Assign) else [st.target])
+                  if isinstance(t, ast.Name)] == [name]), None)
+    if not isinstance(call, ast.Call):
+        return []
+    p = _dotted(call.func)
+    if p is None or not 1 <= len(p) <= 2 or not all(isinstance(x, str) for x in p):
+        return []
+    root = p[0]
+    if root in scope.params or root in scope.locals or hasattr(builtins, root) or \
+            root in scope.imports or root in ("self", "cls"):
+        return []
+    return [(_NoneTest(".".join(p), call, test.lineno), want)]
+
+
+#: the functions of ``subprocess`` that run a command to its end, and what
+#: each answers in an input that makes them succeed without running it
+_PROCESS_ANSWERS = {"call": "0", "check_call": "0", "check_output": "b''",
+                    "getoutput": "''", "getstatusoutput": "(0, '')",
+                    "run": "__import__('subprocess').CompletedProcess([], 0, b'', b'')"}
+
+
+def _process_statements(v, scope: _Scope) -> list:
+    """Where the function runs a command (``check_call(['towncrier', ...])``,
+    ``subprocess.run(...)``): the statements of an input in which each such
+    ``subprocess`` function succeeds without running anything and answers
+    an empty output -- its calls, with their arguments, are then what the
+    two versions do.  A command here is not there (or is not this
+    project's), and its failure ends every run before the changed lines.
+    The module's ``from subprocess import ...`` names are bound again once
+    the module ran; an output wanted as text (``text=True``) is ``''``."""
+    modules = {n for n, st in scope.imports.items()
+               if re.fullmatch(r"import subprocess( as \w+)?", st)}
+    named = {}
+    for n, st in scope.imports.items():
+        m = re.fullmatch(r"from subprocess import (.+)", st)
+        if m:
+            for part in m.group(1).strip("()").split(","):
+                name, _, alias = part.strip().partition(" as ")
+                if (alias.strip() or name) == n and name in _PROCESS_ANSWERS:
+                    named[n] = name
+    used, text = [], False
+    for n in ast.walk(v.node):
+        if not isinstance(n, ast.Call):
+            continue
+        f = n.func
+        name = named.get(f.id) if isinstance(f, ast.Name) else \
+            f.attr if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and \
+            f.value.id in modules and f.attr in _PROCESS_ANSWERS else None
+        if name is None:
+            continue
+        used.append((f.id if isinstance(f, ast.Name) else None, name))
+        text = text or any(k.arg in ("text", "universal_newlines", "encoding") and
+                           _const(k.value) not in (False, None) for k in n.keywords)
+    if not used:
+        return []
+
+    def answer(name):
+        a = _PROCESS_ANSWERS[name]
+        return a.replace("b''", "''") if text else a
+    stmts = ["import subprocess as _lx_subprocess"] + [
+        f"_lx_subprocess.{name} = {_ANSWER}({answer(name)})"
+        for name in dict.fromkeys(name for _, name in used)]
+    stmts += [after_module(local, f"{_ANSWER}({answer(name)})")
+              for local, name in dict.fromkeys(used) if local is not None]
+    return ["\n".join(stmts)]
+
+
 def _predicate_hints(v, changed: list, guards: list, scope: _Scope) -> list:
     """The module's predicates that decide whether the changed lines run
     (``if not isatty(sys.stdin): return None`` before them, ``if
@@ -3389,14 +3705,35 @@ def _predicate_hints(v, changed: list, guards: list, scope: _Scope) -> list:
     out: list = []
     needed: list = []
     named: set = set()
+    # a local bound once to a call whose result a test reads for None
+    # (``vcs_match = VCS_REGEX.match(line)``, ``if vcs_match is not None``):
+    # the callee made to answer None -- a made-up one never does
+    tests = [(t, w) for test, want in tests for t, w in _none_tests(test, want, v, scope)] + \
+        tests
+    none_names: list = []
     # the tests nearest the changed lines first (the innermost guard, the
     # last early exit), the module's predicates of two of them at most
     tests.sort(key=lambda t: -t[0].lineno)
     for test, want in tests:
         if len(out) >= 4:
             break
-        for call, need in _answers(test, want):
+        for call, need in (_answers(test, want) if not isinstance(test, _NoneTest)
+                           else [(test.call, None)]):
             f = call.func
+            if isinstance(test, _NoneTest):
+                if test.name in named:
+                    continue
+                named.add(test.name)
+                none_names.append(test.name)
+                out.append(("RAW", [after_module(test.name, f"{_ANSWER}(None)")], False, []))
+                needed.append((after_module(test.name, f"{_ANSWER}(None)"),
+                               f"{test.name} answering None"))
+                if len(none_names) == 2:
+                    # (every such callee at once: ``if a is not None: ...
+                    # elif b is not None: ... else: <changed>``)
+                    out.insert(0, ("RAW", [after_module(n, f"{_ANSWER}(None)")
+                                           for n in none_names], False, []))
+                continue
             if isinstance(f, ast.Name) and f.id not in scope.params and \
                     f.id not in scope.locals and not hasattr(builtins, f.id):
                 name = f.id
@@ -3504,6 +3841,12 @@ def aimed_inputs(old, new, ch_old: set, ch_new: set, base: str = "") -> list:
             near.extend((h, v) for h in _clock_hints(v, changed, guards, scope))
             near.extend((h, v) for h in _range_hints(guards, scope))
             near.extend((h, v) for h in _conjunction_hints(v, changed, guards, scope))
+            near.extend((h, v) for h in _operand_hints(v, changed, scope))
+            near.extend((h, v) for h in _piece_hints(v, changed, guards, scope))
+            near.extend((h, v) for h in _tuple_key_hints(v, scope))
+            for st in _process_statements(v, scope):
+                near.append((("RAW", [st], False, []), v))
+                predicates.append((st, "the commands it runs answering success"))
             got, needed = _predicate_hints(v, changed, guards, scope)
             answering.extend((h, v) for h in got)
             predicates.extend(needed)
@@ -3609,6 +3952,13 @@ def aimed_inputs(old, new, ch_old: set, ch_new: set, base: str = "") -> list:
     flips = {after_module(name, x): name for sc in scopes.values() for name, x in sc.flags.items()}
     flags = list(dict.fromkeys(st for (path, sts, *_), _ in near + rest if path == "RAW"
                                for st in sts if st in flips))
+    # the callees made to answer None where the changed lines need a
+    # result that is None (a made-up callee never answers None), and the
+    # commands the function runs made to succeed, go with every subject
+    # at once as the flags do
+    nones = {st: shown for st, shown in predicates
+             if shown.endswith((" answering None", " answering success"))}
+    flags += [st for st in nones if st not in flags]
 
     def at_once(n: int, lead: list, lead_shown: list, names: list) -> list:
         # the first ``n`` inputs giving every subject its k-th value, after
@@ -3622,7 +3972,7 @@ def aimed_inputs(old, new, ch_old: set, ch_new: set, base: str = "") -> list:
                 shown.append(f"{'.'.join(path)} = {val}")
             made.append((head + "\n" + "\n".join(stmts), "aimed: " + ", ".join(shown), names))
         return made
-    flipped = [f"{flips[st]} flipped" for st in flags]
+    flipped = [f"{flips[st]} flipped" if st in flips else nones[st] for st in flags]
     combos = at_once(4, flags, flipped, named) if len(subjects) >= 2 or subjects and flags \
         else []
     # (and the values aimed at them, and at the parameters, in the rest of

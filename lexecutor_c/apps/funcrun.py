@@ -29,6 +29,7 @@ from __future__ import annotations
 import ast
 import itertools
 import re
+import types
 from typing import Optional
 
 from ..engine import sandbox
@@ -1904,6 +1905,11 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
                     for part in head.split(".")[1:]:
                         owner = getattr(owner, part)
                     if isinstance(owner, type):
+                        setattr(owner, attr, x)
+                    elif owner is not None and not isinstance(owner, types.ModuleType):
+                        # ``PATTERN.match``: a method of an object of the
+                        # module (a made-up one, or one whose attributes
+                        # can be set; a compiled pattern's cannot)
                         setattr(owner, attr, x)
                 except (AttributeError, TypeError):
                     pass
