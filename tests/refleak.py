@@ -261,6 +261,7 @@ def dummy_use():
         d + 1, 1 - d, d == d, d < 1, bool(d), len(d), str(d), repr(d), hash(d)
         for _ in d:
             break
+        (a, b), *rest, c = d        # unpacking: the width read from the frame's code
         with d as inner:
             inner.x = 1
 

@@ -267,6 +267,50 @@ def test_doctest_calls_become_inputs():
     assert c.evidence["distinguishing_input"]["note"].startswith("doctest:")
 
 
+def test_what_a_doctest_did_to_its_object_comes_before_the_call():
+    # ``q = Queue()``, then ``for x in 'abc': q.push(x)``, then ``q.peek()``:
+    # the call gets the object with those items (it got a bare ``Queue()``,
+    # on which peek never passes its emptiness test)
+    from lexecutor_c.apps.diffinputs import doctest_calls
+    old = d('''
+        class Queue:
+            """
+            >>> q = Queue()
+            >>> for x in 'abc':
+            ...     print(q.push(x))
+            0
+            1
+            2
+            >>> q.peek()
+            'a'
+            >>> Queue().peek() is None
+            True
+            """
+            def __init__(self):
+                self.items = []
+
+            def push(self, x):
+                self.items.append(x)
+                return len(self.items) - 1
+
+            def peek(self):
+                if not self.items:
+                    return None
+                return self.items[0]
+        ''')
+    new = old.replace("return self.items[0]", "return self.items[-1]")
+    v = function_versions(new)["Queue.peek"]
+    calls = doctest_calls(v)
+    assert calls[0][0] == {"self": "_lx_doc_q", "args": [], "kwargs": {}, "imports": [
+        "_lx_doc_q = Queue()", "for x in 'abc':\n    print(_lx_doc_q.push(x))"]}, calls
+    assert calls[1][0]["self"] == "Queue()" and calls[1][0]["imports"] == []
+    c = compare_sources(old, new, "Queue.peek")
+    assert c.verdict == "changed", c.detail
+    shown = c.evidence["distinguishing_input"]
+    assert shown["note"].startswith("doctest: q.peek()"), shown
+    assert "_lx_doc_q.push" in json.dumps(shown), shown
+
+
 def test_an_attribute_only_the_new_version_sets_is_a_change():
     old = d('''
         class Spec:

@@ -3547,6 +3547,22 @@ def test_a_made_up_attribute_a_typeerror_wants_a_text_is_given_one():
         "        return result", "        return str(result)"), "Finder.path_of")
 
 
+def test_a_made_up_address_attribute_is_given_an_absolute_address():
+    # ``self.cache_url(request.url)`` normalises the address and raises "Only
+    # absolute URIs are allowed" on ``'a'``: an attribute whose name says it
+    # holds an address gets one with a scheme and a host
+    src = FINDER_OLD.replace("self.base", "self.base_url")
+    fa, fb, _ = _versions(src, src.replace("return result", "return result * 2"),
+                          "Finder.path_of")
+    text = "expected str, bytes or os.PathLike object, not Dummy"
+    assert D.made_up_attributes(fb, ["base_url"], text) == \
+        [("self.base_url", "'https://example.com/a'")]
+    assert D.made_up_attributes(fb, ["base_url"], "'Dummy' object is not iterable") == \
+        [("self.base_url", "['a']")]                    # a list stays a list
+    assert D._text_for("request.urlopen", "'a'") == "'a'"   # no address by its name
+    assert D._text_for("self.uris", "'a'") == "'https://example.com/a'"
+
+
 # a parser that raises unless its pattern matches, whose edit sits under
 # an optional group that takes part (``-py3.8``) while another (``-arch``)
 # does not
@@ -4959,3 +4975,137 @@ def test_the_commands_a_function_runs_are_made_to_succeed_and_compared_by_their_
         ''')
     fp = function_versions(plain, "m.py")["f"]
     assert D._process_statements(fp, D._Scope(fp)) == []
+
+
+# a decorator factory: the edits sit in the wrapper it returns, under a
+# lock the caller may pass (``lock=None``) and in what the wrapper does with
+# the keywords it is called with
+CACHED_OLD = textwrap.dedent('''
+    import functools
+
+
+    def hashkey(*args, **kwargs):
+        return args + tuple(sorted(kwargs.items()))
+
+
+    def cached(cache, key=hashkey, lock=None):
+        def decorator(func):
+            if lock is None:
+                def wrapper(*args, **kwargs):
+                    k = key(*args, **kwargs)
+                    try:
+                        return cache[k]
+                    except KeyError:
+                        pass
+                    v = func(*args, **kwargs)
+                    cache[k] = v
+                    return v
+            else:
+                def wrapper(*args, **kwargs):
+                    k = key(*args, **kwargs)
+                    try:
+                        with lock:
+                            return cache[k]
+                    except KeyError:
+                        pass
+                    v = func(*args, **kwargs)
+                    with lock:
+                        return cache.setdefault(k, v)
+            return functools.update_wrapper(wrapper, func)
+        return decorator
+''')
+
+
+def test_a_wrapper_taking_keywords_is_called_with_one():
+    # ``key(*args)`` drops the keywords the wrapper got: two calls that
+    # differ only in a keyword share a cache entry. Called with positional
+    # arguments alone, the versions agreed on every input: a wrong "same"
+    new = CACHED_OLD.replace("                k = key(*args, **kwargs)\n"
+                             "                try:\n"
+                             "                    return cache[k]",
+                             "                k = key(*args)\n"
+                             "                try:\n"
+                             "                    return cache[k]", 1)
+    assert new != CACHED_OLD
+    _found_and_rewrite_kept(CACHED_OLD, new, CACHED_OLD.replace(
+        "        return functools.update_wrapper(wrapper, func)",
+        "        wrapped = functools.update_wrapper(wrapper, func)\n"
+        "        return wrapped"), "cached")
+
+
+def test_a_parameter_a_wrapper_enters_is_given_a_lock():
+    # ``lock=None`` read by ``if lock is None`` and entered by ``with lock:``
+    # in the wrapper: 1 and 'x' failed at the ``with`` before the edit ran
+    new = CACHED_OLD.replace("return cache.setdefault(k, v)", "return cache.get(k, v)")
+    fa, fb, (lo, ln) = _versions(CACHED_OLD, new, "cached")
+    changed, guards = D._changed_nodes(fb, ln)
+    alts = D._parameter_alternatives(fb, changed + [p for g in guards for p in D._headers(g)])
+    assert (["lock"], ["__import__('threading').RLock()", "1", "'x'"], "value") in alts, alts
+    c = compare_sources(CACHED_OLD, new, "cached")
+    assert c.verdict == "changed", c.detail
+
+
+def test_a_parameter_stored_into_under_a_handler_is_given_one_that_refuses():
+    # ``try: cache[k] = v / except ValueError: pass`` (a cache refusing a
+    # value too large): only a cache that raises there runs the handler
+    old = CACHED_OLD.replace("                cache[k] = v\n                return v",
+                             "                try:\n                    cache[k] = v\n"
+                             "                except ValueError:\n                    pass\n"
+                             "                return v")
+    new = old.replace("                except ValueError:\n                    pass\n",
+                      "                except ValueError:\n                    return None\n")
+    assert CACHED_OLD != old != new
+    fa, fb, (lo, ln) = _versions(old, new, "cached")
+    tries = [t for t in ast.walk(fb.node) if isinstance(t, ast.Try) and any(
+        isinstance(h.type, ast.Name) and h.type.id == "ValueError" for h in t.handlers)]
+    got = D._handler_hints(tries[0], D._Scope(fb))
+    assert any(note == "cache refuses every item with ValueError" for _, note in got), got
+    ns: dict = {}
+    exec(next(p for p, note in got if note.startswith("cache refuses")), ns)
+    with pytest.raises(ValueError):
+        ns["cache"]["k"] = 1
+    c = compare_sources(old, new, "cached")
+    assert c.verdict == "changed", c.detail
+
+
+SIZED_OLD = textwrap.dedent('''
+    class Cache:
+        def __init__(self, maxsize):
+            self.__data = dict()
+            self.__size = dict()
+            self.__currsize = 0
+            self.__maxsize = maxsize
+
+        def __setitem__(self, key, value):
+            maxsize = self.__maxsize
+            size = 1
+            if key not in self.__data or self.__size[key] < size:
+                while self.__currsize + size > maxsize:
+                    self.popitem()
+            if key in self.__data:
+                diffsize = size - self.__size[key]
+            else:
+                diffsize = size
+            self.__data[key] = value
+            self.__size[key] = size
+            self.__currsize += diffsize
+
+        def popitem(self):
+            key = next(iter(self.__data))
+            del self.__data[key]
+            self.__currsize -= self.__size.pop(key)
+            return key
+''')
+
+
+def test_a_dict_whose_entries_are_counted_holds_numbers_at_the_key():
+    # ``key in self.__data`` and ``size - self.__size[key]``: the key in both
+    # dicts, and ``self.__size`` a number there (a text made ``<`` raise
+    # TypeError before the changed line ran)
+    new = SIZED_OLD.replace("diffsize = size - self.__size[key]", "diffsize = size")
+    fa, fb, (lo, ln) = _versions(SIZED_OLD, new, "Cache.__setitem__")
+    got = D._lookup_hints(fb, min(ln), D._Scope(fb))
+    assert got and all("self._Cache__size = {key: 1}" in h[1] and
+                       "self._Cache__data = {key: 'x'}" in h[1] for h in got), got
+    c = compare_sources(SIZED_OLD, new, "Cache.__setitem__")
+    assert c.verdict == "changed" and "_Cache__currsize" in c.detail, c.detail

@@ -180,6 +180,28 @@ def test_dummy_call_iter_len_bool(d):
     assert len(list(reversed(d))) == 1
 
 
+def test_dummy_unpacks_into_as_many_names_as_the_target_has(d):
+    # rows = sql(...).fetchall(); ((rowid, key, mode),) = rows: the outer
+    # unpacking takes one item, the inner three (a Dummy iterating one item
+    # raised "not enough values to unpack (expected 3, got 1)")
+    ((rowid, key, mode),) = d
+    assert all(type(x) is _core.Dummy for x in (rowid, key, mode))
+    a, b = d
+    assert type(a) is _core.Dummy and type(b) is _core.Dummy
+    first, *rest, last = d                  # EXTENDED_ARG: 1 | 1 << 8
+    assert rest == [] and type(last) is _core.Dummy
+    *only, = d
+    assert len(only) == 1
+    () = d
+    for k, v in d:                          # each item unpacks too
+        assert type(k) is _core.Dummy and type(v) is _core.Dummy
+    many = "(" + ", ".join(f"n{i}" for i in range(300)) + ",) = d"
+    ns = {"d": d}
+    exec(many, ns)                          # a width past one byte
+    assert type(ns["n299"]) is _core.Dummy
+    assert len(list(d)) == 1 and len([x for x in d]) == 1   # no target: one item
+
+
 def test_dummy_numbers(d):
     for r in (d + 1, 1 + d, d - 1, 2 - d, d * 3, "s" * d, d / 2, 2 / d, d // 2, 2 // d,
               d % 2, 2 % d, d ** 2, 2 ** d, pow(d, 2, 5), d @ d, d << 1, 1 >> d, d & 1,

@@ -457,3 +457,56 @@ def test_a_name_request_is_not_given_flasks_context_proxy():
     assert gen._module_for("request") is None
     assert gen._module_for("np") in ("numpy", None)
     assert gen._module_for("json") == "json"
+
+
+def test_a_match_whose_groups_the_code_reads_by_name_has_those_groups():
+    # ``groups = m.groupdict()`` then ``groups['scheme']`` / ``.get('login')``
+    # and ``m.group('path')``: a real match with one named group each (an
+    # unnamed ``(.)`` group raised KeyError before the lines after it ran)
+    src = ("m = VCS_REGEX.match(line)\nif m is not None:\n    groups = m.groupdict()\n"
+           "    if groups.get('login'):\n        uri = groups['scheme'] + m.group('path')\n")
+    plans = OfflineGenerator(seed=0, passed=frozenset({"line"})).initial(analyze(src), 6)
+    found = []
+    for p in plans:
+        ns: dict = {}
+        exec(compile(p.prefix, "<prefix>", "exec"), ns)
+        m = ns["VCS_REGEX"].match("x") if "VCS_REGEX" in ns else None
+        if m is not None and hasattr(m, "groupdict"):
+            found.append(m.groupdict())
+    assert any({"login", "scheme", "path"} <= set(g) and g["login"] for g in found), \
+        [p.prefix for p in plans]
+
+
+def test_a_dict_spread_into_a_format_template_holds_each_field():
+    # '{scheme}://{path}'.format(**groups): groups needs both keys
+    from lexecutor_c.prefixtree.analysis import _format_fields
+    facts = analyze("uri = '{scheme}://{login}@{path}'.format(**groups)\n")
+    assert {"scheme", "login", "path"} <= set(facts.roots["groups"].keys)
+    assert _format_fields("{a.b}{c[0]}{}{0}{{x}}") == ["a", "c"]
+    assert _format_fields("{unclosed") == []
+    plans = OfflineGenerator(seed=0).initial(facts, 4)
+    for p in plans:
+        ns: dict = {}
+        exec(compile(p.prefix, "<prefix>", "exec"), ns)
+        if isinstance(ns.get("groups"), dict):
+            "{scheme}://{login}@{path}".format(**ns["groups"])      # no KeyError
+            break
+    else:
+        raise AssertionError([p.prefix for p in plans])
+
+
+def test_a_sequence_entered_by_a_with_is_its_own_context_manager():
+    # ``with self._transact() as (sql, cleanup)``: the value made for the call
+    # is unpacked by the target, so a tuple is chosen; a bare tuple is no
+    # context manager and the with statement failed before its body ran
+    src = "with db.transact(retry) as (sql, cleanup):\n    rows = sql('SELECT 1')\n"
+    plans = OfflineGenerator(seed=0, passed=frozenset({"retry"})).initial(analyze(src), 8)
+    ran = 0
+    for p in plans:
+        if "_lx_Entered_tuple(" not in p.prefix:
+            continue
+        ns: dict = {}
+        exec(compile(p.prefix, "<prefix>", "exec"), ns)
+        with ns["db"].transact(1) as (sql, cleanup):
+            ran += 1
+    assert ran, [p.prefix for p in plans]

@@ -9,6 +9,7 @@
  */
 #include "runtime/dummy.h"
 #include <structmember.h>
+#include <opcode.h>           /* UNPACK_SEQUENCE, UNPACK_EX, EXTENDED_ARG */
 
 /* ---- _DummyIter: one helper type for iteration and await ----------------- */
 
@@ -19,6 +20,7 @@ typedef struct {
     PyObject *value;   /* ONCE: the item yielded; RESULT: the await result */
     int mode;
     int done;
+    Py_ssize_t left;   /* ONCE: how many more times the item is yielded */
 } lx_iter_obj;
 
 static PyObject *
@@ -32,6 +34,7 @@ iter_new(lx_state *st, int mode, PyObject *value)
     it->value = Py_XNewRef(value);
     it->mode = mode;
     it->done = 0;
+    it->left = 1;
     return (PyObject *)it;
 }
 
@@ -67,10 +70,16 @@ iter_next(PyObject *self)
     if (it->done) {
         return NULL;              /* plain exhaustion: StopIteration */
     }
+    if (it->mode == ITER_ONCE) {
+        if (it->left <= 0) {
+            it->done = 1;
+            return NULL;
+        }
+        it->left--;
+        return Py_NewRef(it->value);
+    }
     it->done = 1;
     switch (it->mode) {
-    case ITER_ONCE:
-        return Py_NewRef(it->value);
     case ITER_RESULT: {
         /* StopIteration(value) made as an instance, so that a tuple or an
          * exception is carried as the value itself (what the private
@@ -605,6 +614,50 @@ dummy_setitem(PyObject *self, PyObject *key, PyObject *value)
 }
 
 /* iter(d): yields one new Dummy, then stops. */
+/* How many items the instruction now running in the innermost Python frame
+ * takes from an iterator: n for ``a, b, c = d`` (UNPACK_SEQUENCE n), the
+ * names before and after the star for ``a, *b, c = d`` (UNPACK_EX), else
+ * -1 (a for loop, list(d), a call: no width).  The code's bytes are read as
+ * the compiler wrote them (PyCode_GetCode), not as specialised. */
+static Py_ssize_t
+unpack_width(void)
+{
+    PyFrameObject *f = PyEval_GetFrame();            /* borrowed */
+    if (f == NULL) {
+        return -1;
+    }
+    int lasti = PyFrame_GetLasti(f);
+    if (lasti < 0) {
+        return -1;
+    }
+    PyCodeObject *co = PyFrame_GetCode(f);
+    PyObject *code = PyCode_GetCode(co);
+    Py_DECREF(co);
+    if (code == NULL) {
+        PyErr_Clear();
+        return -1;
+    }
+    Py_ssize_t n = -1;
+    const unsigned char *b = (const unsigned char *)PyBytes_AS_STRING(code);
+    Py_ssize_t size = PyBytes_GET_SIZE(code);
+    if (lasti + 1 < size) {
+        int op = b[lasti], arg = b[lasti + 1];
+        if (lasti >= 2 && b[lasti - 2] == EXTENDED_ARG) {
+            arg |= b[lasti - 1] << 8;        /* a, *b, c = d: 1 | 1 << 8 */
+        }
+        if (op == UNPACK_SEQUENCE) {
+            n = arg;
+        } else if (op == UNPACK_EX) {
+            n = (arg & 0xff) + (arg >> 8);   /* the starred name gets none */
+            n = n > 0 ? n : 1;
+        }
+    }
+    Py_DECREF(code);
+    return n;
+}
+
+/* iter(d): one derived item; as many of it as an unpacking takes
+ * (``(a, b), = d`` and ``a, b = d`` both work, each name the item) */
 static PyObject *
 dummy_iter(PyObject *self)
 {
@@ -615,6 +668,10 @@ dummy_iter(PyObject *self)
     }
     PyObject *it = iter_new(dummy_state(self), ITER_ONCE, item);
     Py_DECREF(item);
+    Py_ssize_t width = unpack_width();
+    if (it != NULL && width >= 0) {
+        ((lx_iter_obj *)it)->left = width;
+    }
     return it;
 }
 

@@ -205,6 +205,11 @@ class Input:
             d["prefix"] = self.prefix.replace(STAND_IN, "").strip("\n")
         if self.call:
             d["call"] = {k: v for k, v in self.call.items() if k != "imports"}
+            # (what a doctest did to the object before the call, not its imports)
+            setup = [x for x in self.call.get("imports") or ()
+                     if not x.startswith(("import ", "from "))]
+            if setup:
+                d["call"]["setup"] = setup
         if self.reshape:
             d["reshape"] = self.reshape
         return d

@@ -41,6 +41,7 @@ top plan), so the value overrides what the plan chose and the rest stays.
 from __future__ import annotations
 
 import ast
+import builtins
 import io
 import math
 import os
@@ -1790,6 +1791,26 @@ def _handler_hints(node, scope: _Scope) -> list:
             for m in list(dict.fromkeys(mods))[:2]:
                 out.append((f"__import__('sys').modules[{m!r}] = None",
                             f"the import of {m} fails"))
+        # an item stored into a parameter (``cache[k] = v`` / ``except
+        # ValueError``: a cache that refuses a value too large): the
+        # parameter a dict that refuses every item with the handled class
+        stores = []
+        for st in t.body:
+            for x in ast.walk(st):
+                if isinstance(x, ast.Subscript) and isinstance(x.ctx, ast.Store) and \
+                        isinstance(x.value, ast.Name) and x.value.id in scope.params and \
+                        x.value.id != "self" and x.value.id not in stores:
+                    stores.append(x.value.id)
+        refused = [n.id for h in t.handlers if h.type is not None for n in ast.walk(h.type)
+                   if isinstance(n, ast.Name) and
+                   isinstance(getattr(builtins, n.id, None), type) and
+                   issubclass(getattr(builtins, n.id), Exception)] if stores else []
+        for prm in stores[:2]:
+            for k in list(dict.fromkeys(refused))[:2]:
+                out.append((f"class _LxRefusing(dict):\n"
+                            f"    def __setitem__(self, key, value):\n"
+                            f"        raise {k}('lx')\n"
+                            f"{prm} = _LxRefusing()", f"{prm} refuses every item with {k}"))
         if not calls:
             continue
         for h in t.handlers:
@@ -1934,7 +1955,20 @@ def made_up_attributes(v, names: list, message: str, limit: int = 2) -> list:
         subjects += [(".".join(p), "{}") for p in paths.get(a, ())]
         if a in own and a not in paths:
             subjects.append((f"{scope.params[0]}.{a}", "(lambda *a, **k: {})"))
-    return [(s, how.format(val)) for s, how in subjects[:limit] for val in vals]
+    return [(s, how.format(_text_for(s, val))) for s, how in subjects[:limit] for val in vals]
+
+
+#: attribute names that hold an address (``request.url``, ``self.base_uri``)
+_URL_NAME = re.compile(r"(?:^|_)(?:url|uri|href|endpoint)s?$", re.I)
+
+
+def _text_for(subject: str, val: str) -> str:
+    """The made-up text ``val`` for ``subject``, an absolute address where
+    its name says it holds one (``cache_url(request.url)`` raises "Only
+    absolute URIs are allowed" on ``'a'``)."""
+    if val == "'a'" and _URL_NAME.search(subject.rsplit(".", 1)[-1]):
+        return "'https://example.com/a'"
+    return val
 
 
 def _own_calls(v, names: list) -> list:
@@ -2532,6 +2566,15 @@ def _parameter_alternatives(v, changed: list) -> list:
     than the default."""
     defaults = _param_defaults(v.node)
     read = {n.id for s in changed for n in ast.walk(s) if isinstance(n, ast.Name)}
+    # entered by a ``with`` (``lock=None`` and, in a wrapper, ``with lock:``),
+    # or called for what is entered (``with lock(self):``)
+    items = [i.context_expr for n in ast.walk(v.node) if isinstance(n, ast.With)
+             for i in n.items]
+    entered = {e.id: "__import__('threading').RLock()" for e in items
+               if isinstance(e, ast.Name)}
+    entered.update({e.func.id: "(lambda *a, **k: __import__('threading').RLock())"
+                    for e in items if isinstance(e, ast.Call) and
+                    isinstance(e.func, ast.Name) and e.func.id not in entered})
     out = []
     for name in sorted(read & set(defaults)):
         c = _const(defaults[name])
@@ -2543,6 +2586,8 @@ def _parameter_alternatives(v, changed: list) -> list:
             alt = [repr(c + "|"), repr("")]
         elif c is None:
             alt = ["1", "'x'"]
+            if name in entered:
+                alt.insert(0, entered[name])
         else:
             continue
         out.append(([name], alt, "value"))
@@ -3525,14 +3570,31 @@ def _lookup_hints(v, first_changed: int, scope: _Scope) -> list:
             return val
         return str(i + 1) if val == "1" else repr(f"b{i}")
 
-    def entry(k: str) -> str:
-        # what the dict holds at ``k``: the other key of two, else a text
+    # the dicts whose entries the function orders or computes with
+    # (``self.__size[key] < size``, ``size - self.__size[key]``): numbers
+    counted = set()
+    for n in ast.walk(fn):
+        parts = [n.left] + n.comparators if isinstance(n, ast.Compare) and all(
+            isinstance(o, (ast.Lt, ast.LtE, ast.Gt, ast.GtE)) for o in n.ops) else \
+            [n.left, n.right] if isinstance(n, ast.BinOp) and \
+            isinstance(n.op, (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv)) else \
+            [n.value] if isinstance(n, ast.AugAssign) and \
+            isinstance(n.op, (ast.Add, ast.Sub)) else []
+        for x in parts:
+            if isinstance(x, ast.Subscript) and path_of(x.value) is not None:
+                counted.add(tuple(path_of(x.value)))
+
+    def entry(k: str, path) -> str:
+        # what the dict holds at ``k``: a number where it is counted, the
+        # other key of two, else a text
+        if path in counted:
+            return "1"
         return next(o for o in keys if o != k) if len(keys) == 2 else repr("x")
     out = []
     for val in _LOOKUP_VALUES:
         stmts = [f"{k} = {kin(val, i)}" for i, k in enumerate(keys)]
         for path, ks in found.items():
-            items = ", ".join(f"{k}: {entry(k)}" for k in ks)
+            items = ", ".join(f"{k}: {entry(k, path)}" for k in ks)
             stmts += _assign(list(path), "{" + items + "}", scope)
         names = keys + [p[0] for p in found if p[0] in scope.params and p[0] != "self"] + \
             _given_attrs([list(p) for p in found])
@@ -4095,6 +4157,7 @@ def doctest_calls(v, limit: int = 8) -> list:
             continue
         bound: dict = {}
         imports: list = []
+        steps: dict = {}        # name -> what earlier examples did to its object
         for ex in examples:
             try:
                 tree = _unqualified(ast.parse(ex.source), own, bound)
@@ -4106,11 +4169,25 @@ def doctest_calls(v, limit: int = 8) -> list:
                 if isinstance(st, ast.Assign) and len(st.targets) == 1 and \
                         isinstance(st.targets[0], ast.Name):
                     bound[st.targets[0].id] = _substitute(st.value, bound)
+                    steps.pop(st.targets[0].id, None)
+                    continue
+                # ``for letter in 'abc': cache.push(letter)`` before
+                # ``cache.peek()``: the object the call gets has had that done
+                if not any(_doctest_call(e, v, name, cls_name, bound) is not None
+                           for e in ast.walk(st)):
+                    for nm in _acted_on(st, bound):
+                        steps.setdefault(nm, []).append(st)
             for e in ast.walk(tree):
                 call = _doctest_call(e, v, name, cls_name, bound)
                 if call is None:
                     continue
-                call["imports"] = list(imports)
+                used = {n.id for n in ast.walk(e) if isinstance(n, ast.Name)} & set(steps)
+                setup = _doctest_setup(used, bound, steps) if used else []
+                if setup:
+                    view = dict(bound, **{nm: ast.Name(f"_lx_doc_{nm}", ast.Load())
+                                          for nm in used})
+                    call = _doctest_call(e, v, name, cls_name, view) or call
+                call["imports"] = list(imports) + setup
                 key = repr(call)
                 if key in seen:
                     continue
@@ -4217,6 +4294,46 @@ def _unqualified(tree, defined: set, bound: dict):
             isinstance(st, ast.ImportFrom) and not st.level and st.module and
             st.module.split(".")[0] in roots)]
     return ast.fix_missing_locations(tree)
+
+
+def _acted_on(st, bound: dict) -> list:
+    """The names of ``bound`` (a doctest's ``cache = Cache()``) whose object
+    the statement ``st`` calls a method of (``cache.push(letter)``, in a
+    loop or a ``print`` too): what it does to that object, in order."""
+    out = []
+    for n in ast.walk(st):
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and \
+                isinstance(n.func.value, ast.Name) and n.func.value.id in bound and \
+                isinstance(bound[n.func.value.id], ast.Call) and n.func.value.id not in out:
+            out.append(n.func.value.id)
+    return out
+
+
+def _doctest_setup(names: set, bound: dict, steps: dict) -> list:
+    """Statements that build the objects ``names`` hold in a doctest and do
+    to them what its earlier examples did, each under its own name
+    (``_lx_doc_cache``: not one the module binds); [] where one does not
+    unparse."""
+    class Rename(ast.NodeTransformer):
+        def visit_Name(self, n):
+            if n.id in names:
+                return ast.copy_location(ast.Name(f"_lx_doc_{n.id}", n.ctx), n)
+            return n
+    out = []
+    try:
+        for nm in sorted(names):
+            out.append(f"_lx_doc_{nm} = {ast.unparse(bound[nm])}")
+        rest = {k: x for k, x in bound.items() if k not in names}
+        for nm in sorted(names):
+            for st in steps.get(nm, ())[:8]:
+                import copy
+                done = Rename().visit(_substitute(copy.deepcopy(st), rest))
+                text = ast.unparse(ast.fix_missing_locations(done))
+                if text not in out:
+                    out.append(text)
+    except Exception:
+        return []
+    return out
 
 
 def _substitute(e, bound: dict):

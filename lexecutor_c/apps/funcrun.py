@@ -566,8 +566,13 @@ _FUNC_PARAM = re.compile(r"^(f|fn|func|function|fun|method|meth|wrapped|callback
 def _lx_passed(*args, **kwargs):
     """A function a closure is given where its parameter names one: it
     answers its first argument (a decorator's ``wraps(func)`` copies its
-    name, which a made-up value does not have)."""
-    return args[0] if args else None
+    name, which a made-up value does not have); given keywords too, what
+    it was given of them as well (a wrapper that drops its ``**kwargs`` on
+    the way answers otherwise)."""
+    first = args[0] if args else None
+    if kwargs:
+        return first, tuple(sorted(kwargs.items(), key=lambda kv: kv[0]))
+    return first
 
 
 def _closure_args(fn, pre: dict, inject) -> list:
@@ -2268,6 +2273,12 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
                     # arguments: what it keeps between calls (a cache, a
                     # counter, a once-only flag) decides the second call
                     chain.append(snapshot(_drain(_awaited(inner(*cargs))), 0, dummies))
+                    if inner.__code__.co_flags & 0x08:          # CO_VARKEYWORDS
+                        # and with a keyword (``wrapper(*args, **kwargs)``:
+                        # what it does with them, ``key(*args)`` or
+                        # ``func(*args)`` dropping them, shows only so)
+                        chain.append(snapshot(_drain(_awaited(inner(*cargs, lx_kw=2))),
+                                              0, dummies))
             except sandbox.Timeout:
                 raise
             except BaseException as e:

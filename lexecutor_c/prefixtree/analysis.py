@@ -41,6 +41,23 @@ ITER_FUNCS = {"enumerate", "zip", "sorted", "list", "tuple", "set", "sum", "min"
               "all", "map", "filter", "reversed", "dict", "frozenset", "iter", "next"}
 
 
+def _format_fields(text: str) -> list:
+    """The named fields of a ``str.format`` template (``'{scheme}://{path}'``
+    -> ['scheme', 'path']); none for a template that does not parse."""
+    import string
+    try:
+        parsed = list(string.Formatter().parse(text))
+    except ValueError:
+        return []
+    out = []
+    for _, field, _, _ in parsed:
+        name = (field or "").split(".")[0].split("[")[0]
+        if name.isidentifier() and name not in out:
+            out.append(name)
+    return out
+
+
+
 @dataclass
 class Node:
     """One value reachable from an undefined name: the name itself, an
@@ -67,6 +84,7 @@ class Node:
     len_cmp: list = field(default_factory=list)       # (op, n): len(node) op n
     key_cmp: list = field(default_factory=list)       # (key, op, value): node[key] op value
     str_args: list = field(default_factory=list)      # (method, constant): node.split(',')
+    asked: list = field(default_factory=list)         # (method, key): d.get('k'), m.group('k')
     kwnames: list = field(default_factory=list)       # keyword names at its call sites
     callback: bool = False                            # gets a snippet function to call back
     decorator: bool = False                           # decorates a snippet function
@@ -828,6 +846,14 @@ class _Miner(ast.NodeVisitor):
                 base = _dotted(e.func.value) or "object"
                 if base not in n.subclass_of:
                     n.subclass_of.append(base)
+        # '{scheme}://{path}'.format(**groups): groups holds each field's key
+        if isinstance(e.func, ast.Attribute) and e.func.attr == "format" and \
+                isinstance(e.func.value, ast.Constant) and isinstance(e.func.value.value, str):
+            for k in e.keywords:
+                n = self.resolve(k.value, e.lineno) if k.arg is None else None
+                for f in _format_fields(e.func.value.value) if n is not None else ():
+                    if f not in n.keys:
+                        n.keys.append(f)
         # source given to exec/eval/compile: code that runs
         if fname in ("exec", "eval", "compile", "builtins.exec", "builtins.eval") and e.args:
             n = self.resolve(e.args[0], e.lineno)
@@ -856,6 +882,12 @@ class _Miner(ast.NodeVisitor):
                     c = None
                 if isinstance(c, (str, bytes, tuple)) and (e.func.attr, c) not in base.str_args:
                     base.str_args.append((e.func.attr, c))
+        if isinstance(e.func, ast.Attribute) and e.args and \
+                e.func.attr in ("get", "pop", "setdefault", "group") and \
+                isinstance(e.args[0], ast.Constant) and isinstance(e.args[0].value, str):
+            base = self.resolve(e.func.value, e.lineno)
+            if base is not None and (e.func.attr, e.args[0].value) not in base.asked:
+                base.asked.append((e.func.attr, e.args[0].value))
         joining = fname == "str.join" or (isinstance(e.func, ast.Attribute) and
                                           e.func.attr == "join" and fname not in PATH_FUNCS)
         if isinstance(e.func, ast.Attribute) and isinstance(e.func.value, ast.Name) and \

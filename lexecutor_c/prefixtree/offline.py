@@ -1203,6 +1203,19 @@ class _Renderer:
         return ["1", "2", "3"]
 
     def _expr(self, node: Node, cand: tuple) -> Optional[str]:
+        val = self._expr0(node, cand)
+        if val is not None and cand[0] in ("tuple", "list", "len") and "with" in node.uses:
+            # ``with f() as (a, b)``: the value entered is the sequence the
+            # target unpacks, so the sequence is its own context manager
+            kind = "tuple" if val.startswith("(") else "list"
+            name = self.helper(f"_lx_Entered_{kind}", (
+                f"class _lx_Entered_{kind}({kind}):\n"
+                "    def __enter__(self):\n        return self\n"
+                "    def __exit__(self, *exc):\n        return False"))
+            return f"{name}({val})"
+        return val
+
+    def _expr0(self, node: Node, cand: tuple) -> Optional[str]:
         kind = cand[0]
         leaf = node.path.rsplit(".", 1)[-1]
         if kind == "skip":
@@ -1275,6 +1288,8 @@ class _Renderer:
             imp, expr = construct(cand[1], info, "[" + ", ".join(self._elements(node)) + "]")
             if imp:
                 self._import(imp)
+            if cand[1] == "re.Match":
+                expr = _match_with_groups(node) or expr
             return expr
         if kind == "path":
             fname = self.facts.files[0] if self.facts.files else "data.txt"
@@ -1616,6 +1631,25 @@ def _ancestors(path: str) -> list:
         i += 1
     return [p for p in out if p and p != path]
 
+
+def _match_with_groups(node: Node) -> Optional[str]:
+    """A real ``re.Match`` that has a named group for each key the code reads
+    of its ``groupdict()`` or asks ``group()`` for (``groups['scheme']``,
+    ``m.group('path')``), each holding one character; None when it reads
+    none by name."""
+    names = []
+    gd = node.attrs.get("groupdict")
+    gd = gd.ret if gd is not None else None
+    if gd is not None:
+        names += [k for k in gd.keys if isinstance(k, str)]
+        names += [c for m, c in gd.asked if m != "group"]
+        names += [k for k, _, _ in gd.key_cmp if isinstance(k, str)]
+    names += [c for m, c in node.asked if m == "group"]
+    names = [k for k in dict.fromkeys(names) if k.isidentifier()][:40]
+    if not names:
+        return None
+    pattern = "(?s)" + "".join(f"(?P<{k}>.)" for k in names)
+    return f"re.match({pattern!r}, {'a' * len(names)!r})"
 
 _CARRIES = {"attr": ("obj", "class", "resource", "subclass", "exc_class"),
             "ret": ("func", "class", "subclass"),
