@@ -5109,3 +5109,70 @@ def test_a_dict_whose_entries_are_counted_holds_numbers_at_the_key():
                        "self._Cache__data = {key: 'x'}" in h[1] for h in got), got
     c = compare_sources(SIZED_OLD, new, "Cache.__setitem__")
     assert c.verdict == "changed" and "_Cache__currsize" in c.detail, c.detail
+
+
+ORDERED_CACHE_OLD = textwrap.dedent('''
+    import collections
+
+
+    class LRU:
+        def __init__(self):
+            self.__order = collections.OrderedDict()
+
+        def popitem(self):
+            try:
+                key = next(iter(self.__order))
+            except StopIteration:
+                raise KeyError("empty") from None
+            del self.__order[key]
+            return key
+''')
+
+
+def test_a_private_attribute_the_prefix_sets_is_the_mangled_one_the_method_reads():
+    # the Treefix prefix sets ``_self.__order = [1, 2, 3]`` from outside the
+    # class, where no mangling happens: the method read its own empty
+    # ``_LRU__order`` on every input and the edit (the last key, not the
+    # first) was a wrong "same"
+    new = ORDERED_CACHE_OLD.replace("next(iter(self.__order))", "next(reversed(self.__order))")
+    c = compare_sources(ORDERED_CACHE_OLD, new, "LRU.popitem")
+    assert c.verdict == "changed", c.detail
+    kept = compare_sources(ORDERED_CACHE_OLD, ORDERED_CACHE_OLD.replace(
+        "next(iter(self.__order))", "next(iter(self.__order.keys()))"), "LRU.popitem")
+    assert kept.verdict != "changed", kept.detail
+
+
+BOX_OLD = textwrap.dedent('''
+    class Box:
+        def __init__(self, limit):
+            self.__limit = limit
+            self.items = []
+
+        def getsize(self, value):
+            return 1
+
+        def add(self, value):
+            size = self.getsize(value)
+            if size > self.__limit:
+                raise ValueError("too large")
+            self.items.append(value)
+            return len(self.items)
+''')
+
+
+def test_an_ordering_against_a_computed_value_gets_that_value_at_its_bound():
+    # ``size > self.__limit`` -> ``>=``: ``size`` is computed (1), no literal
+    # names the bound; the run reads it as the test is about to run and a
+    # later input gives the object's attribute that value (a wrong "same":
+    # no input had the limit at 1)
+    guards = B._param_guards(function_versions(BOX_OLD, "m.py")["Box.add"])
+    assert [g[1:] for g in guards] == [["self.__limit", "size", "=="]], guards
+    new = BOX_OLD.replace("if size > self.__limit:", "if size >= self.__limit:")
+    _found_and_rewrite_kept(BOX_OLD, new, BOX_OLD.replace(
+        "if size > self.__limit:", "if self.__limit < size:"), "Box.add")
+    # through a local bound once to the attribute too
+    local = BOX_OLD.replace("        size = self.getsize(value)\n",
+                            "        size = self.getsize(value)\n        limit = self.__limit\n"
+                            ).replace("if size > self.__limit:", "if size > limit:")
+    guards = B._param_guards(function_versions(local, "m.py")["Box.add"])
+    assert [g[1:] for g in guards] == [["self.__limit", "size", "=="]], guards

@@ -395,14 +395,22 @@ def _param_guards(v: Version) -> list:
                 isinstance(n.targets[0], ast.Name):
             e = n.value
             if isinstance(e, (ast.Subscript, ast.Attribute)) and \
-                    isinstance(e.value, ast.Name) and e.value.id in params and \
+                    isinstance(e.value, ast.Name) and (
+                        e.value.id in params or isinstance(e, ast.Attribute) and
+                        e.value.id == "self" and v.cls is not None) and \
                     _setting(ast.unparse(e), "0", "") is not None:
+                # (``maxsize = self.__maxsize``: the object's attribute, as
+                # the prefix sets it, mangled by funcrun)
                 stores[n.targets[0].id][n.targets[0].lineno] = ast.unparse(e)
 
     def subject(e, line: int = 0) -> Optional[str]:
         """The parameter, or the part of one the local ``e`` holds at
         ``line``: bound once to it, or last bound to it before ``line``
         (``url = request.path_url; if url.startswith("//"): url = ...``)."""
+        if isinstance(e, ast.Attribute) and isinstance(e.value, ast.Name) and \
+                e.value.id == "self" and v.cls is not None and \
+                isinstance(e.ctx, ast.Load):
+            return ast.unparse(e)            # ``if size > self.__maxsize``
         if not isinstance(e, ast.Name):
             return None
         if e.id in params:
@@ -440,6 +448,12 @@ def _param_guards(v: Version) -> list:
         if isinstance(op, (ast.In, ast.NotIn)):
             kind = "in"
         elif isinstance(op, (ast.Eq, ast.NotEq)):
+            kind = "=="
+            if not subject(left, n.lineno):
+                left, right = right, left
+        elif isinstance(op, (ast.Lt, ast.LtE, ast.Gt, ast.GtE)):
+            # an ordering (``if size > maxsize``): the value it is compared
+            # with is the bound, where ``>`` and ``>=`` part ways
             kind = "=="
             if not subject(left, n.lineno):
                 left, right = right, left

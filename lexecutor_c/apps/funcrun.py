@@ -2064,6 +2064,13 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
                     src = dict(vars(s_obj))
                 except TypeError:
                     src = {}
+                # a private name the prefix set from outside the class
+                # (``_self.__order = ...``) is the mangled one the method
+                # reads (``self._LRUCache__order``)
+                owner = "_" + cls.__name__.lstrip("_") if isinstance(cls, type) and \
+                    cls.__name__.lstrip("_") else ""
+                src = {owner + a if owner and a.startswith("__") and not a.endswith("__") and
+                       owner + a not in src else a: x for a, x in src.items()}
                 # what the class defines (``_TIME_SEP = b':'``, its methods),
                 # in this version or the other (``class_attrs``), is the
                 # code's own: a made-up value of the same name does not
