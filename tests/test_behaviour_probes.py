@@ -1154,6 +1154,23 @@ def test_a_made_up_call_of_a_swapped_dependency_is_no_difference(monkeypatch):
     assert compare_sources(old, added, "build").verdict == "changed"
 
 
+def test_a_made_up_callee_called_once_more_with_the_same_arguments_is_a_swapped_call():
+    # requests' ``isinstance(fp, _SupportsRead) or hasattr(fp, "read")`` ->
+    # ``_t.has_read(fp)`` with ``_t`` made up: the new version calls the
+    # stand-in once more with arguments another made-up call has too; as
+    # sets the two lists of calls were alike and the extra call was "changed"
+    one = ['<injected>', ["<Dummy 'd'>"], []]
+    a = {"calls": repr([one, ["os.getcwd", [], []]])}
+    b = {"calls": repr([one, one, ["os.getcwd", [], []]])}
+    assert B._swapped_calls(["calls"], a, b, {"_SupportsRead"}, {"has_read"})
+    assert B._swapped_calls(["calls"], b, a, {"_SupportsRead"}, {"has_read"})
+    # a real callee called once more is the code's own
+    c = {"calls": repr([one, ["os.getcwd", [], []], ["os.getcwd", [], []]])}
+    assert not B._swapped_calls(["calls"], a, c, {"_SupportsRead"}, {"has_read"})
+    # and no name swapped: no excuse
+    assert not B._swapped_calls(["calls"], a, b, set(), {"has_read"})
+
+
 def test_a_guard_value_is_read_without_running_the_programs_code():
     import sys
     from lexecutor_c.apps.funcrun import _observe_guard

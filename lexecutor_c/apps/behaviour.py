@@ -1602,8 +1602,19 @@ def _swapped_calls(fields: list, a: dict, b: dict, old_only: set, new_only: set)
     if x is None or y is None:
         return False
     rx, ry = [repr(c) for c in x], [repr(c) for c in y]
-    odd_x = [c for c, r in zip(x, rx) if r not in ry]
-    odd_y = [c for c, r in zip(y, ry) if r not in rx]
+    # (as multisets: a made-up callee called once more, with arguments
+    # another call has too, is a call one version alone makes)
+    import collections
+
+    def extra(cs: list, rs: list, other: list) -> list:
+        left = collections.Counter(rs) - collections.Counter(other)
+        out = []
+        for c, r in zip(cs, rs):
+            if left[r] > 0:
+                left[r] -= 1
+                out.append(c)
+        return out
+    odd_x, odd_y = extra(x, rx, ry), extra(y, ry, rx)
     # (calls one version alone makes: a made-up callee called with other
     # arguments by the other version is what the code passes, a change)
     odd = odd_x if not odd_y else odd_y if not odd_x else []
