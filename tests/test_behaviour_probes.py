@@ -4994,168 +4994,156 @@ def test_the_commands_a_function_runs_are_made_to_succeed_and_compared_by_their_
     assert D._process_statements(fp, D._Scope(fp)) == []
 
 
-# a decorator factory: the edits sit in the wrapper it returns, under a
-# lock the caller may pass (``lock=None``) and in what the wrapper does with
-# the keywords it is called with
-CACHED_OLD = textwrap.dedent('''
+# a memoizing decorator factory: the edits sit in the function it returns,
+# under a guard the caller may pass (``guard=None``) and in what that
+# function does with the keywords it is called with
+MEMOIZE_OLD = textwrap.dedent('''
     import functools
 
 
-    def hashkey(*args, **kwargs):
-        return args + tuple(sorted(kwargs.items()))
+    def default_key(*args, **kwargs):
+        return (args, frozenset(kwargs.items()))
 
 
-    def cached(cache, key=hashkey, lock=None):
-        def decorator(func):
-            if lock is None:
-                def wrapper(*args, **kwargs):
-                    k = key(*args, **kwargs)
+    def memoize(store, make_key=default_key, guard=None):
+        def decorate(fn):
+            if guard is None:
+                def inner(*args, **kwargs):
+                    k = make_key(*args, **kwargs)
+                    if k in store:
+                        return store[k]
+                    result = fn(*args, **kwargs)
                     try:
-                        return cache[k]
-                    except KeyError:
+                        store[k] = result
+                    except ValueError:
                         pass
-                    v = func(*args, **kwargs)
-                    cache[k] = v
-                    return v
+                    return result
             else:
-                def wrapper(*args, **kwargs):
-                    k = key(*args, **kwargs)
-                    try:
-                        with lock:
-                            return cache[k]
-                    except KeyError:
-                        pass
-                    v = func(*args, **kwargs)
-                    with lock:
-                        return cache.setdefault(k, v)
-            return functools.update_wrapper(wrapper, func)
-        return decorator
+                def inner(*args, **kwargs):
+                    k = make_key(*args, **kwargs)
+                    with guard:
+                        if k in store:
+                            return store[k]
+                    result = fn(*args, **kwargs)
+                    with guard:
+                        store[k] = result
+                    return result
+            return functools.wraps(fn)(inner)
+        return decorate
 ''')
 
 
 def test_a_wrapper_taking_keywords_is_called_with_one():
-    # ``key(*args)`` drops the keywords the wrapper got: two calls that
-    # differ only in a keyword share a cache entry. Called with positional
+    # ``make_key(*args)`` drops the keywords the wrapper got: two calls that
+    # differ only in a keyword share an entry. Called with positional
     # arguments alone, the versions agreed on every input: a wrong "same"
-    new = CACHED_OLD.replace("                k = key(*args, **kwargs)\n"
-                             "                try:\n"
-                             "                    return cache[k]",
-                             "                k = key(*args)\n"
-                             "                try:\n"
-                             "                    return cache[k]", 1)
-    assert new != CACHED_OLD
-    _found_and_rewrite_kept(CACHED_OLD, new, CACHED_OLD.replace(
-        "        return functools.update_wrapper(wrapper, func)",
-        "        wrapped = functools.update_wrapper(wrapper, func)\n"
-        "        return wrapped"), "cached")
+    new = MEMOIZE_OLD.replace("                k = make_key(*args, **kwargs)\n"
+                              "                if k in store:",
+                              "                k = make_key(*args)\n"
+                              "                if k in store:", 1)
+    assert new != MEMOIZE_OLD
+    _found_and_rewrite_kept(MEMOIZE_OLD, new, MEMOIZE_OLD.replace(
+        "        return functools.wraps(fn)(inner)",
+        "        wrapped = functools.wraps(fn)(inner)\n"
+        "        return wrapped"), "memoize")
 
 
 def test_a_parameter_a_wrapper_enters_is_given_a_lock():
-    # ``lock=None`` read by ``if lock is None`` and entered by ``with lock:``
-    # in the wrapper: 1 and 'x' failed at the ``with`` before the edit ran
-    new = CACHED_OLD.replace("return cache.setdefault(k, v)", "return cache.get(k, v)")
-    fa, fb, (lo, ln) = _versions(CACHED_OLD, new, "cached")
+    # ``guard=None`` read by ``if guard is None`` and entered by ``with
+    # guard:`` in the wrapper: 1 and 'x' failed at the ``with`` before the
+    # edit ran
+    new = MEMOIZE_OLD.replace("                    store[k] = result\n                return",
+                              "                    store[str(k)] = result\n                return")
+    assert new != MEMOIZE_OLD
+    fa, fb, (lo, ln) = _versions(MEMOIZE_OLD, new, "memoize")
     changed, guards = D._changed_nodes(fb, ln)
     alts = D._parameter_alternatives(fb, changed + [p for g in guards for p in D._headers(g)])
-    assert (["lock"], ["__import__('threading').RLock()", "1", "'x'"], "value") in alts, alts
-    c = compare_sources(CACHED_OLD, new, "cached")
+    assert (["guard"], ["__import__('threading').RLock()", "1", "'x'"], "value") in alts, alts
+    c = compare_sources(MEMOIZE_OLD, new, "memoize")
     assert c.verdict == "changed", c.detail
+    # called for what is entered (``with guard(self):``): a function answering one
+    called = MEMOIZE_OLD.replace("with guard:", "with guard(args):")
+    fc = function_versions(called, "m.py")["memoize"]
+    alts = D._parameter_alternatives(fc, [fc.node])
+    assert (["guard"], ["(lambda *a, **k: __import__('threading').RLock())", "1", "'x'"],
+            "value") in alts, alts
 
 
 def test_a_parameter_stored_into_under_a_handler_is_given_one_that_refuses():
-    # ``try: cache[k] = v / except ValueError: pass`` (a cache refusing a
-    # value too large): only a cache that raises there runs the handler
-    old = CACHED_OLD.replace("                cache[k] = v\n                return v",
-                             "                try:\n                    cache[k] = v\n"
-                             "                except ValueError:\n                    pass\n"
-                             "                return v")
-    new = old.replace("                except ValueError:\n                    pass\n",
-                      "                except ValueError:\n                    return None\n")
-    assert CACHED_OLD != old != new
-    fa, fb, (lo, ln) = _versions(old, new, "cached")
-    tries = [t for t in ast.walk(fb.node) if isinstance(t, ast.Try) and any(
-        isinstance(h.type, ast.Name) and h.type.id == "ValueError" for h in t.handlers)]
+    # ``try: store[k] = result / except ValueError: pass`` (a store refusing
+    # what it cannot hold): only a store that raises there runs the handler
+    new = MEMOIZE_OLD.replace("                except ValueError:\n                    pass\n",
+                              "                except ValueError:\n                    return None\n")
+    assert new != MEMOIZE_OLD
+    fa, fb, (lo, ln) = _versions(MEMOIZE_OLD, new, "memoize")
+    tries = [t for t in ast.walk(fb.node) if isinstance(t, ast.Try)]
     got = D._handler_hints(tries[0], D._Scope(fb))
-    assert any(note == "cache refuses every item with ValueError" for _, note in got), got
+    assert any(note == "store refuses every item with ValueError" for _, note in got), got
     ns: dict = {}
-    exec(next(p for p, note in got if note.startswith("cache refuses")), ns)
+    exec(next(p for p, note in got if note.startswith("store refuses")), ns)
     with pytest.raises(ValueError):
-        ns["cache"]["k"] = 1
-    c = compare_sources(old, new, "cached")
+        ns["store"]["k"] = 1
+    c = compare_sources(MEMOIZE_OLD, new, "memoize")
     assert c.verdict == "changed", c.detail
 
 
-SIZED_OLD = textwrap.dedent('''
-    class Cache:
-        def __init__(self, maxsize):
-            self.__data = dict()
-            self.__size = dict()
-            self.__currsize = 0
-            self.__maxsize = maxsize
+LEDGER_OLD = textwrap.dedent('''
+    class Ledger:
+        def __init__(self):
+            self.__balances = {}
+            self.__moves = 0
 
-        def __setitem__(self, key, value):
-            maxsize = self.__maxsize
-            size = 1
-            if key not in self.__data or self.__size[key] < size:
-                while self.__currsize + size > maxsize:
-                    self.popitem()
-            if key in self.__data:
-                diffsize = size - self.__size[key]
+        def deposit(self, account, amount):
+            if account in self.__balances:
+                self.__balances[account] = self.__balances[account] + amount
             else:
-                diffsize = size
-            self.__data[key] = value
-            self.__size[key] = size
-            self.__currsize += diffsize
-
-        def popitem(self):
-            key = next(iter(self.__data))
-            del self.__data[key]
-            self.__currsize -= self.__size.pop(key)
-            return key
+                self.__balances[account] = amount
+            self.__moves += 1
+            return self.__balances[account]
 ''')
 
 
 def test_a_dict_whose_entries_are_counted_holds_numbers_at_the_key():
-    # ``key in self.__data`` and ``size - self.__size[key]``: the key in both
-    # dicts, and ``self.__size`` a number there (a text made ``<`` raise
-    # TypeError before the changed line ran)
-    new = SIZED_OLD.replace("diffsize = size - self.__size[key]", "diffsize = size")
-    fa, fb, (lo, ln) = _versions(SIZED_OLD, new, "Cache.__setitem__")
-    got = D._lookup_hints(fb, min(ln), D._Scope(fb))
-    assert got and all("self._Cache__size = {key: 1}" in h[1] and
-                       "self._Cache__data = {key: 'x'}" in h[1] for h in got), got
-    c = compare_sources(SIZED_OLD, new, "Cache.__setitem__")
-    assert c.verdict == "changed" and "_Cache__currsize" in c.detail, c.detail
+    # ``account in self.__balances`` and ``self.__balances[account] +
+    # amount``: the key in the dict, and a number there (a text made ``+``
+    # raise TypeError in both versions)
+    new = LEDGER_OLD.replace("self.__balances[account] + amount",
+                             "max(self.__balances[account], amount)")
+    fa, fb, (lo, ln) = _versions(LEDGER_OLD, new, "Ledger.deposit")
+    got = D._lookup_hints(fa, min(lo), D._Scope(fa))        # the old version adds
+    assert got and all("self._Ledger__balances = {account: 1}" in h[1] for h in got), got
+    c = compare_sources(LEDGER_OLD, new, "Ledger.deposit")
+    assert c.verdict == "changed", c.detail
 
 
-ORDERED_CACHE_OLD = textwrap.dedent('''
+WAITING_OLD = textwrap.dedent('''
     import collections
 
 
-    class LRU:
+    class Waiting:
         def __init__(self):
-            self.__order = collections.OrderedDict()
+            self.__queue = collections.OrderedDict()
 
-        def popitem(self):
+        def take(self):
             try:
-                key = next(iter(self.__order))
+                name = next(iter(self.__queue))
             except StopIteration:
-                raise KeyError("empty") from None
-            del self.__order[key]
-            return key
+                raise LookupError("nobody waits") from None
+            del self.__queue[name]
+            return name
 ''')
 
 
 def test_a_private_attribute_the_prefix_sets_is_the_mangled_one_the_method_reads():
-    # the Treefix prefix sets ``_self.__order = [1, 2, 3]`` from outside the
+    # the Treefix prefix sets ``_self.__queue = [1, 2, 3]`` from outside the
     # class, where no mangling happens: the method read its own empty
-    # ``_LRU__order`` on every input and the edit (the last key, not the
-    # first) was a wrong "same"
-    new = ORDERED_CACHE_OLD.replace("next(iter(self.__order))", "next(reversed(self.__order))")
-    c = compare_sources(ORDERED_CACHE_OLD, new, "LRU.popitem")
+    # ``_Waiting__queue`` on every input and the edit (the last name, not
+    # the first) was a wrong "same"
+    new = WAITING_OLD.replace("next(iter(self.__queue))", "next(reversed(self.__queue))")
+    c = compare_sources(WAITING_OLD, new, "Waiting.take")
     assert c.verdict == "changed", c.detail
-    kept = compare_sources(ORDERED_CACHE_OLD, ORDERED_CACHE_OLD.replace(
-        "next(iter(self.__order))", "next(iter(self.__order.keys()))"), "LRU.popitem")
+    kept = compare_sources(WAITING_OLD, WAITING_OLD.replace(
+        "next(iter(self.__queue))", "next(iter(self.__queue.keys()))"), "Waiting.take")
     assert kept.verdict != "changed", kept.detail
 
 
