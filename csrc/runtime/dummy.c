@@ -613,7 +613,6 @@ dummy_setitem(PyObject *self, PyObject *key, PyObject *value)
     return r;
 }
 
-/* iter(d): yields one new Dummy, then stops. */
 /* How many items the instruction now running in the innermost Python frame
  * takes from an iterator: n for ``a, b, c = d`` (UNPACK_SEQUENCE n), the
  * names before and after the star for ``a, *b, c = d`` (UNPACK_EX), else

@@ -447,13 +447,9 @@ def _param_guards(v: Version) -> list:
         left, right, op = n.left, n.comparators[0], n.ops[0]
         if isinstance(op, (ast.In, ast.NotIn)):
             kind = "in"
-        elif isinstance(op, (ast.Eq, ast.NotEq)):
-            kind = "=="
-            if not subject(left, n.lineno):
-                left, right = right, left
-        elif isinstance(op, (ast.Lt, ast.LtE, ast.Gt, ast.GtE)):
-            # an ordering (``if size > maxsize``): the value it is compared
-            # with is the bound, where ``>`` and ``>=`` part ways
+        elif isinstance(op, (ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE)):
+            # (an ordering, ``if size > maxsize``, too: the value it is
+            # compared with is the bound, where ``>`` and ``>=`` part ways)
             kind = "=="
             if not subject(left, n.lineno):
                 left, right = right, left

@@ -57,7 +57,6 @@ def _format_fields(text: str) -> list:
     return out
 
 
-
 @dataclass
 class Node:
     """One value reachable from an undefined name: the name itself, an

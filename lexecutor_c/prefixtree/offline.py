@@ -1651,6 +1651,7 @@ def _match_with_groups(node: Node) -> Optional[str]:
     pattern = "(?s)" + "".join(f"(?P<{k}>.)" for k in names)
     return f"re.match({pattern!r}, {'a' * len(names)!r})"
 
+
 _CARRIES = {"attr": ("obj", "class", "resource", "subclass", "exc_class"),
             "ret": ("func", "class", "subclass"),
             "item": ("list", "dict", "obj", "len", "known", "anykey"),
