@@ -328,6 +328,55 @@ def test_a_helper_moved_to_another_module_of_the_package_is_no_call():
     x, y = B._matched_calls(both, "[['io.open', ['1'], []]]")
     assert x != y      # the package's function called by one version only
 
+
+def test_a_computing_helper_of_the_package_one_version_calls_is_no_call():
+    # requests' ``hasattr(fp, "read")`` written as ``_t.has_read(fp)``, a
+    # function of another module of the package that only computes
+    from lexecutor_c.apps.funcrun import callee_name, computes_only
+    env: dict = {"re": re}
+    exec(textwrap.dedent('''
+        import re
+        PAT = re.compile("a")
+        class Readable: pass
+        def has_read(o):
+            return isinstance(o, Readable) or hasattr(o, "read")
+        def norm(s):
+            return [p.strip().lower() for p in s.split(",") if p and PAT.match(p)]
+        def uses(x):
+            return has_read(x) and norm(x)
+        def apply(f, x):
+            return f(x)
+        def store(o):
+            o.x = 1
+        def log(x):
+            print(x)
+        def close(o):
+            return o.close()
+        def gen(x):
+            yield x
+        def build(x):
+            return Readable()
+        '''), env)
+    for name in ("has_read", "norm", "uses"):
+        assert computes_only(env[name]), name
+    for name in ("apply", "store", "log", "close", "gen", "build"):
+        assert not computes_only(env[name]), name
+    for fn, computes in ((env["has_read"], True), (env["store"], False)):
+        fn.__module__ = "pkg.util"
+        who = callee_name(fn, "<module>", (), package="pkg")
+        assert who == ("pkg.(package,computes)." if computes else "pkg.(package).") + \
+            fn.__name__
+    a = "[['io.open', ['1'], []]]"
+    b = "[['io.open', ['1'], []], ['pkg.(package,computes).has_read', ['1'], []]]"
+    x, y = B._matched_calls(a, b)
+    assert x == y == a
+    # one that writes or calls out is still a call; both calling it with
+    # other arguments still differ
+    x, y = B._matched_calls(a, b.replace(",computes", ""))
+    assert x != y
+    x, y = B._matched_calls(b, b.replace("['1']", "['2']"))
+    assert x != y
+
 def test_what_a_class_method_writes_to_its_class_is_compared():
     # a class method that now also sets a class attribute (bidict's
     # ``_init_class``): the attribute its class already has keeps the value

@@ -1769,6 +1769,12 @@ def _matched_calls(a, b) -> tuple:
             internal = isinstance(c, list) and c and str(c[0]).startswith("internal:")
             if internal and str(c[0]) not in other and not kept(str(c[0]), other):
                 continue
+            if isinstance(c, list) and c and ".(package,computes)." in str(c[0]) and \
+                    str(c[0]) not in other:
+                # a function of another module of the package that only
+                # computes, called by one version alone: a test or a
+                # conversion written as a helper; its value shows
+                continue
             if internal:
                 # a helper of the module called again with the same
                 # arguments: what it does shows in its own calls and writes
@@ -1810,7 +1816,8 @@ def _moved_helpers(x: list, y: list, nx: set, ny: set) -> set:
     def one_sided(t, other, internal):
         return {_args_key(c) for c in t if isinstance(c, list) and len(c) > 1 and
                 str(c[0]) not in other and
-                (str(c[0]).startswith("internal:") if internal else ".(package)." in str(c[0]))}
+                (str(c[0]).startswith("internal:") if internal else
+                 re.search(r"\.\(package(,computes)?\)\.", str(c[0])))}
     return (one_sided(x, ny, True) & one_sided(y, nx, False)) | \
         (one_sided(y, nx, True) & one_sided(x, ny, False))
 

@@ -307,9 +307,101 @@ def callee_name(fn, filename: str, dummies, inside: tuple = (0, 0),
         # a function of the package under test, named without its module: a
         # refactoring that moved it to another module of the package
         # (``wcwidth.wcwidth.iter_sequences`` -> ``wcwidth.escape_sequences.
-        # iter_sequences``) moved no interaction; what it does runs and shows
-        mod = f"{package}.(package)"
+        # iter_sequences``) moved no interaction; what it does runs and shows.
+        # One that only computes (:func:`computes_only`) is marked: called
+        # by one version alone, it is a test written as a helper
+        # (``hasattr(fp, "read")`` -> ``_t.has_read(fp)``), no interaction
+        mod = f"{package}.(package{',computes' if computes_only(inner) else ''})"
     return f"{mod}.{q}"
+
+
+#: builtins that only compute from their arguments (and the exceptions a
+#: computing function raises)
+_COMPUTING_BUILTINS = frozenset((
+    "hasattr", "isinstance", "issubclass", "callable", "len", "str", "int", "float",
+    "bool", "bytes", "tuple", "list", "dict", "set", "frozenset", "type", "min", "max",
+    "sorted", "any", "all", "abs", "repr", "enumerate", "zip", "range", "reversed",
+    "sum", "ord", "chr", "round", "divmod", "hash", "getattr", "iter", "map", "filter",
+    "None", "True", "False", "ValueError", "TypeError", "KeyError", "IndexError",
+    "AttributeError", "NotImplemented", "NotImplementedError"))
+
+#: methods of builtin values that only compute
+_COMPUTING_METHODS = frozenset((
+    "lower", "upper", "strip", "lstrip", "rstrip", "startswith", "endswith", "split",
+    "rsplit", "join", "get", "keys", "items", "values", "replace", "format", "encode",
+    "decode", "find", "rfind", "count", "index", "copy", "partition", "rpartition",
+    "casefold", "isdigit", "isalpha", "isalnum", "isspace", "match", "fullmatch",
+    "search", "group", "groups", "groupdict"))
+
+#: instructions that change something outside the function's own frame
+_WRITING_OPS = frozenset((
+    "STORE_ATTR", "STORE_SUBSCR", "STORE_GLOBAL", "DELETE_ATTR", "DELETE_SUBSCR",
+    "DELETE_GLOBAL", "IMPORT_NAME", "YIELD_VALUE", "STORE_SLICE", "DELETE_DEREF",
+    "STORE_DEREF", "GET_AWAITABLE"))
+
+_COMPUTES: dict = {}
+
+
+def computes_only(fn) -> bool:
+    """Whether a plain function only computes a value from its arguments: its
+    code (and the code it nests) writes no attribute, item or global,
+    imports nothing, yields nothing, and calls only builtins and methods
+    that compute (:data:`_COMPUTING_BUILTINS`, :data:`_COMPUTING_METHODS`)
+    or functions of its module that only compute in turn; the globals it
+    reads are those or plain data.  Read from the bytecode, so it holds on
+    every Python this runs on; anything it cannot tell is False."""
+    code = getattr(fn, "__code__", None)
+    if not isinstance(code, types.CodeType):
+        return False
+    if code in _COMPUTES:
+        return _COMPUTES[code]
+    _COMPUTES[code] = False         # a function calling itself: not shown so
+    glb = getattr(fn, "__globals__", None) or {}
+    ok = _code_computes(code, glb, 0)
+    _COMPUTES[code] = ok
+    return ok
+
+
+def _code_computes(code, glb: dict, depth: int) -> bool:
+    import dis
+    if depth > 3:
+        return False
+    try:
+        ins = list(dis.get_instructions(code))
+    except Exception:
+        return False
+    callees = calls = 0     # a call of anything else (an argument): not shown so
+    for i in ins:
+        op = i.opname
+        if op in _WRITING_OPS:
+            return False
+        if op in ("CALL", "CALL_FUNCTION_EX", "CALL_KW"):
+            calls += 1
+        elif op == "MAKE_FUNCTION":
+            callees += 1
+        elif op == "LOAD_METHOD" or (op == "LOAD_ATTR" and "NULL|self" in (i.argrepr or "")):
+            if i.argval not in _COMPUTING_METHODS:
+                return False
+            callees += 1
+        elif op in ("LOAD_GLOBAL", "LOAD_NAME"):
+            name = i.argval
+            if name in _COMPUTING_BUILTINS:
+                callees += name not in ("None", "True", "False", "NotImplemented")
+                continue
+            if name not in glb:
+                return False
+            x = glb[name]
+            if isinstance(x, (type(None), bool, int, float, str, bytes, tuple, frozenset,
+                              re.Pattern, type)):
+                continue        # (a class: read, as isinstance's; called, not shown so)
+            if isinstance(x, types.FunctionType) and computes_only(x):
+                callees += 1
+                continue
+            return False
+        elif op == "LOAD_CONST" and isinstance(i.argval, types.CodeType):
+            if not _code_computes(i.argval, glb, depth + 1):
+                return False
+    return calls <= callees
 
 
 def _alias_of(value, obj, args, kwargs: dict, dummies, env: Optional[dict] = None,
