@@ -5181,3 +5181,114 @@ def test_an_ordering_against_a_computed_value_gets_that_value_at_its_bound():
                             ).replace("if size > self.__limit:", "if size > limit:")
     guards = B._param_guards(function_versions(local, "m.py")["Box.add"])
     assert [g[1:] for g in guards] == [["self.__limit", "size", "=="]], guards
+
+
+ARCHIVE_OLD = textwrap.dedent('''
+    import functools
+
+    class Archive:
+        def __init__(self, names):
+            self._names = names
+
+        @functools.cached_property
+        def root(self):
+            found = [n for n in self._names if n.endswith(".meta") and "/" not in n]
+            if len(found) != 1:
+                raise ValueError("not one .meta directory")
+            return found[0]
+
+        def members(self):
+            base = self.root
+            return [n[len(base) + 1:] for n in self._names
+                    if n.startswith(base + "/")]
+''')
+
+
+def test_a_cached_property_raising_on_made_up_state_is_given_its_cached_value(monkeypatch):
+    # ``self.root`` raises on the object's made-up names before the method's
+    # own lines run; a cached property's value is what the object holds once
+    # read: the input again with the value the prefix gives it cached
+    old = function_versions(ARCHIVE_OLD, "m.py")["Archive.members"]
+    assert B._cached_reads(old) == {"root": (9, 13)}
+    seen = []
+    run = B._Side.run
+
+    def spy(self, inp, opts, *a, **k):
+        r = run(self, inp, opts, *a, **k)
+        seen.append((inp.note, inp.given, set(r.get("reached") or ())))
+        return r
+    monkeypatch.setattr(B._Side, "run", spy)
+    new = ARCHIVE_OLD.replace('n.startswith(base + "/")', 'n.startswith(base)')
+    compare_sources(ARCHIVE_OLD, new, "Archive.members")
+    cached = [(g, r) for n, g, r in seen if n.endswith("(self.root cached)")]
+    assert cached and all("self.root" in g for g, _ in cached), seen
+    # past ``base = self.root`` (line 16): the method's return ran
+    assert any(17 in r for _, r in cached), cached
+
+
+REPORTING_OLD = textwrap.dedent('''
+    import contextlib
+
+
+    class Failed(Exception):
+        def __init__(self, exception, description=None):
+            super().__init__()
+            self.exception = exception
+            self.description = description
+
+
+    @contextlib.contextmanager
+    def reporting(log):
+        try:
+            yield
+        except Failed as e:
+            log.append(str(e.exception))
+            raise SystemExit(1)
+''')
+
+
+def test_an_exception_is_thrown_into_a_generator_whose_handler_changed():
+    # a context manager's handler around its ``yield`` runs only when the
+    # ``with`` block raises: the exception it catches is thrown in there,
+    # made with an exception for the parameter named ``exception``
+    v = function_versions(REPORTING_OLD, "m.py")["reporting"]
+    assert B._throw_sites(v, {17}) == ["Failed"]
+    assert B._throw_sites(v, {15}) == []          # the yield itself: nothing to throw
+    changed = REPORTING_OLD.replace("log.append(str(e.exception))",
+                                    "log.append(repr(e.exception))")
+    c = compare_sources(REPORTING_OLD, changed, "reporting")
+    assert c.verdict == "changed", c.detail
+    kept = compare_sources(REPORTING_OLD, REPORTING_OLD.replace(
+        "log.append(str(e.exception))", "log.append('%s' % (e.exception,))"), "reporting")
+    assert kept.verdict == "same", kept.detail
+
+
+def test_the_exception_thrown_in_is_made_of_what_its_parameters_hold():
+    import subprocess
+    from lexecutor_c.apps.funcrun import _drain, _exception_args, _thrown
+    env = {"subprocess": subprocess, "Failed": KeyError, "data": 3, "__builtins__": __builtins__}
+    e = _thrown(["x", "throw:subprocess.CalledProcessError"], env)
+    assert isinstance(e, subprocess.CalledProcessError) and e.returncode == 1 and e.cmd == ["cmd"]
+    assert isinstance(_thrown(["throw:Failed"], env), KeyError)
+    # no throw asked, not a class, not an exception, not a name, not bound
+    for given in ([], ["throw:data"], ["throw:dict"], ["throw:__import__('os')"],
+                  ["throw:Missing"]):
+        assert _thrown(given, env) is None, given
+
+    class Wraps(Exception):
+        def __init__(self, exception, code, cmd, text, *, extra=None):
+            super().__init__(text)
+            self.exception, self.code, self.cmd = exception, code, cmd
+    args = _exception_args(Wraps)
+    assert isinstance(args[0], Exception) and args[1:] == (1, ["cmd"], "thrown")
+
+    def gen():
+        try:
+            yield 1
+        except KeyError:
+            yield 2
+        yield 3
+    assert _drain(gen(), None, KeyError("k")) == ["<iterator>", 1, 2, 3]
+    assert _drain(gen(), None, None) == ["<iterator>", 1, 3]
+    with pytest.raises(ValueError):
+        _drain(gen(), None, ValueError("v"))

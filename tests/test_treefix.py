@@ -510,3 +510,31 @@ def test_a_sequence_entered_by_a_with_is_its_own_context_manager():
         with ns["db"].transact(1) as (sql, cleanup):
             ran += 1
     assert ran, [p.prefix for p in plans]
+
+
+def test_a_comprehension_tells_what_its_items_are():
+    # what ``[n[1:] for n in xs if n[-1:] != '/' and n.startswith('a')]``
+    # does with ``n`` is what the items of ``xs`` are, as in the ``for``
+    # statement written out (the element and the conditions used to be read
+    # before ``n`` was bound, so the items were made up as lists)
+    comp = analyze("names = [n[1:] for n in store.listing() "
+                   "if n[-1:] != '/' and n.startswith('a')]\n")
+    loop = analyze("for n in store.listing():\n"
+                   "    if n[-1:] != '/' and n.startswith('a'):\n        x = n[1:]\n")
+    item = comp.node("store.listing()[]")
+    assert item is not None and {"sliced", "strmeth"} <= item.uses
+    assert item.uses == loop.node("store.listing()[]").uses
+    # a dict comprehension's key and value; a generator's item
+    d = analyze("out = {k: v.strip() for k, v in pairs.items() if k}\n")
+    assert "strmeth" in d.node("pairs[]").uses
+    g = analyze("total = sum(x.count('a') for x in rows)\n")
+    assert "strmeth" in g.node("rows[]").uses
+    plans = OfflineGenerator(seed=0).initial(comp, 4)
+    for p in plans:
+        ns: dict = {}
+        exec(compile(p.prefix, "<prefix>", "exec"), ns)
+        items = list(ns["store"].listing()) if "store" in ns else []
+        if items and all(isinstance(x, str) for x in items):
+            break
+    else:
+        raise AssertionError([p.prefix for p in plans])

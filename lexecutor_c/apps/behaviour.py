@@ -3427,6 +3427,51 @@ def _called_helpers(v: Version) -> dict:
     return out
 
 
+def _cached_reads(v: Version) -> dict:
+    """{name: (first line, last line)} of the ``cached_property`` methods of
+    the method's class that the method reads on ``self`` (``base =
+    self.dist_info_dir``): a value cached in the object's dict is what a
+    later read gets, without running the property's code again."""
+    cls = _top_class(v)
+    if cls is None:
+        return {}
+    read = {n.attr for n in ast.walk(v.node) if isinstance(n, ast.Attribute) and
+            isinstance(n.ctx, ast.Load) and isinstance(n.value, ast.Name) and
+            n.value.id == "self"}
+
+    def cached(d) -> bool:
+        return any((isinstance(x, ast.Name) and x.id == "cached_property") or
+                   (isinstance(x, ast.Attribute) and x.attr == "cached_property")
+                   for x in d.decorator_list)
+    return {d.name: (d.lineno, d.end_lineno or d.lineno) for d in cls.body
+            if isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef)) and d is not v.node
+            and d.name in read and cached(d)}
+
+
+def _throw_sites(v: Version, changed: set) -> list:
+    """The exception classes (as the code names them) of the ``except``
+    clauses holding a changed line of a ``try`` whose body yields: a
+    generator's (a context manager's) handler runs only when an exception
+    is thrown in at its ``yield`` (a ``with`` block that raises); a bare
+    ``except`` is ``Exception``'s."""
+    out: list = []
+    for t in ast.walk(v.node):
+        if not isinstance(t, ast.Try) or not any(
+                isinstance(n, (ast.Yield, ast.YieldFrom)) for st in t.body for n in ast.walk(st)):
+            continue
+        for h in t.handlers:
+            if not set(range(h.lineno, (h.end_lineno or h.lineno) + 1)) & changed:
+                continue
+            kinds = h.type.elts if isinstance(h.type, ast.Tuple) else \
+                [h.type] if h.type is not None else [ast.Name("Exception")]
+            out.extend(n for n in map(ast.unparse, kinds) if n not in out)
+    return out[:_THROWS]
+
+
+#: exception classes thrown into a generator's ``yield`` at most, per version
+_THROWS = 4
+
+
 def _helpers_by_line(v: Version, helpers: dict) -> dict:
     """line -> the helpers (:func:`_called_helpers`) that the statement on
     that line calls: a simple statement's lines, a compound statement's
@@ -3680,6 +3725,12 @@ class _InputSource:
         self.ch = {"old": ch_old, "new": ch_new}
         # the module's functions each version calls by name: (first, last line)
         self.helpers = {"old": _called_helpers(old), "new": _called_helpers(new)}
+        # the cached properties each version reads on ``self``
+        self.cached = {"old": _cached_reads(old), "new": _cached_reads(new)}
+        # the exceptions a handler around a ``yield`` with changed lines
+        # catches, each thrown in on the first inputs that return
+        self.throws = {"old": _throw_sites(old, ch_old), "new": _throw_sites(new, ch_new)}
+        self.thrown: dict = {}
         # which of them each version calls on its changed lines or in the
         # tests that guard them; inputs with those made up as the generator
         # made them up (two at most: they take the place of others)
@@ -3864,7 +3915,39 @@ class _InputSource:
             # on an object the run builds itself, whose state is injected
             self._add(Input(inp.prefix, dict(inp.call, self=None), inp.seed,
                             f"{inp.note} (its object made here)"[:200], inp.plan, inp.given))
+        if not self._reached() and not any(str(g).startswith("throw:") for g in inp.given):
+            # a generator whose changed lines are in a handler around its
+            # ``yield``: this input again with each exception it catches
+            # thrown in there (on two inputs at most)
+            for name in dict.fromkeys(self.throws["old"] + self.throws["new"]):
+                if self.thrown.get(name, 0) >= 2:
+                    continue
+                self.thrown[name] = self.thrown.get(name, 0) + 1
+                self._add(Input(inp.prefix, inp.call, inp.seed,
+                                f"{inp.note} ({name} thrown in)"[:200], inp.plan,
+                                tuple(inp.given) + (f"throw:{name}",), inp.reshape),
+                          guided=True)
         if not self._reached():
+            # a cached property of the class, read on ``self``, raised on the
+            # object's made-up state before the changed lines ran
+            # (``dist_info_dir`` finding no one ``.dist-info`` directory in
+            # a made-up archive): this input again with the value the
+            # prefix gives it cached, as the object holds it once read
+            for label, r in (("old", ro), ("new", rn)):
+                line = r.get("line")
+                if not str(r.get("outcome", "")).startswith("raised:") or \
+                        not isinstance(line, int):
+                    continue
+                name = next((n for n, (a, b) in self.cached[label].items()
+                             if a <= line <= b), None)
+                if name is None or f"self.{name}" in inp.given or \
+                        not re.search(rf"\.{re.escape(name)} = ", inp.prefix or ""):
+                    continue
+                self._add(Input(inp.prefix, inp.call, inp.seed,
+                                f"{inp.note} (self.{name} cached)"[:200], inp.plan,
+                                tuple(inp.given) + (f"self.{name}",), inp.reshape),
+                          guided=True)
+                break
             # a function of the module raised before the changed lines ran:
             # this input again with it made up, and with those found so far,
             # as every later input (a loader that exits where its file is

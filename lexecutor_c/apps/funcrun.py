@@ -575,19 +575,85 @@ def _awaited(value):
         loop.close()
 
 
-def _drain(value, got: Optional[list] = None):
+def _drain(value, got: Optional[list] = None, throw: Optional[BaseException] = None):
     """A returned iterator's items (up to 200), drained inside the call so
     that what it raises counts as the function's exception.  ``got``: a
     list that receives ``"<iterator>"`` and the items as they come, so that
     an exception raised while iterating is told from one the call raised
-    (a generator raises only when iterated, an eager function at once)."""
+    (a generator raises only when iterated, an eager function at once).
+    ``throw``: an exception thrown into a generator after its first item."""
     if type(value) not in _dummy_types() and _is_iterator(value):
         items = got if got is not None else []
         items.append("<iterator>")
+        if throw is not None and isinstance(value, types.GeneratorType):
+            # an exception thrown in where the generator stopped first (what
+            # a ``with`` block that raises does to a context manager's
+            # ``yield``): what it yields then, or raises, is the function's
+            for x in itertools.islice(value, 1):
+                items.append(x)
+                try:
+                    items.append(value.throw(throw))
+                except StopIteration:
+                    return list(items)
         for x in itertools.islice(value, _GEN_MAX):
             items.append(x)
         return list(items)
     return value
+
+
+#: a class named as the code names it (``BuildBackendException``,
+#: ``subprocess.CalledProcessError``)
+_DOTTED = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*")
+
+
+def _thrown(given, env: dict) -> Optional[BaseException]:
+    """The exception an aimed input throws into a generator (``given``'s
+    ``throw:NAME``: a class of an ``except`` clause around a ``yield``),
+    made of the class the module's namespace binds to NAME: called with no
+    argument, or a message, or made without its ``__init__``; None where
+    there is none or NAME is no exception class."""
+    name = next((str(g)[6:] for g in given or () if str(g).startswith("throw:")), None)
+    if name is None or not _DOTTED.fullmatch(name):
+        return None
+    try:
+        cls = eval(name, env)           # (a dotted name, checked above)
+    except Exception:
+        return None
+    if not (isinstance(cls, type) and issubclass(cls, BaseException)):
+        return None
+    for args in ((), _exception_args(cls), ("thrown",)):
+        try:
+            return cls(*args)
+        except Exception:
+            pass
+    try:
+        e = cls.__new__(cls)
+        BaseException.__init__(e, "thrown")
+        return e
+    except Exception:
+        return None
+
+
+def _exception_args(cls) -> tuple:
+    """Arguments for an exception class's required parameters, by what
+    their names say they hold: an exception it wraps (``exception``,
+    ``cause``), a number (``returncode``, ``errno``), a command (``cmd``),
+    else a text."""
+    import inspect
+    try:
+        params = list(inspect.signature(cls).parameters.values())
+    except (TypeError, ValueError):
+        return ()
+    out: list = []
+    for p in params:
+        if p.kind not in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) or \
+                p.default is not p.empty:
+            break
+        n = p.name.lower()
+        out.append(Exception("thrown") if re.search(r"exc|error|cause|original", n) else
+                   1 if re.search(r"code|errno|status|number", n) else
+                   ["cmd"] if re.search(r"cmd|command|argv", n) else "thrown")
+    return tuple(out)
 
 
 def _defined_inside(cls, filename: str, first: int, last: int) -> bool:
@@ -2337,6 +2403,7 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
             return local
         return local
     drained: list = []      # the returned iterator's items, as they came
+    thrown = _thrown(inp.get("given"), env)
     if outer is not None:
         res["decorated"] = True
     _HELD.append(_padding(shift))
@@ -2344,7 +2411,7 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
         tracing[0] = True
         sys.settrace(line_tracer)
         _HELD.append(_holding(shift))
-        value = _drain(_awaited((outer or fn)(*lead, *args, **kwargs)), drained)
+        value = _drain(_awaited((outer or fn)(*lead, *args, **kwargs)), drained, thrown)
         chain = [snapshot(value, 0, dummies)]
         alias = _alias_of(value, obj if needs_self else None, args, kwargs, dummies, env, pre)
         if alias is not None:

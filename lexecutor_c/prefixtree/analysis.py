@@ -825,6 +825,25 @@ class _Miner(ast.NodeVisitor):
         self.generic_visit(c)
         self.bind_iter(c.target, c.iter, c.iter.lineno)
 
+    def _visit_comp(self, e):
+        # the generators first, each bound before its conditions are read,
+        # then the element: what ``[n[1:] for n in xs if n[-1:] != '/']``
+        # does with ``n`` is what the items of ``xs`` are
+        for child in ast.iter_child_nodes(e):
+            self.parents[id(child)] = e
+        for c in e.generators:
+            for child in ast.iter_child_nodes(c):
+                self.parents[id(child)] = c
+            self.visit(c.iter)
+            self.bind_iter(c.target, c.iter, c.iter.lineno)
+            self.visit(c.target)
+            for cond in c.ifs:
+                self.visit(cond)
+        for part in ((e.key, e.value) if isinstance(e, ast.DictComp) else (e.elt,)):
+            self.visit(part)
+
+    visit_ListComp = visit_SetComp = visit_GeneratorExp = visit_DictComp = _visit_comp
+
     def visit_Call(self, e):
         # comprehension targets must be bound before the element is visited
         self.generic_visit(e)

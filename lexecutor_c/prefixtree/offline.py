@@ -34,6 +34,9 @@ from .context import FIXTURE_HELPERS, FIXTURES, SUPER_STANDIN, context_values, i
 from .context import stdlib_import as _stdlib_stmt
 from .values import derived_values, guard_values, length_values
 
+#: the methods a list has (a value asked others of them is no list)
+_LIST_METHODS = frozenset(a for a in dir(list) if not a.startswith("_"))
+
 #: common aliases of modules: name in the snippet -> (module, import statement)
 ALIASES = {
     "np": "numpy", "pd": "pandas", "plt": "matplotlib.pyplot", "tf": "tensorflow",
@@ -321,7 +324,11 @@ class OfflineGenerator:
             if strong:
                 out.extend(("known", q) for q in known)
             dict_only = {"items", "keys", "values", "get", "setdefault", "update", "popitem"}
-            if node.int_keys or "indexed" in node.uses or "sliced" in node.uses:
+            # (a text first where it is sliced or indexed too but asked a
+            # method a list lacks: ``n[-1:]`` and ``n.startswith('a')``)
+            text = attrs <= STR_METHODS and "dictmeth" not in node.uses and \
+                bool(attrs - _LIST_METHODS)
+            if (node.int_keys or "indexed" in node.uses or "sliced" in node.uses) and not text:
                 out.append(("list",))
             if attrs <= STR_METHODS and "dictmeth" not in node.uses:
                 out.append(("str",))
