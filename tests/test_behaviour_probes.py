@@ -5292,3 +5292,26 @@ def test_the_exception_thrown_in_is_made_of_what_its_parameters_hold():
     assert _drain(gen(), None, None) == ["<iterator>", 1, 3]
     with pytest.raises(ValueError):
         _drain(gen(), None, ValueError("v"))
+
+
+def test_a_call_the_edit_writes_with_its_own_text_is_the_code_s_own():
+    # the new version warns on a line the old handed to a made-up parser:
+    # the warning, with the edit's text and no made-up value, is the code's
+    # own call, not what a made-up value did
+    marks = (frozenset({"Relative entry ", " is not supported", "x"}), frozenset())
+    old = {"calls": repr([["<injected>", ["'.abc'"], []]])}
+    new = {"calls": repr([["_warnings.warn", ["'Relative entry .abc is not supported'"],
+                           [["stacklevel", "2"]]]])}
+    assert B._edit_written_call(old, new, marks, set())
+    assert B._edit_written_call(new, old, marks, set())
+    assert not B._edit_written_call(old, new, marks, {"Entry"})     # a swapped dependency
+    assert not B._edit_written_call(old, new, (frozenset({"x"}), frozenset()), set())
+    # both warn (another text: the message field's matter), or the warning
+    # shows a made-up value, or the callee is the input's own
+    both = {"calls": repr([["_warnings.warn", ["'Relative entry .a is not supported'"], []]])}
+    assert not B._edit_written_call(both, new, marks, set())
+    made = {"calls": repr([["_warnings.warn", ["\"Relative entry <Dummy 'x'> is not supported\""],
+                            []]])}
+    assert not B._edit_written_call(old, made, marks, set())
+    stand_in = {"calls": repr([["<input>.log", ["'Relative entry .abc is not supported'"], []]])}
+    assert not B._edit_written_call(old, stand_in, marks, set())

@@ -346,6 +346,8 @@ def test_a_computing_helper_of_the_package_one_version_calls_is_no_call():
             return has_read(x) and norm(x)
         def apply(f, x):
             return f(x)
+        def each(f, xs):
+            return list(map(f, xs))
         def store(o):
             o.x = 1
         def log(x):
@@ -359,7 +361,7 @@ def test_a_computing_helper_of_the_package_one_version_calls_is_no_call():
         '''), env)
     for name in ("has_read", "norm", "uses"):
         assert computes_only(env[name]), name
-    for name in ("apply", "store", "log", "close", "gen", "build"):
+    for name in ("apply", "each", "store", "log", "close", "gen", "build"):
         assert not computes_only(env[name]), name
     for fn, computes in ((env["has_read"], True), (env["store"], False)):
         fn.__module__ = "pkg.util"

@@ -1289,6 +1289,8 @@ def _weak(real: list, ro: dict, rn: dict, swapped: set, own: bool,
     and constants on the changed lines (:func:`_edit_marks`)."""
     if _real_side(ro, rn, swapped, edit_raises):
         return False
+    if "calls" in real and _edit_written_call(ro, rn, marks, swapped):
+        return False
     if "ret" in real and _own_attribute_difference(ro.get("ret"), rn.get("ret"), marks):
         return False
     if swapped_globals and _apart_only_by_swapped(real, ro, rn, swapped_globals):
@@ -1303,6 +1305,41 @@ def _weak(real: list, ro: dict, rn: dict, swapped: set, own: bool,
             _stand_in_before_divergence(ro, rn) and
             not _own_call_difference(ro, rn) and
             not (own and "calls" not in real))
+
+
+def _edit_written_call(ro: dict, rn: dict, marks: tuple, swapped: set) -> bool:
+    """Whether one run makes a call to the outside world (a warning, a log
+    line) that the other run makes to no callee of that name, with
+    arguments holding no made-up value and holding a text the changed lines
+    write (``warnings.warn(f'Relative path in {f}: ...')`` added on a
+    branch of its own): the edit's own call, whatever made-up values the
+    other run handled instead.  Not where the edit swapped a dependency
+    (``swapped``: a stand-in that one version alone calls may have made
+    that call for real)."""
+    import collections
+    if swapped:
+        return False
+    x, y = _parse_calls(ro.get("calls")), _parse_calls(rn.get("calls"))
+    texts = [t for t in marks[0] if len(t.strip()) >= 8 and " " in t.strip()]
+    if x is None or y is None or not texts:
+        return False
+
+    def own(cs: list, other: list) -> bool:
+        left = collections.Counter(repr(c) for c in other)
+        callees = {str(d[0]) for d in other if isinstance(d, list) and d}
+        for c in cs:
+            if left[repr(c)] > 0:
+                left[repr(c)] -= 1
+                continue
+            if not (isinstance(c, list) and c and isinstance(c[0], str)) or \
+                    c[0].startswith(("<injected>", "<input>", "internal:")) or \
+                    c[0] in callees:
+                continue
+            shown = repr(c[1:])
+            if not _MADE_UP_ANY.search(shown) and any(t.strip() in shown for t in texts):
+                return True
+        return False
+    return own(x, y) or own(y, x)
 
 
 def _edit_marks(old: Version, new: Version, ch_old: set, ch_new: set) -> tuple:

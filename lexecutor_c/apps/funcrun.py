@@ -321,7 +321,7 @@ _COMPUTING_BUILTINS = frozenset((
     "hasattr", "isinstance", "issubclass", "callable", "len", "str", "int", "float",
     "bool", "bytes", "tuple", "list", "dict", "set", "frozenset", "type", "min", "max",
     "sorted", "any", "all", "abs", "repr", "enumerate", "zip", "range", "reversed",
-    "sum", "ord", "chr", "round", "divmod", "hash", "getattr", "iter", "map", "filter",
+    "sum", "ord", "chr", "round", "divmod", "hash", "getattr", "iter",
     "None", "True", "False", "ValueError", "TypeError", "KeyError", "IndexError",
     "AttributeError", "NotImplemented", "NotImplementedError"))
 
