@@ -5315,3 +5315,31 @@ def test_a_call_the_edit_writes_with_its_own_text_is_the_code_s_own():
     assert not B._edit_written_call(old, made, marks, set())
     stand_in = {"calls": repr([["<input>.log", ["'Relative entry .abc is not supported'"], []]])}
     assert not B._edit_written_call(old, stand_in, marks, set())
+
+
+PORT_OLD = textwrap.dedent('''
+    import sys
+
+
+    def parse_port(text):
+        try:
+            return int(text)
+        except ValueError:
+            err = sys.exc_info()[1]
+            return "bad port: %s" % (err,)
+''')
+
+
+def test_reading_the_exception_being_handled_is_no_interaction():
+    # ``sys.exc_info()[1]`` -> ``except ValueError as err``: asking the
+    # interpreter which exception it handles is no call to the outside world
+    # (it was the one difference, a wrong "changed")
+    new = PORT_OLD.replace("    except ValueError:\n        err = sys.exc_info()[1]\n",
+                           "    except ValueError as err:\n")
+    assert new != PORT_OLD
+    c = compare_sources(PORT_OLD, new, "parse_port")
+    assert c.verdict != "changed", c.detail
+    # what the handler does with it still counts
+    c = compare_sources(PORT_OLD, PORT_OLD.replace('"bad port: %s"', '"bad port %s"'),
+                        "parse_port")
+    assert c.verdict == "changed", c.detail

@@ -80,6 +80,13 @@ _PURE_MODULES = frozenset((
     "random", "_random"))
 
 
+#: functions of other modules that only read the interpreter's state (the
+#: exception being handled, its limits): what they answer shows in the values
+_READING = frozenset((
+    "sys.exc_info", "sys.exception", "sys.getrecursionlimit", "sys.getdefaultencoding",
+    "sys.getfilesystemencoding", "sys.getsizeof", "sys.intern", "sys.is_finalizing"))
+
+
 #: builtins that, called without arguments, read the frame that calls them
 _FRAME_BUILTINS = (super, locals, vars, dir, globals)
 
@@ -282,7 +289,7 @@ def callee_name(fn, filename: str, dummies, inside: tuple = (0, 0),
         owner = getattr(fn, "__self__", None)
         if owner is None or isinstance(owner, types.ModuleType):
             mod = owner.__name__ if owner is not None else getattr(fn, "__module__", "")
-            if _module_top(mod) in _PURE_MODULES:
+            if _module_top(mod) in _PURE_MODULES or f"{mod}.{fn.__name__}" in _READING:
                 return None
             return f"{mod}.{fn.__name__}"
         t = type(owner)
