@@ -37,6 +37,8 @@ from __future__ import annotations
 
 import ast
 import builtins
+import collections
+import dataclasses
 import os
 import re
 import time
@@ -1316,11 +1318,10 @@ def _edit_written_call(ro: dict, rn: dict, marks: tuple, swapped: set) -> bool:
     other run handled instead.  Not where the edit swapped a dependency
     (``swapped``: a stand-in that one version alone calls may have made
     that call for real)."""
-    import collections
     if swapped:
         return False
     x, y = _parse_calls(ro.get("calls")), _parse_calls(rn.get("calls"))
-    texts = [t for t in marks[0] if len(t.strip()) >= 8 and " " in t.strip()]
+    texts = [t for t in (m.strip() for m in marks[0]) if len(t) >= 8 and " " in t]
     if x is None or y is None or not texts:
         return False
 
@@ -1336,7 +1337,7 @@ def _edit_written_call(ro: dict, rn: dict, marks: tuple, swapped: set) -> bool:
                     c[0] in callees:
                 continue
             shown = repr(c[1:])
-            if not _MADE_UP_ANY.search(shown) and any(t.strip() in shown for t in texts):
+            if not _MADE_UP_ANY.search(shown) and any(t in shown for t in texts):
                 return True
         return False
     return own(x, y) or own(y, x)
@@ -1637,7 +1638,6 @@ def _swapped_calls(fields: list, a: dict, b: dict, old_only: set, new_only: set)
     rx, ry = [repr(c) for c in x], [repr(c) for c in y]
     # (as multisets: a made-up callee called once more, with arguments
     # another call has too, is a call one version alone makes)
-    import collections
 
     def extra(cs: list, rs: list, other: list) -> list:
         left = collections.Counter(rs) - collections.Counter(other)
@@ -3960,9 +3960,8 @@ class _InputSource:
                 if self.thrown.get(name, 0) >= 2:
                     continue
                 self.thrown[name] = self.thrown.get(name, 0) + 1
-                self._add(Input(inp.prefix, inp.call, inp.seed,
-                                f"{inp.note} ({name} thrown in)"[:200], inp.plan,
-                                tuple(inp.given) + (f"throw:{name}",), inp.reshape),
+                self._add(dataclasses.replace(inp, note=f"{inp.note} ({name} thrown in)"[:200],
+                                              given=tuple(inp.given) + (f"throw:{name}",)),
                           guided=True)
         if not self._reached():
             # a cached property of the class, read on ``self``, raised on the
@@ -3980,9 +3979,8 @@ class _InputSource:
                 if name is None or f"self.{name}" in inp.given or \
                         not re.search(rf"\.{re.escape(name)} = ", inp.prefix or ""):
                     continue
-                self._add(Input(inp.prefix, inp.call, inp.seed,
-                                f"{inp.note} (self.{name} cached)"[:200], inp.plan,
-                                tuple(inp.given) + (f"self.{name}",), inp.reshape),
+                self._add(dataclasses.replace(inp, note=f"{inp.note} (self.{name} cached)"[:200],
+                                              given=tuple(inp.given) + (f"self.{name}",)),
                           guided=True)
                 break
             # a function of the module raised before the changed lines ran:
@@ -4176,7 +4174,6 @@ class _InputSource:
         """``inp`` again (guided) with the helpers ``names`` answering as
         its prefix makes them up (two such inputs at most: ``made_up``)."""
         self.made_up += 1
-        import dataclasses
         self._add(dataclasses.replace(
             inp, prefix=_with_prefix_methods(inp.prefix, names),
             note=f"{inp.note} (with {', '.join(names)} as it makes them up)"[:200]),
@@ -4221,7 +4218,6 @@ class _InputSource:
                     given.append(subject)
         if prefix == inp.prefix:
             return inp
-        import dataclasses
         note = f"{inp.note.split(' (with ')[0]} (with {', '.join(made)} made up)"
         return dataclasses.replace(inp, prefix=prefix, note=note[:200], given=tuple(given))
 
