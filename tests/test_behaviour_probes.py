@@ -111,11 +111,13 @@ def test_an_edit_to_what_is_computed_from_the_clock_is_found():
 def test_every_run_of_an_input_draws_the_same_random_bytes():
     src = d('''
         import os
+        import random
         import secrets
         import uuid
 
         def tokens(tag):
-            return (tag, os.urandom(4).hex(), secrets.token_hex(4), str(uuid.uuid4()))
+            return (tag, os.urandom(4).hex(), secrets.token_hex(4), str(uuid.uuid4()),
+                    random.Random().random())
         ''')
     v = function_versions(src, "m.py")["tokens"]
     side = B._Side(v, ["tag"], [], None)

@@ -1793,8 +1793,9 @@ def _holding(n: int) -> list:
 
 def _seed_urandom(seed: int) -> None:
     """``os.urandom`` (and what reads it: ``random.SystemRandom``,
-    ``secrets``, ``uuid.uuid4``) made to give bytes drawn from a generator
-    seeded with ``seed``, in this child only."""
+    ``secrets``, ``uuid.uuid4``, and now ``random.Random()`` made without a
+    seed) made to give bytes drawn from a generator seeded with ``seed``, in
+    this child only."""
     import os
     import random
     rng = random.Random(f"urandom:{seed}")
@@ -1807,6 +1808,15 @@ def _seed_urandom(seed: int) -> None:
     os.urandom = urandom
     if hasattr(random, "_urandom"):
         random._urandom = urandom
+    # ``Random()`` and ``seed()`` without a value seed from the kernel in C,
+    # not through ``os.urandom``: from the seeded bytes instead
+    real_seed = random.Random.seed
+
+    def seed(self, a=None, version=2, _real=real_seed):
+        if a is None:
+            a = int.from_bytes(urandom(32), "big")
+        return _real(self, a, version)
+    random.Random.seed = seed
 
 
 def _seed_tempfile(seed: int) -> None:
