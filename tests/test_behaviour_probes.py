@@ -459,6 +459,23 @@ def test_a_helper_called_again_with_the_same_arguments_is_no_interaction():
     assert B._differences(xy, yx) == ["calls"]
 
 
+def test_a_helper_of_the_package_handed_bytes_or_a_bytearray_of_them_is_one_call():
+    # idna's ``label_bytes = label`` -> ``label_bytes = bytes(label)`` before
+    # ``check_label(label_bytes)``: the helper runs for real in both
+    def run(*calls):
+        return {"outcome": "returned", "calls": repr(list(calls))}
+    as_array = ["internal:check_label", [["bytearray", "b'a'"]], []]
+    as_bytes = ["internal:check_label", ["b'a'"], []]
+    assert B._differences(run(as_array), run(as_bytes)) == []
+    moved = ["idna.(package).check_label", [["bytearray", "b'a'"]], []]
+    assert B._differences(run(moved), run(["idna.(package).check_label", ["b'a'"], []])) == []
+    # other bytes, or the outside world handed a bytearray, still differ
+    assert B._differences(run(as_array), run(["internal:check_label", ["b'b'"], []])) == \
+        ["calls"]
+    sent = ["socket.socket.send", [["bytearray", "b'a'"]], []]
+    assert B._differences(run(sent), run(["socket.socket.send", ["b'a'"], []])) == ["calls"]
+
+
 def test_a_made_up_self_does_not_shadow_what_the_class_defines():
     src = d('''
         class P:
@@ -1171,6 +1188,54 @@ def test_a_made_up_callee_called_once_more_with_the_same_arguments_is_a_swapped_
     assert not B._swapped_calls(["calls"], a, c, {"_SupportsRead"}, {"has_read"})
     # and no name swapped: no excuse
     assert not B._swapped_calls(["calls"], a, b, set(), {"has_read"})
+
+
+def test_a_method_renamed_on_a_made_up_object_is_no_difference(monkeypatch):
+    # semver's ``Version.isvalid(v)`` -> ``Version.is_valid(v)`` with
+    # ``Version`` imported from a module extract mode has not: the input's
+    # stand-in defines the one name (answering False), the other name is
+    # injected (answering a made-up value): the versions part there, but on
+    # what two made-up callees answered, not on the code
+    old = d('''
+        from .version import Version
+
+
+        def cmd_check(args):
+            if Version.isvalid(args.version):
+                return None
+            raise ValueError("Invalid version %r" % args.version)
+        ''')
+    new = old.replace("Version.isvalid(", "Version.is_valid(")
+    assert compare_sources(old, new, "cmd_check").verdict not in ("changed", "same")
+    monkeypatch.setattr(B, "_swapped_answers", lambda *a: False)
+    assert compare_sources(old, new, "cmd_check").verdict == "changed"
+    monkeypatch.undo()
+    # the same rename with the test turned round: still the code's own
+    turned = new.replace("if Version.is_valid(", "if not Version.is_valid(")
+    assert compare_sources(old, turned, "cmd_check").verdict == "changed"
+
+
+def test_made_up_callees_told_apart_by_a_swapped_name_alone_answer_for_themselves():
+    inj = ["<injected>", ["'version'"], []]
+    stand = ["<input>.C_Version.is_valid", ["'version'"], []]
+    real = ["os.getcwd", [], []]
+    a = {"calls": repr([real, inj])}
+    b = {"calls": repr([real, stand])}
+    assert B._swapped_answers(a, b, {"isvalid"}, {"is_valid"})
+    assert B._swapped_answers(b, a, {"isvalid"}, {"is_valid"})
+    # other arguments: what the code passes, a change
+    other = {"calls": repr([real, ["<input>.C_Version.is_valid", ["'other'"], []]])}
+    assert not B._swapped_answers(a, other, {"isvalid"}, {"is_valid"})
+    # a stand-in for a name both versions read: no swapped name to excuse it
+    kept = {"calls": repr([real, ["<input>.C_Version.parse", ["'version'"], []]])}
+    assert not B._swapped_answers(a, kept, {"isvalid"}, {"is_valid"})
+    # a real callee in place of the made-up one: the code's own
+    outside = {"calls": repr([real, ["posix.is_valid", ["'version'"], []]])}
+    assert not B._swapped_answers(a, outside, {"isvalid"}, {"is_valid"})
+    # a call one version alone makes: not a pair
+    assert not B._swapped_answers(a, {"calls": repr([real])}, {"isvalid"}, {"is_valid"})
+    # names swapped on one side only: nothing renamed
+    assert not B._swapped_answers(a, b, set(), {"is_valid"})
 
 
 def test_a_guard_value_is_read_without_running_the_programs_code():
@@ -4265,6 +4330,47 @@ def test_a_module_default_returned_itself_is_told_from_a_copy_of_it():
         'if "build-system" not in table:\n        return _DEFAULT',
         'if not "build-system" in table:\n        return _DEFAULT'), "build_system")
     assert kept.verdict != "changed", kept.detail
+
+
+# wcwidth's split into modules: a helper of the module (``_parse_open(seq)``,
+# real, answering None) replaced by a class imported from a new module
+# (``HyperlinkParams.parse(seq)``), made up in extract mode: the one version
+# returns the real None, the other what the stand-in's method returned
+PARSE_OLD = textwrap.dedent('''
+    import re
+
+    _OPEN = re.compile(r"\\x1b]8;([^;]*);([^\\x07]*)\\x07")
+
+
+    def _parse_open(seq):
+        m = _OPEN.match(seq)
+        return (m.group(2), m.group(1)) if m else None
+
+
+    def track(text, state):
+        for seq in text.split(" "):
+            if seq.startswith("\\x1b]8;"):
+                state = _parse_open(seq)
+        return state
+''')
+PARSE_NEW = PARSE_OLD.replace("import re\n", "import re\n\nfrom .hyperlink import HyperlinkParams\n") \
+    .replace("state = _parse_open(seq)", "state = HyperlinkParams.parse(seq)")
+
+
+def test_a_real_helper_replaced_by_a_made_up_dependency_s_method_is_no_change():
+    c = compare_sources(PARSE_OLD, PARSE_NEW, "track")
+    assert c.verdict != "changed", c.detail
+    real = {"outcome": "returned", "ret": "'None'",
+            "calls": repr([["internal:_parse_open", ["'x'"], []]])}
+    made = {"outcome": "returned", "ret": repr(["C_HyperlinkParams_parse_ret", [["url", "'u'"]]]),
+            "calls": repr([["<input>.C_HyperlinkParams.parse", ["'x'"], []]])}
+    assert B._apart_only_by_swapped(["ret", "calls"], real, made, {"HyperlinkParams"})
+    # a stand-in of a name both versions read is no excuse, nor a real
+    # callee beside it that differs
+    assert not B._apart_only_by_swapped(["ret", "calls"], real, made, {"Other"})
+    called = dict(made, calls=repr([["<input>.C_HyperlinkParams.parse", ["'x'"], []],
+                                    ["os.remove", ["'x'"], []]]))
+    assert not B._apart_only_by_swapped(["ret", "calls"], real, called, {"HyperlinkParams"})
 
 
 # cachecontrol's "remove compat module": ``text_type(v)`` -> ``str(v)`` with

@@ -1403,30 +1403,49 @@ def _apart_only_by_swapped(fields: list, a: dict, b: dict, swapped: set) -> bool
     the run could not load (``text_type(v)`` -> ``str(v)``, the compat
     module absent) passes on the made-up value where the other version
     passes the real one, and that is all that differs."""
-    pat = re.compile("|".join(r"<Dummy(?:Resource)? \\?'%s\\?'>" % re.escape(n)
-                              for n in sorted(swapped)))
-    if not any(pat.search(str(r.get(k) or "")) for k in fields for r in (a, b)):
+    names = "|".join(re.escape(n) for n in sorted(swapped))
+    pat = re.compile(r"<Dummy(?:Resource)? \\?'(?:%s)\\?'>" % names)
+    # (or an object of the input's stand-in class for it, or for what one of
+    # its methods returns: ``HyperlinkParams.parse(seq)`` on a made-up
+    # ``HyperlinkParams`` gives a ``C_HyperlinkParams_parse_ret``)
+    stand = re.compile(r"C_(?:%s)(?:_\w+)?" % names)
+    shown = re.compile(r"%s|'C_(?:%s)(?:_\w+)?'" % (pat.pattern, names))
+    if not any(shown.search(str(r.get(k) or "")) for k in fields for r in (a, b)):
         return False
 
+    def made_up(x) -> bool:
+        return isinstance(x, str) and bool(pat.search(x)) or \
+            isinstance(x, list) and bool(x) and isinstance(x[0], str) and \
+            bool(stand.fullmatch(x[0]))
+
     def alike(x, y) -> bool:
-        if isinstance(x, str) and pat.search(x) or isinstance(y, str) and pat.search(y):
+        if made_up(x) or made_up(y):
             return True
         if isinstance(x, list) and isinstance(y, list):
             return len(x) == len(y) and all(alike(u, w) for u, w in zip(x, y))
         return x == y
 
+    def swapped_callee(name: str) -> bool:
+        # a stand-in the input defined for a swapped name (or a method of
+        # one: ``<input>.C_HyperlinkParams.parse``)
+        return name.startswith("<input>.") and any(
+            p in swapped or stand.fullmatch(p) for p in name[8:].split("."))
+
     def bare(calls):
-        return [c for c in calls if not (isinstance(c, list) and c and
-                                         str(c[0]).startswith("<injected"))]
+        return [c for c in calls if not (isinstance(c, list) and c and (
+            str(c[0]).startswith("<injected") or swapped_callee(str(c[0]))))]
     for k in fields:
         if k == "calls":
-            x, y = _parse_calls(a.get(k)), _parse_calls(b.get(k))
+            # (without the helpers of the module one version alone calls:
+            # the real dependency the edit replaced by the swapped one)
+            x, y = (_parse_calls(c) for c in _matched_calls(a.get(k), b.get(k)))
             if x is None or y is None or not alike(bare(x), bare(y)):
                 return False
         elif k in ("ret", "args", "self", "globals"):
             x, y = _parsed(a.get(k)), _parsed(b.get(k))
-            if x is None or y is None:
-                x, y = a.get(k), b.get(k)
+            # (a plain value, ``'None'``, is compared as it is shown)
+            x = a.get(k) if x is None else x
+            y = b.get(k) if y is None else y
             if not alike(x, y):
                 return False
         else:
@@ -1565,6 +1584,18 @@ def _swapped_globals(old: Version, new: Version, swapped: Optional[set] = None) 
         defined(old) - defined(new)
 
 
+def _asked_of(old: Version, new: Version, globals_: set, swapped: set) -> set:
+    """The attributes either version reads directly on one of ``globals_``
+    (:func:`_swapped_globals`) that one version alone reads (``swapped``):
+    ``HyperlinkParams.parse(seq)``'s ``parse``, whose made-up value is the
+    swapped dependency's too."""
+    if not globals_:
+        return set()
+    return {n.attr for v in (old, new) for n in ast.walk(v.node)
+            if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and
+            n.value.id in globals_ and n.attr in swapped}
+
+
 def _swapped_difference(fields: list, a: dict, b: dict, old_only: set,
                         new_only: set) -> list:
     """The names one version alone reads whose made-up values (or
@@ -1651,8 +1682,43 @@ def _swapped_calls(fields: list, a: dict, b: dict, old_only: set, new_only: set)
     # (calls one version alone makes: a made-up callee called with other
     # arguments by the other version is what the code passes, a change)
     odd = odd_x if not odd_y else odd_y if not odd_x else []
-    return bool(odd) and all(isinstance(c, list) and c and isinstance(c[0], str) and
-                             c[0].startswith(("<injected>", "<input>.")) for c in odd)
+    return bool(odd) and all(_made_up_callee(c) for c in odd)
+
+
+def _made_up_callee(c) -> bool:
+    """Whether a parsed call record is a call of a made-up callee (an
+    injected value, a stand-in the input's prefix defined)."""
+    return isinstance(c, list) and bool(c) and isinstance(c[0], str) and \
+        c[0].startswith(("<injected>", "<input>."))
+
+
+def _swapped_answers(a: dict, b: dict, old_only: set, new_only: set) -> bool:
+    """Do two runs make the same calls but where one version calls a
+    made-up callee for a name it alone reads and the other, at the same
+    place and with the same arguments, a made-up callee for its own name
+    (``Version.isvalid(v)`` -> ``Version.is_valid(v)`` on a made-up
+    ``Version``: the input's stand-in defines the one name and answers
+    False, the other name is injected and answers a made-up value)?  Then
+    whatever differs after it is what two made-up callees answered, not
+    the code's own: no evidence either way, and no "same" (the real two
+    may differ)."""
+    swapped = old_only | new_only
+    if not old_only or not new_only:
+        return False
+    x, y = (_parse_calls(c) for c in _matched_calls(a.get("calls"), b.get("calls")))
+    if x is None or y is None or len(x) != len(y):
+        return False
+
+    def tail(c) -> str:
+        return c[0].rsplit(".", 1)[-1]
+
+    def named(c) -> bool:
+        return c[0] == "<injected>" or tail(c) in swapped
+    pairs = [(cx, cy) for cx, cy in zip(x, y) if repr(cx) != repr(cy)]
+    return bool(pairs) and all(
+        _made_up_callee(cx) and _made_up_callee(cy) and cx[1:] == cy[1:] and
+        cx[0] != cy[0] and named(cx) and named(cy) and swapped & {tail(cx), tail(cy)}
+        for cx, cy in pairs)
 
 
 #: files of a checkout read at most, looking for a renamed definition
@@ -1812,6 +1878,14 @@ def _matched_calls(a, b) -> tuple:
                 # computes, called by one version alone: a test or a
                 # conversion written as a helper; its value shows
                 continue
+            if internal or _PACKAGE_CALL.search(str(c[0]) if isinstance(c, list) and c
+                                                else ""):
+                # a function of the package runs for real: what it does
+                # with a text of bytes shows in its own calls and values,
+                # not in whether it was handed ``bytes`` or a ``bytearray``
+                # of the same bytes (``check_label(label)`` ->
+                # ``check_label(bytes(label))``)
+                c = _bytes_alike(c)
             if internal:
                 # a helper of the module called again with the same
                 # arguments: what it does shows in its own calls and writes
@@ -1828,6 +1902,22 @@ def _matched_calls(a, b) -> tuple:
             out.append(c)
         return repr(out + [c for _, c in sorted(helpers, key=lambda h: h[0])])
     return keep(x, ny), keep(y, nx)
+
+
+#: a call of a function of another module of the package (funcrun names it
+#: ``pkg.(package).name``, ``pkg.(package,computes).name``)
+_PACKAGE_CALL = re.compile(r"\.\(package(,computes)?\)\.")
+
+
+def _bytes_alike(x):
+    """A parsed call record (or part of one) with each ``bytearray`` snapshot
+    (``['bytearray', "b'a'"]``) shown as the ``bytes`` of the same bytes."""
+    if isinstance(x, list):
+        if len(x) == 2 and x[0] == "bytearray" and isinstance(x[1], str) and \
+                x[1].startswith("b"):
+            return x[1]
+        return [_bytes_alike(y) for y in x]
+    return x
 
 
 def _base_name(name: str) -> str:
@@ -1854,7 +1944,7 @@ def _moved_helpers(x: list, y: list, nx: set, ny: set) -> set:
         return {_args_key(c) for c in t if isinstance(c, list) and len(c) > 1 and
                 str(c[0]) not in other and
                 (str(c[0]).startswith("internal:") if internal else
-                 re.search(r"\.\(package(,computes)?\)\.", str(c[0])))}
+                 _PACKAGE_CALL.search(str(c[0])))}
     return (one_sided(x, ny, True) & one_sided(y, nx, False)) | \
         (one_sided(y, nx, True) & one_sided(x, ny, False))
 
@@ -2391,6 +2481,8 @@ def _check_function(old: Version, new: Version, opts: Options, test_inputs: Opti
     swapped = old_only | new_only
     # (the global names among them: a made-up value of one shows as itself)
     swapped_globals = _swapped_globals(old, new, swapped)
+    # (and what their made-up values are asked for: ``HyperlinkParams.parse``)
+    swapped_reach = frozenset(swapped_globals) | _asked_of(old, new, swapped_globals, swapped)
     swap_note = None    # runs alike only through stand-ins of a swapped dependency
     twins = None        # dependencies renamed, their code the same (once asked for)
     ran_old: set = set()
@@ -2555,7 +2647,8 @@ def _check_function(old: Version, new: Version, opts: Options, test_inputs: Opti
                         "without a change (" + ", ".join(
                             f"{o} -> {n}" for o, n in sorted(twins.items()))[:120] + ")"
                 real = []
-            if real and _swapped_calls(real, ro, rn, old_only, new_only):
+            if real and (_swapped_calls(real, ro, rn, old_only, new_only) or
+                         _swapped_answers(ro, rn, old_only, new_only)):
                 # one called a stand-in for a name the other does not read:
                 # no evidence, and no "same" either (what the real
                 # dependencies do may differ)
@@ -2578,7 +2671,7 @@ def _check_function(old: Version, new: Version, opts: Options, test_inputs: Opti
                 # (an aimed input on which both called the same stand-ins
                 # alike, and what differs holds no made-up value: a dict
                 # entry the input gave that one version removes)
-                weak = _weak(real, ro, rn, swapped, own, edit_raises, swapped_globals,
+                weak = _weak(real, ro, rn, swapped, own, edit_raises, swapped_reach,
                              marks)
                 # what the function does outside (returns, raises, calls,
                 # writes) over a value at the changed lines' exits, either
@@ -2675,7 +2768,7 @@ def _check_function(old: Version, new: Version, opts: Options, test_inputs: Opti
     renamed = _swapped_difference(best[3], best[1], best[2], old_only, new_only) \
         if best is not None and best[4] and swapped else []
     if best is not None and best[4] and swapped_globals and not renamed and \
-            _apart_only_by_swapped(best[3], best[1], best[2], swapped_globals):
+            _apart_only_by_swapped(best[3], best[1], best[2], swapped_reach):
         # (the one version's dependency made up where the other's is real:
         # ``text_type(v)`` -> ``str(v)``, the compat module not there)
         renamed = sorted(swapped_globals)
