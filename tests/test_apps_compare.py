@@ -144,6 +144,7 @@ def test_aimed_prefixes_are_valid_python():
 
 
 def test_callee_names_of_the_interaction_trace():
+    import functools
     import logging
     import os
     import warnings
@@ -162,6 +163,20 @@ def test_callee_names_of_the_interaction_trace():
     assert callee_name(ns["h"], "<f>", dummies, (5, 9)) == "internal:h"   # a helper
     assert callee_name(ns["h"], "<other>", dummies) == "__main__.h" or \
         callee_name(ns["h"], "<other>", dummies).endswith(".h")
+    # a helper of the module under a decorator that wraps it (click's
+    # ``@contextlib.contextmanager def _tempfilepager``): the helper itself
+    exec(compile("import contextlib, functools\n"
+                 "@contextlib.contextmanager\ndef cm(): yield 1\n"
+                 "def deco(f):\n    @functools.wraps(f)\n    def w(*a): return f(*a)\n"
+                 "    return w\n"
+                 "@deco\ndef g(): pass\n", "<f>", "exec"), ns)
+    assert callee_name(ns["cm"], "<f>", dummies, (20, 30)) == "internal:cm"
+    # (a wrapper of the module's own code is named by what wraps copied)
+    assert callee_name(ns["g"], "<f>", dummies, (20, 30)) == "internal:g"
+    # a function of elsewhere that wraps one: not the module's
+    wrapped = functools.wraps(ns["h"])(lambda: None)
+    assert callee_name(wrapped, "<f>", dummies, (20, 30)) == "internal:h"
+    assert callee_name(functools.wraps(len)(lambda: None), "<f>", dummies) != "internal:len"
 
 
 # ---------------------------------------------------------------- the command

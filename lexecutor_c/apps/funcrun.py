@@ -249,6 +249,24 @@ def _instance_attrs(v, depth: int, dummies) -> list:
         return []
 
 
+def _wrapped_in(fn, filename: str):
+    """The function of ``filename`` that ``fn`` wraps (through
+    ``__wrapped__``, as :func:`functools.wraps` leaves it), or None."""
+    seen = 0
+    while seen < 8:
+        try:
+            fn = fn.__dict__.get("__wrapped__") if hasattr(fn, "__dict__") else None
+        except Exception:
+            return None
+        if fn is None:
+            return None
+        code = getattr(getattr(fn, "__func__", fn), "__code__", None)
+        if code is not None and code.co_filename == filename:
+            return getattr(fn, "__func__", fn)
+        seen += 1
+    return None
+
+
 def _module_top(name) -> str:
     return (name or "").split(".")[0] if isinstance(name, str) else ""
 
@@ -274,6 +292,13 @@ def callee_name(fn, filename: str, dummies, inside: tuple = (0, 0),
         return None
     inner = getattr(fn, "__func__", fn)
     code = getattr(inner, "__code__", None)
+    if code is None or code.co_filename != filename:
+        # a function of the module under a decorator that wraps it
+        # (``@contextmanager``, ``@functools.wraps``): named as the function
+        # itself, a helper of the module
+        wrapped = _wrapped_in(inner, filename)
+        if wrapped is not None:
+            inner, code = wrapped, wrapped.__code__
     if code is not None and code.co_filename == filename:
         if inside[0] <= code.co_firstlineno <= inside[1]:
             return None
