@@ -1238,6 +1238,46 @@ def test_made_up_callees_told_apart_by_a_swapped_name_alone_answer_for_themselve
     assert not B._swapped_answers(a, b, set(), {"is_valid"})
 
 
+def test_what_an_exception_of_the_project_holds_is_compared():
+    # build's ``BuildBackendException(exception, exc_info=sys.exc_info())``
+    # -> ``BuildBackendException(exception)``: the same type, the same
+    # message, another ``exc_info`` attribute for the caller that reads it
+    old = d('''
+        import sys
+
+
+        class BackendError(Exception):
+            def __init__(self, exception, description=None, exc_info=(None, None, None)):
+                super().__init__(exception)
+                self.exception = exception
+                self.description = description
+                self.exc_info = exc_info
+
+            def __str__(self):
+                return self.description or repr(self.exception)
+
+
+        def call_backend(hook, value):
+            try:
+                return hook(value)
+            except ValueError as exception:
+                raise BackendError(exception, exc_info=sys.exc_info()[:2]) from None
+        ''')
+    new = old.replace("raise BackendError(exception, exc_info=sys.exc_info()[:2])",
+                      "raise BackendError(exception)")
+    c = compare_sources(old, new, "call_backend")
+    assert c.verdict == "changed", c.detail
+    assert "attributes" in c.detail, c.detail
+    # the same attributes another way: no difference there
+    same = old.replace("exc_info=sys.exc_info()[:2]", "exc_info=tuple(sys.exc_info()[:2])")
+    assert compare_sources(old, same, "call_backend").verdict != "changed"
+    # (a field of its own, compared where both versions raised)
+    a = {"outcome": "raised:ValueError", "message": "x", "raised": repr([["exc_info", "'1'"]])}
+    b = {"outcome": "raised:ValueError", "message": "x", "raised": repr([["exc_info", "'2'"]])}
+    assert B._differences(a, b) == ["raised"]
+    assert B._differences(a, dict(a)) == []
+
+
 def test_a_guard_value_is_read_without_running_the_programs_code():
     import sys
     from lexecutor_c.apps.funcrun import _observe_guard

@@ -66,6 +66,7 @@ _FIELD_WORDS = {"outcome": "outcome", "ret": "return value", "out": "printed out
                 "args": "arguments after the call", "self": "self after the call",
                 "message": "exception message", "calls": "calls to the outside world",
                 "globals": "globals written", "cause": "the exception's cause",
+                "raised": "the exception's attributes",
                 "points": "a value after the changed lines"}
 
 
@@ -1075,6 +1076,9 @@ def _differences(a: dict, b: dict, raise_forms: bool = False, points: bool = Fal
     if str(a.get("outcome")).startswith("raised:") and \
             (a.get("cause") or "") != (b.get("cause") or ""):
         out.append("cause")     # ``raise ... from err`` added or dropped
+    if str(a.get("outcome")).startswith("raised:") and \
+            not _same_value(a.get("raised") or "[]", b.get("raised") or "[]"):
+        out.append("raised")    # what the exception holds (its attributes)
     if points and not out and _point_difference(a, b) is not None:
         out.append("points")
     return out
@@ -1143,7 +1147,7 @@ def _reproduced(fields: list, ro: dict, rn: dict, ro2: dict, rn2: dict) -> list:
     differ) that a second run of each version (``ro2``, ``rn2``) gave
     again: what differs between identical runs is no evidence (a second
     run that ended another way reproduces nothing)."""
-    every = set(_FIELDS) | {"message", "points", "cause"}
+    every = set(_FIELDS) | {"message", "points", "cause", "raised"}
 
     def stable(a: dict, b: dict) -> set:
         return every - set(_differences(a, b, points=True)) \
@@ -2132,7 +2136,7 @@ def _real_side(ro: dict, rn: dict, swapped: set, edit_raises: tuple = ((), ())) 
 
 def _describe(r: dict) -> dict:
     d = {"outcome": r.get("outcome")}
-    for k in ("ret", "out", "args", "self", "message", "line", "calls", "globals"):
+    for k in ("ret", "out", "args", "self", "message", "raised", "line", "calls", "globals"):
         if r.get(k) not in (None, "", "[]"):
             d[k] = r[k] if not isinstance(r[k], str) else r[k][:600]
     return d
@@ -2618,6 +2622,10 @@ def _check_function(old: Version, new: Version, opts: Options, test_inputs: Opti
                 if message_note is None:
                     message_note = _summary_of("message", ro, rn)
                 real.remove("message")
+                if "raised" in real:
+                    # (nor what the exception holds besides: its message
+                    # again, the place the input failed)
+                    real.remove("raised")
             if "message" in real and not opts.compare_messages:
                 # the same exception type is "same"; the message is noted
                 if message_note is None:

@@ -2511,6 +2511,16 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
         cause = getattr(e, "__cause__", None)
         res["cause"] = type(cause).__name__ if cause is not None else \
             "none" if getattr(e, "__suppress_context__", False) else ""
+        # what a caller that catches it reads from an exception of the
+        # project's own class (build's ``BuildBackendException.exc_info``,
+        # a parser error's position): its instance attributes
+        try:
+            attrs = _instance_attrs(e, 1, dummies) if _own_class(type(e)) else []
+        except BaseException:
+            attrs = []
+        attrs = [kv for kv in attrs if not (kv[0].startswith("__") and kv[0].endswith("__"))]
+        if attrs:
+            res["raised"] = _norm(repr(attrs))
         line = _line_of(e, filename)
         res["line"] = None if line is None else line - drv["offset"]
         # raised by the environment (an exit, a file, process or host that is
