@@ -358,10 +358,18 @@ def test_a_computing_helper_of_the_package_one_version_calls_is_no_call():
             yield x
         def build(x):
             return Readable()
+        import functools
+        @functools.lru_cache(None)
+        def table():
+            return {97: 68, 98: 84}
+        @functools.lru_cache(None)
+        def shout(x):
+            print(x)
         '''), env)
-    for name in ("has_read", "norm", "uses"):
+    # (idna's ``joining_types()`` under ``lru_cache``: what it caches computes)
+    for name in ("has_read", "norm", "uses", "table"):
         assert computes_only(env[name]), name
-    for name in ("apply", "each", "store", "log", "close", "gen", "build"):
+    for name in ("apply", "each", "store", "log", "close", "gen", "build", "shout"):
         assert not computes_only(env[name]), name
     for fn, computes in ((env["has_read"], True), (env["store"], False)):
         fn.__module__ = "pkg.util"

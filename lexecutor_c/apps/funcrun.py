@@ -383,6 +383,11 @@ def computes_only(fn) -> bool:
     reads are those or plain data.  Read from the bytecode, so it holds on
     every Python this runs on; anything it cannot tell is False."""
     code = getattr(fn, "__code__", None)
+    if code is None and callable(getattr(fn, "cache_info", None)):
+        # a function under ``functools.lru_cache`` / ``cache``: computes
+        # what the function it caches computes (idna's ``joining_types()``)
+        fn = getattr(fn, "__wrapped__", None)
+        code = getattr(fn, "__code__", None)
     if not isinstance(code, types.CodeType):
         return False
     if code in _COMPUTES:
