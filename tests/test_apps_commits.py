@@ -352,6 +352,21 @@ def test_snapshot_is_deterministic_and_safe():
     assert bh.snapshot(P())[1] == [["v", "1"]]
     assert "0x" not in str(bh.snapshot(object()))
 
+    # a named tuple by its fields, each shown in full (its repr hides what an
+    # object it holds holds), alike the dataclass of the same fields
+    import collections
+    import dataclasses
+    Out = collections.namedtuple("Out", ["data", "flags"])
+    got = bh.snapshot(Out(P(), 2))
+    assert got[1] == [["data", got[1][0][1]], ["flags", "2"]]
+    assert got[1][0][1][1] == [["v", "1"]]
+
+    @dataclasses.dataclass
+    class Out2:
+        data: object
+        flags: int
+    assert bh.snapshot(Out2(P(), 2))[1] == got[1]
+
 
 def test_cli_table_json_and_fail_on_change(capsys, repo):
     base = ["commits", "--repo", str(repo), "--seeds", "1", "--max-inputs", "4"]

@@ -161,6 +161,14 @@ def snapshot(v, _depth: int = 0, _dummies=None):
     d = _depth + 1
     try:
         import types
+        fields = getattr(t, "_fields", None) if isinstance(v, tuple) else None
+        if isinstance(fields, tuple) and all(isinstance(k, str) for k in fields):
+            # a named tuple: its fields by name, each by its own snapshot (as
+            # an object's attributes: what its repr hides of an object it
+            # holds shows, and a class that became a dataclass of the same
+            # fields shows alike)
+            return [tname, sorted([k, snapshot(getattr(v, k, None), d, _dummies)]
+                                  for k in fields[:50])]
         if isinstance(v, (list, tuple)) and (t in (list, tuple) or t.__repr__ in
                                              (list.__repr__, tuple.__repr__)):
             items = [snapshot(x, d, _dummies) for x in v[:50]]
