@@ -47,7 +47,8 @@ from typing import Optional
 
 from ..engine import sandbox
 from .callees import swapped_calls, telling_values, told_apart
-from .funcrun import AFTER_MODULE, after_module, handled_spans, prepare, run_case, snapshot
+from .funcrun import (AFTER_MODULE, COMPUTING_MARK, PACKAGE_MARK, after_module, handled_spans,
+                      prepare, run_case, snapshot)
 from .diffinputs import STAND_IN, handles_bytes
 from .funcsource import (Version, _names_read, bound_names, build_driver, changed_lines,
                          closed_classes,
@@ -1876,7 +1877,7 @@ def _matched_calls(a, b) -> tuple:
             internal = isinstance(c, list) and c and str(c[0]).startswith("internal:")
             if internal and str(c[0]) not in other and not kept(str(c[0]), other):
                 continue
-            if isinstance(c, list) and c and ".(package,computes)." in str(c[0]) and \
+            if isinstance(c, list) and c and f".{COMPUTING_MARK}." in str(c[0]) and \
                     str(c[0]) not in other:
                 # a function of another module of the package that only
                 # computes, called by one version alone: a test or a
@@ -1910,7 +1911,7 @@ def _matched_calls(a, b) -> tuple:
 
 #: a call of a function of another module of the package (funcrun names it
 #: ``pkg.(package).name``, ``pkg.(package,computes).name``)
-_PACKAGE_CALL = re.compile(r"\.\(package(,computes)?\)\.")
+_PACKAGE_CALL = re.compile("|".join(re.escape(f".{m}.") for m in (PACKAGE_MARK, COMPUTING_MARK)))
 
 
 def _bytes_alike(x):

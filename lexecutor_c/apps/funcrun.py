@@ -351,9 +351,13 @@ def callee_name(fn, filename: str, dummies, inside: tuple = (0, 0),
         # One that only computes (:func:`computes_only`) is marked: called
         # by one version alone, it is a test written as a helper
         # (``hasattr(fp, "read")`` -> ``_t.has_read(fp)``), no interaction
-        mod = f"{package}.(package{',computes' if computes_only(inner) else ''})"
+        mod = f"{package}.{COMPUTING_MARK if computes_only(inner) else PACKAGE_MARK}"
     return f"{mod}.{q}"
 
+
+#: how a function of another module of the package is marked in the trace
+#: (``pkg.(package).name``), and one that only computes (:func:`computes_only`)
+PACKAGE_MARK, COMPUTING_MARK = "(package)", "(package,computes)"
 
 #: builtins that only compute from their arguments (and the exceptions a
 #: computing function raises)
