@@ -165,10 +165,10 @@ def snapshot(v, _depth: int = 0, _dummies=None):
         if isinstance(fields, tuple) and all(isinstance(k, str) for k in fields):
             # a named tuple: its fields by name, each by its own snapshot (as
             # an object's attributes: what its repr hides of an object it
-            # holds shows, and a class that became a dataclass of the same
-            # fields shows alike)
+            # holds shows), and that it is a tuple (a caller may unpack or
+            # index it, as it may not a dataclass of the same fields)
             return [tname, sorted([k, snapshot(getattr(v, k, None), d, _dummies)]
-                                  for k in fields[:50])]
+                                  for k in fields[:50]), "<tuple>"]
         if isinstance(v, (list, tuple)) and (t in (list, tuple) or t.__repr__ in
                                              (list.__repr__, tuple.__repr__)):
             items = [snapshot(x, d, _dummies) for x in v[:50]]
