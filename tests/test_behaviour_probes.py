@@ -1236,6 +1236,10 @@ def test_made_up_callees_told_apart_by_a_swapped_name_alone_answer_for_themselve
     assert not B._swapped_answers(a, {"calls": repr([real])}, {"isvalid"}, {"is_valid"})
     # names swapped on one side only: nothing renamed
     assert not B._swapped_answers(a, b, set(), {"is_valid"})
+    # a name a builtin value has (``x.issupserset`` -> ``x.issuperset``, a
+    # typo fixed): the real object may be a set, and the old name fails there
+    sup = {"calls": repr([real, ["<input>.C_x.issuperset", ["'version'"], []]])}
+    assert not B._swapped_answers(a, sup, {"issupserset"}, {"issuperset"})
 
 
 def test_what_an_exception_of_the_project_holds_is_compared():
