@@ -1275,6 +1275,28 @@ def test_what_an_exception_of_the_project_holds_is_compared():
     # the same attributes another way: no difference there
     same = old.replace("exc_info=sys.exc_info()[:2]", "exc_info=tuple(sys.exc_info()[:2])")
     assert compare_sources(old, same, "call_backend").verdict != "changed"
+    # a traceback it keeps as text: where the code sits in its file is no
+    # behaviour (glom's ``GlomError`` keeps one; the edit moved the raise)
+    kept = d('''
+        import traceback
+
+
+        class Failed(Exception):
+            def __init__(self, msg, where=""):
+                super().__init__(msg)
+                self.where = where
+
+
+        def check(v):
+            try:
+                if v < 0:
+                    raise ValueError(v)
+            except ValueError:
+                raise Failed("negative", traceback.format_exc())
+            return v
+        ''')
+    moved = kept.replace("        if v < 0:", "        limit = 0\n        if v < limit:")
+    assert compare_sources(kept, moved, "check").verdict != "changed"
     # (a field of its own, compared where both versions raised)
     a = {"outcome": "raised:ValueError", "message": "x", "raised": repr([["exc_info", "'1'"]])}
     b = {"outcome": "raised:ValueError", "message": "x", "raised": repr([["exc_info", "'2'"]])}

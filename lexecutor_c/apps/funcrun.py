@@ -46,6 +46,8 @@ _TEMP_NAME = re.compile(r"\btmp[a-z0-9_]{8}\b")
 # a traceback the function prints: the line numbers are where each version
 # has its code, which any edit above moves (the frames and text still count)
 _TB_LINE = re.compile(r'(^[ \t]*File "[^"\n]*", line )\d+', re.M)
+#: the same anywhere in a text (a traceback kept in a value, shown by repr)
+_TB_LINE_IN = re.compile(r'(File \\*"[^"\n]*?\\*", line )\d+')
 
 
 def _norm(text: str) -> str:
@@ -2537,7 +2539,9 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
             attrs = []
         attrs = [kv for kv in attrs if not (kv[0].startswith("__") and kv[0].endswith("__"))]
         if attrs:
-            res["raised"] = _norm(repr(attrs))
+            # (a traceback it keeps as text without its line numbers: where
+            # the code sits in its file is no behaviour)
+            res["raised"] = _TB_LINE_IN.sub(r"\1?", _norm(repr(attrs)))
         line = _line_of(e, filename)
         res["line"] = None if line is None else line - drv["offset"]
         # raised by the environment (an exit, a file, process or host that is
