@@ -1414,7 +1414,7 @@ def _apart_only_by_swapped(fields: list, a: dict, b: dict, swapped: set) -> bool
     # its methods returns: ``HyperlinkParams.parse(seq)`` on a made-up
     # ``HyperlinkParams`` gives a ``C_HyperlinkParams_parse_ret``)
     stand = re.compile(r"C_(?:%s)(?:_\w+)?" % names)
-    shown = re.compile(r"%s|'C_(?:%s)(?:_\w+)?'" % (pat.pattern, names))
+    shown = re.compile(r"%s|'%s'" % (pat.pattern, stand.pattern))
     if not any(shown.search(str(r.get(k) or "")) for k in fields for r in (a, b)):
         return False
 
@@ -1443,7 +1443,7 @@ def _apart_only_by_swapped(fields: list, a: dict, b: dict, swapped: set) -> bool
         if k == "calls":
             # (without the helpers of the module one version alone calls:
             # the real dependency the edit replaced by the swapped one)
-            x, y = (_parse_calls(c) for c in _matched_calls(a.get(k), b.get(k)))
+            x, y = _matched_parsed(a.get(k), b.get(k))
             if x is None or y is None or not alike(bare(x), bare(y)):
                 return False
         elif k in ("ret", "args", "self", "globals"):
@@ -1650,7 +1650,7 @@ def _swapped_made_up(fields: list, a: dict, b: dict, swapped: set) -> bool:
         return False
     if "calls" in fields:
         # (and calls of made-up callees alone: what each stand-in was asked)
-        x, y = (_parse_calls(c) for c in _matched_calls(a.get("calls"), b.get("calls")))
+        x, y = _matched_parsed(a.get("calls"), b.get("calls"))
         if x is None or y is None or not all(
                 isinstance(c, list) and c and isinstance(c[0], str) and
                 c[0].startswith(("<injected>", "<input>.")) for c in x + y):
@@ -1673,7 +1673,7 @@ def _swapped_calls(fields: list, a: dict, b: dict, old_only: set, new_only: set)
     stand-in for a swapped dependency was asked is not the code's own."""
     if fields != ["calls"] or not old_only or not new_only:
         return False
-    x, y = (_parse_calls(c) for c in _matched_calls(a.get("calls"), b.get("calls")))
+    x, y = _matched_parsed(a.get("calls"), b.get("calls"))
     if x is None or y is None:
         return False
     rx, ry = [repr(c) for c in x], [repr(c) for c in y]
@@ -1715,7 +1715,7 @@ def _swapped_answers(a: dict, b: dict, old_only: set, new_only: set) -> bool:
     swapped = old_only | new_only
     if not old_only or not new_only:
         return False
-    x, y = (_parse_calls(c) for c in _matched_calls(a.get("calls"), b.get("calls")))
+    x, y = _matched_parsed(a.get("calls"), b.get("calls"))
     if x is None or y is None or len(x) != len(y):
         return False
 
@@ -1730,9 +1730,14 @@ def _swapped_answers(a: dict, b: dict, old_only: set, new_only: set) -> bool:
     # be a set, and then the one version fails where the other answers)
     return bool(pairs) and all(
         _made_up_callee(cx) and _made_up_callee(cy) and cx[1:] == cy[1:] and
-        cx[0] != cy[0] and named(cx) and named(cy) and swapped & {tail(cx), tail(cy)} and
-        not (swapped & {tail(cx), tail(cy)}) & _BUILTIN_METHODS
+        cx[0] != cy[0] and named(cx) and named(cy) and
+        _asks_swapped(swapped & {tail(cx), tail(cy)})
         for cx, cy in pairs)
+
+
+def _asks_swapped(names: set) -> bool:
+    """Some swapped name, and none a method of a builtin value."""
+    return bool(names) and not names & _BUILTIN_METHODS
 
 
 #: the names of the methods of builtin values
@@ -1851,6 +1856,13 @@ def _parse_calls(calls) -> Optional[list]:
     except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
         return None
     return x if isinstance(x, list) else None
+
+
+def _matched_parsed(a, b) -> tuple:
+    """``_matched_calls`` of two traces, each parsed (None where one is not
+    a trace's text)."""
+    x, y = _matched_calls(a, b)
+    return _parse_calls(x), _parse_calls(y)
 
 
 def _matched_calls(a, b) -> tuple:
@@ -2031,7 +2043,7 @@ def _stand_in_before_divergence(a: dict, b: dict) -> bool:
     calls = str(a.get("calls", "")) + str(b.get("calls", ""))
     if not _STAND_IN_CALL.search(calls):
         return False
-    x, y = (_parse_calls(c) for c in _matched_calls(a.get("calls"), b.get("calls")))
+    x, y = _matched_parsed(a.get("calls"), b.get("calls"))
     if x is None or y is None:
         return True
     n = _first_parting(x, y)
@@ -2055,7 +2067,7 @@ def _own_call_difference(a: dict, b: dict) -> bool:
     before it (stand-ins' included) was the same, so what those returned
     was the same too, and the arguments that differ are the code's own
     (``_('today')`` -> ``_('yesterday')``)."""
-    x, y = (_parse_calls(c) for c in _matched_calls(a.get("calls"), b.get("calls")))
+    x, y = _matched_parsed(a.get("calls"), b.get("calls"))
     if x is None or y is None:
         return False
 

@@ -262,18 +262,17 @@ def _instance_attrs(v, depth: int, dummies) -> list:
 def _wrapped_in(fn, filename: str):
     """The function of ``filename`` that ``fn`` wraps (through
     ``__wrapped__``, as :func:`functools.wraps` leaves it), or None."""
-    seen = 0
-    while seen < 8:
+    for _ in range(8):
         try:
             fn = fn.__dict__.get("__wrapped__") if hasattr(fn, "__dict__") else None
         except Exception:
             return None
         if fn is None:
             return None
-        code = getattr(getattr(fn, "__func__", fn), "__code__", None)
+        fn = getattr(fn, "__func__", fn)
+        code = getattr(fn, "__code__", None)
         if code is not None and code.co_filename == filename:
-            return getattr(fn, "__func__", fn)
-        seen += 1
+            return fn
     return None
 
 
