@@ -5517,3 +5517,56 @@ def test_reading_the_exception_being_handled_is_no_interaction():
     c = compare_sources(PORT_OLD, PORT_OLD.replace('"bad port: %s"', '"bad port %s"'),
                         "parse_port")
     assert c.verdict == "changed", c.detail
+
+
+def test_a_branch_that_skips_a_made_up_callee_is_the_code_s_own():
+    # requirements-parser's ``parse``: a new branch skips ``--hash=`` lines,
+    # which the old version still hands to ``Requirement.parse`` (imported
+    # from a module the files do not have, so made up): the line decided
+    # the branch in both versions alike
+    old = d('''
+        from .requirement import Requirement
+
+
+        def parse(text):
+            if not isinstance(text, str):
+                text = text.read()
+            for line in text.splitlines():
+                line = line.strip()
+                if not line or line.startswith('#'):
+                    continue
+                elif line.startswith('-r'):
+                    continue
+                else:
+                    yield Requirement.parse(line)
+        ''')
+    new = old.replace("        elif line.startswith('-r'):",
+                      "        elif line.startswith('--hash='):\n"
+                      "            continue\n"
+                      "        elif line.startswith('-r'):")
+    assert new != old
+    c = compare_sources(old, new, "parse")
+    assert c.verdict == "changed", c.detail
+    # the same lines skipped another way: no difference
+    same = old.replace("line.startswith('-r')", "line[:2] == '-r'")
+    assert compare_sources(old, same, "parse").verdict != "changed"
+    # the rule itself: traces alike up to a made-up callee one run alone
+    # calls with arguments of no made-up value, injections alike before it
+    real = ["<input>.C_text.splitlines", [], []]
+    a = {"calls": repr([real, ["<injected>", ["'--hash=x'"], []]]),
+         "injected": [["name", "Requirement", 1], ["attribute", "parse", 9],
+                      ["call", "parse", 9]]}
+    b = {"calls": repr([real]), "injected": [["name", "Requirement", 1]]}
+    assert B._branch_into_made_up(a, b) and B._branch_into_made_up(b, a)
+    # a value injected for another name before the call (what the branch
+    # may have decided on): no evidence
+    b2 = dict(b, injected=[["name", "Requirement", 1]])
+    a2 = dict(a, injected=[["name", "Requirement", 1], ["attribute", "flag", 5],
+                           ["attribute", "parse", 9], ["call", "parse", 9]])
+    assert not B._branch_into_made_up(a2, b2)
+    # an argument that is itself made up: what a made-up value held
+    a3 = dict(a, calls=repr([real, ["<injected>", ["<Dummy 'x'>"], []]]))
+    assert not B._branch_into_made_up(a3, b)
+    # the same made-up callee called with other arguments: not a branch
+    b4 = dict(b, calls=repr([real, ["<injected>", ["'y'"], []]]), injected=a["injected"])
+    assert not B._branch_into_made_up(a, b4)

@@ -1298,6 +1298,8 @@ def _weak(real: list, ro: dict, rn: dict, swapped: set, own: bool,
         return False
     if "calls" in real and _edit_written_call(ro, rn, marks, swapped):
         return False
+    if "calls" in real and not swapped and _branch_into_made_up(ro, rn):
+        return False
     if "ret" in real and _own_attribute_difference(ro.get("ret"), rn.get("ret"), marks):
         return False
     if swapped_globals and _apart_only_by_swapped(real, ro, rn, swapped_globals):
@@ -1312,6 +1314,48 @@ def _weak(real: list, ro: dict, rn: dict, swapped: set, own: bool,
             _stand_in_before_divergence(ro, rn) and
             not _own_call_difference(ro, rn) and
             not (own and "calls" not in real))
+
+
+def _branch_into_made_up(ro: dict, rn: dict) -> bool:
+    """Whether, up to where their interaction traces part, the two runs
+    made the same calls and were given the same injected values, and there
+    one version calls a made-up callee with arguments of no made-up value
+    where the other calls nothing more or another callee (``--hash=...``
+    lines skipped by a new branch: the old version still hands the line to
+    the made-up ``Requirement.parse``).  Everything the branch decided on
+    was the same in both runs, the input's values or what the same
+    stand-ins answered alike, so taking it is the code's own; the values
+    injected for the callee come after it.  (Only on an edit that reads no
+    name the other does not: the caller checks.)"""
+    x, y = _matched_parsed(ro.get("calls"), rn.get("calls"))
+    if x is None or y is None:
+        return False
+    n = _first_parting(x, y)
+    ix, iy = ro.get("injected"), rn.get("injected")
+    if not isinstance(ix, list) or not isinstance(iy, list):
+        return False
+    for (one, other, inj, inj_other) in ((x, y, ix, iy), (y, x, iy, ix)):
+        if len(one) <= n:
+            continue
+        c = one[n]
+        if not (isinstance(c, list) and len(c) == 3 and c[0] == "<injected>") or \
+                _MADE_UP_ANY.search(repr(c[1:])):
+            continue
+        if len(other) > n and isinstance(other[n], list) and other[n] and \
+                other[n][0] == c[0]:
+            continue            # the same callee called otherwise: not a branch
+        # the one run's injections: the other's, then only those for the
+        # callee it calls there (its name, attribute and calls)
+        if len(inj) < len(inj_other) or inj[:len(inj_other)] != inj_other:
+            continue
+        extra = inj[len(inj_other):]
+        if extra and len({str(e[1]) for e in extra if isinstance(e, list) and
+                          len(e) > 1}) == 1 and \
+                all(isinstance(e, list) and e and e[0] in ("name", "attribute", "call")
+                    for e in extra) and \
+                any(e[0] == "call" for e in extra):
+            return True
+    return False
 
 
 def _edit_written_call(ro: dict, rn: dict, marks: tuple, swapped: set) -> bool:
