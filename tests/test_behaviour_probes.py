@@ -5570,3 +5570,13 @@ def test_a_branch_that_skips_a_made_up_callee_is_the_code_s_own():
     # the same made-up callee called with other arguments: not a branch
     b4 = dict(b, calls=repr([real, ["<injected>", ["'y'"], []]]), injected=a["injected"])
     assert not B._branch_into_made_up(a, b4)
+    # another callee where the one version called the made-up one (the
+    # same statement written otherwise: ``joining_types.get(c)`` ->
+    # ``joining_types().get(c)``): no branch skipped
+    b5 = dict(b, calls=repr([real, ["<input>.C_idnadata.joining_types", [], []]]))
+    assert not B._branch_into_made_up(a, b5) and not B._branch_into_made_up(b5, a)
+    # the same calls again after the skipped one: a branch still
+    a6 = dict(a, calls=repr([real, ["<injected>", ["'--hash=x'"], []], real]))
+    b6 = dict(b, calls=repr([real, real]))
+    assert B._branch_into_made_up(a6, b6)
+

@@ -1341,9 +1341,21 @@ def _branch_into_made_up(ro: dict, rn: dict) -> bool:
         if not (isinstance(c, list) and len(c) == 3 and c[0] == "<injected>") or \
                 _MADE_UP_ANY.search(repr(c[1:])):
             continue
-        if len(other) > n and isinstance(other[n], list) and other[n] and \
-                other[n][0] == c[0]:
-            continue            # the same callee called otherwise: not a branch
+        # the other's calls, all of them, the one's in order: the one made
+        # calls the other skipped, each of the made-up callee with
+        # arguments of no made-up value (not the same statement written
+        # otherwise: ``joining_types.get(c)`` -> ``joining_types().get(c)``)
+        rest, extra_calls = iter(map(repr, other[n:])), []
+        want = next(rest, None)
+        for d in one[n:]:
+            if repr(d) == want:
+                want = next(rest, None)
+            else:
+                extra_calls.append(d)
+        if want is not None or not all(
+                isinstance(d, list) and len(d) == 3 and d[0] == c[0] and
+                not _MADE_UP_ANY.search(repr(d[1:])) for d in extra_calls):
+            continue
         # the one run's injections: the other's, then only those for the
         # callee it calls there (its name, attribute and calls)
         if len(inj) < len(inj_other) or inj[:len(inj_other)] != inj_other:
