@@ -1744,6 +1744,50 @@ def test_a_constructor_whose_parameters_say_what_they_hold_builds_the_instance()
     assert F._guessed_argument("data") is F._SAME
 
 
+def test_a_constructor_that_parses_a_text_is_given_one_its_examples_or_patterns_offer():
+    import re as _re
+
+    from lexecutor_c.apps import funcrun as F
+
+    class Version:
+        """A version: ``Version('1.2.3')``."""
+        version_re = _re.compile(r"^(\d+)\.(\d+)\.(\d+)$")
+
+        def __init__(self, version_string=None, major=None):
+            if (version_string is None) == (major is None):
+                raise ValueError("a text or parts")
+            m = self.version_re.match(version_string or "")
+            if major is None and not m:
+                raise ValueError(version_string)
+            self.parts = tuple(map(int, m.groups())) if m else (major, 0, 0)
+
+        def bump(self):
+            return self.parts[0] + 1
+
+    obj = F._constructed(Version, Version.bump, {})
+    assert obj.parts == (1, 2, 3)            # the docstring's example
+    Version.__doc__ = None
+    obj = F._constructed(Version, Version.bump, {})
+    assert len(obj.parts) == 3 and all(isinstance(p, int) for p in obj.parts)   # the pattern's
+
+    class Spec:
+        def __init__(self, text):
+            if not text.startswith(">="):
+                raise ValueError(text)
+            self.low = text[2:]
+
+        def low_bound(self):
+            return self.low
+
+    # its module's pattern, where the class has none; a required text no
+    # name says is one
+    env = {"SPEC": _re.compile(r">=\d\.\d")}
+    assert F._constructed(Spec, Spec.low_bound, env).low[1] == "."
+    # nothing to parse it from: bare, as before
+    assert not hasattr(F._constructed(Spec, Spec.low_bound, {}), "low")
+    assert F._constructor_texts(Spec, {"__doc__": "use ``Spec('>=2.0')``"}) == [">=2.0"]
+
+
 def test_a_string_is_tried_as_bytes_only_where_the_code_deals_with_bytes():
     text = function_versions('def greet(name):\n    return "Hello, " + name\n', "m.py")["greet"]
     raw = function_versions("def head(data):\n    return data.decode()[:2]\n", "m.py")["head"]
@@ -5580,3 +5624,31 @@ def test_a_branch_that_skips_a_made_up_callee_is_the_code_s_own():
     b6 = dict(b, calls=repr([real, real]))
     assert B._branch_into_made_up(a6, b6)
 
+
+def test_a_name_a_feature_probe_binds_is_the_module_s_own():
+    # more-itertools: ``try: zip(strict=True)`` / ``except TypeError:
+    # _zip_strict = zip`` / ``else: _zip_strict = partial(zip, strict=True)``:
+    # the function alone keeps the block, so the name is the module's, not
+    # a stand-in an input makes up (which answered where zip raises)
+    from lexecutor_c.apps.funcsource import build_driver
+    old = d('''
+        from functools import partial
+
+        try:
+            zip(strict=True)
+        except TypeError:
+            _zip_strict = zip
+        else:
+            _zip_strict = partial(zip, strict=True)
+
+
+        def transpose(it):
+            return _zip_strict(*it)
+        ''')
+    text = build_driver(function_versions(old, "m.py")["transpose"]).text
+    assert "_zip_strict = partial(zip, strict=True)" in text and "zip(strict=True)" in text
+    new = old.replace("return _zip_strict(*it)", "return zip(*it, strict=True)")
+    assert compare_sources(old, new, "transpose").verdict != "changed"
+    # a block that does more than probe and bind is no compat block
+    busy = old.replace("    _zip_strict = zip", "    _zip_strict = zip\n    print('old')")
+    assert "print('old')" not in build_driver(function_versions(busy, "m.py")["transpose"]).text

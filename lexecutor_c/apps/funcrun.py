@@ -1562,25 +1562,78 @@ def _constructed(cls, fn, env: dict):
     except (TypeError, ValueError):
         return obj
     args, kwargs = [], {}
+    first = ps[0] if ps and ps[0].kind in (ps[0].POSITIONAL_ONLY,
+                                           ps[0].POSITIONAL_OR_KEYWORD) else None
+    guessed = True
     for p in ps:
         if p.default is not p.empty or p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
             continue
         # a required parameter whose name says what it holds: a small count
         # (``maxsize``, ``ttl``), a short text (``name``); else no instance
         guess = _guessed_argument(p.name)
-        if guess is _SAME:
+        if guess is _SAME and p is not first:
             return obj
+        guessed = guessed and guess is not _SAME
         if p.kind == p.KEYWORD_ONLY:
             kwargs[p.name] = guess
         else:
             args.append(guess)
-    try:
-        init(obj, *args, **kwargs)
-    except sandbox.Timeout:
-        raise
-    except BaseException:
-        return _bare(cls)           # half built: nothing of it
-    return obj
+    if guessed:
+        try:
+            init(obj, *args, **kwargs)
+        except sandbox.Timeout:
+            raise
+        except BaseException:
+            obj = None              # half built: nothing of it
+        else:
+            return obj
+    if first is not None:
+        # a constructor that parses a text (``Version('1.2.3')``): the texts
+        # the class's and its module's examples pass it, else the texts its
+        # patterns match, given as the first argument
+        rest = args[1:] if first.default is first.empty else args
+        for text in _constructor_texts(cls, env):
+            obj = _bare(cls)
+            try:
+                init(obj, text, *rest, **kwargs)
+            except sandbox.Timeout:
+                raise
+            except BaseException:
+                continue
+            return obj
+    return _bare(cls)
+
+
+#: texts tried as a constructor's first argument at most
+_CONSTRUCTOR_TEXTS = 6
+
+
+def _constructor_texts(cls, env: dict) -> list:
+    """Texts a class's constructor may parse: string literals its name is
+    called with in the class's and its module's docstrings
+    (``>>> Version('1.2.3')``), then texts the patterns among the class's
+    attributes (``version_re``), else its module's, match from their start."""
+    from . import regexdiff
+    out: list = []
+    name = getattr(cls, "__name__", "")
+    call = re.compile(r"\b%s\(\s*(['\"])([^'\"\n]{1,80})\1\s*[,)]" % re.escape(name))
+    for doc in (getattr(cls, "__doc__", None), env.get("__doc__")):
+        if type(doc) is str:
+            out += [m.group(2) for m in call.finditer(doc)]
+    pats: list = []
+    for scope in [vars(k) for k in getattr(cls, "__mro__", ())[:-1]] + [env]:
+        pats += [x for x in list(scope.values())[:400]
+                 if type(x) is re.Pattern and type(x.pattern) is str]
+        if pats:
+            break
+    for pat in pats[:3]:
+        try:
+            texts = regexdiff.member_samples(pat.pattern, pat.flags, 8)
+        except Exception:
+            continue
+        out += [t for t in texts if pat.match(t)][:2]
+    seen: set = set()
+    return [t for t in out if not (t in seen or seen.add(t))][:_CONSTRUCTOR_TEXTS]
 
 
 #: a required constructor parameter's value by what its name says

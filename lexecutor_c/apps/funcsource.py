@@ -540,15 +540,20 @@ def _block_parts(s) -> list:
 
 def _compat_block(s) -> bool:
     """A try (with handlers) or if statement holding only imports,
-    assignments and ``pass`` (nested such blocks too)."""
+    assignments and ``pass`` (nested such blocks too), and in a try's body
+    expressions: the probe whose failure picks the branch (``try:
+    zip(strict=True)`` / ``except TypeError: _zip_strict = zip`` / ``else:
+    _zip_strict = partial(zip, strict=True)``)."""
     if isinstance(s, ast.Try) and not s.handlers:
         return False
+    probes = list(s.body) if isinstance(s, ast.Try) else []
     for x in _block_parts(s):
         if isinstance(x, (ast.Try, ast.If)):
             if not _compat_block(x):
                 return False
         elif not isinstance(x, (ast.Import, ast.ImportFrom, ast.Assign, ast.AnnAssign,
-                                ast.Pass)):
+                                ast.Pass)) and \
+                not (isinstance(x, ast.Expr) and any(x is b for b in probes)):
             return False
     return True
 
