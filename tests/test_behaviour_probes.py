@@ -5652,3 +5652,71 @@ def test_a_name_a_feature_probe_binds_is_the_module_s_own():
     # a block that does more than probe and bind is no compat block
     busy = old.replace("    _zip_strict = zip", "    _zip_strict = zip\n    print('old')")
     assert "print('old')" not in build_driver(function_versions(busy, "m.py")["transpose"]).text
+
+
+def test_what_a_helper_the_commit_changed_too_is_handed_is_its_own_business():
+    # tabulate's ``_build_line``: ``_build_simple_row(cells, (begin, sep,
+    # end))`` -> ``_build_simple_row(cells, DataRow(begin, sep, end))``, the
+    # helper changed in the same commit to read the fields by name: the
+    # argument differs, what comes of it does not
+    old = d('''
+        def _row(cells, fmt):
+            begin, sep, end = fmt
+            return begin + sep.join(cells) + end
+
+
+        def build_line(cells, sep):
+            return _row([str(c) for c in cells], ("|", sep, "|"))
+        ''')
+    new = old.replace('''    begin, sep, end = fmt
+    return begin + sep.join(cells) + end''', '''    return fmt["begin"] + fmt["sep"].join(cells) + fmt["end"]''')
+    new = new.replace('("|", sep, "|")', 'dict(begin="|", sep=sep, end="|")')
+    assert new.count("dict(") == 1 and 'fmt["sep"]' in new
+    c = compare_sources(old, new, "build_line")
+    assert c.verdict != "changed", c.detail
+    # the helper unchanged: what it is handed is the function's own doing
+    same_helper = old.replace('("|", sep, "|")', '("[", sep, "]")')
+    assert compare_sources(old, same_helper, "build_line").verdict == "changed"
+    fa = function_versions(old, "m.py")["build_line"]
+    fb = function_versions(new, "m.py")["build_line"]
+    assert B._changed_helpers(fa, fb) == frozenset({"_row"})
+    shown = B._helper_calls_by_name(repr([["internal:_row", ["1"], []], ["os.getcwd", [], []]]),
+                                    frozenset({"_row"}))
+    assert B._parse_calls(shown) == [["internal:_row", [B._CHANGED_HELPER], []],
+                                     ["os.getcwd", [], []]]
+
+
+def test_a_dataclass_of_fields_alone_is_kept_in_the_function_alone_as_a_named_tuple_is():
+    # tabulate's ``DataRow = namedtuple(...)`` rewritten as ``@dataclass
+    # class DataRow: begin: str ...``: a made-up class in its place answers
+    # made-up values where the named tuple was built for real
+    from lexecutor_c.apps.funcsource import _record_class, build_driver
+    src = d('''
+        from dataclasses import dataclass
+
+
+        @dataclass(frozen=True)
+        class DataRow:
+            """A row's format."""
+            begin: str
+            sep: str = "|"
+
+
+        class Table:
+            rows: list
+
+            def add(self, row):
+                self.rows.append(row)
+
+
+        def row(cells):
+            fmt = DataRow("[")
+            return fmt.begin + fmt.sep.join(cells)
+        ''')
+    mod = ast.parse(src)
+    kinds = {n.name: _record_class(n) for n in mod.body if isinstance(n, ast.ClassDef)}
+    assert kinds == {"DataRow": True, "Table": False}
+    text = build_driver(function_versions(src, "m.py")["row"]).text
+    assert "@dataclass(frozen=True)" in text and "class DataRow" in text
+    assert compare_sources(src, src.replace('sep: str = "|"', 'sep: str = ","'),
+                           "row").verdict == "changed"

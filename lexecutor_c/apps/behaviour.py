@@ -265,6 +265,12 @@ class _Side:
                      "class_attrs": list(class_attrs), "construct": construct,
                      "handled_spans": handled_spans(d.text), "guards": _param_guards(v),
                      "closed": closed_classes(v.module)}
+        # the module's helpers the commit changed too: what a call hands them
+        # is theirs to take as their new code does (``_build_simple_row(cells,
+        # (begin, sep, end))`` -> ``_build_simple_row(cells, DataRow(begin,
+        # sep, end))``, the helper changed to read fields): their calls are
+        # compared by name, what they do shows where it goes
+        self.changed_helpers = _changed_helpers(v, other)
         # the text whose function is bound decorated (extract mode leaves a
         # function's decorators out; a module-level one gets them back after
         # its definition, the lines above unmoved), for runs through them
@@ -301,6 +307,8 @@ class _Side:
                 # ``return (``) ran where a line of it did
                 r["lines"] = sorted(set(r["lines"]) | {self.heads[ln] for ln in r["lines"]
                                                        if ln in self.heads})
+            if self.changed_helpers and isinstance(r.get("calls"), str):
+                r["calls"] = _helper_calls_by_name(r["calls"], self.changed_helpers)
             checkout = spec.get("checkout")
             if checkout:
                 # each version runs in a checkout of its own (``.../t1``,
@@ -310,6 +318,48 @@ class _Side:
             return r
         return {"outcome": {"timeout": "timeout", "memory": "memory"}.get(out.status, "crash"),
                 "message": out.describe()[:300]}
+
+
+#: what a call of a helper the commit changed too is shown with in place of
+#: its arguments
+_CHANGED_HELPER = "<a helper the commit changed>"
+
+
+def _changed_helpers(v: Version, other: Optional[Version]) -> frozenset:
+    """The module's functions and methods (``f``, ``Class.f``) that both
+    versions define with other code, the function itself aside."""
+    import ast
+    if other is None:
+        return frozenset()
+
+    def defs(mod) -> dict:
+        out: dict = {}
+        for n in getattr(mod, "body", ()):
+            if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                out[n.name] = ast.dump(n)
+            elif isinstance(n, ast.ClassDef):
+                for m in n.body:
+                    if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                        out[f"{n.name}.{m.name}"] = ast.dump(m)
+        return out
+    a, b = defs(v.module), defs(other.module)
+    own = {v.qualname, other.qualname}
+    return frozenset(k for k in a.keys() & b.keys() if a[k] != b[k] and k not in own)
+
+
+def _helper_calls_by_name(calls: str, helpers: frozenset) -> str:
+    """An interaction trace with the calls of ``helpers`` (``internal:NAME``)
+    shown without their arguments."""
+    x = _parse_calls(calls)
+    if x is None:
+        return calls
+    hit = False
+    for c in x:
+        if isinstance(c, list) and len(c) == 3 and isinstance(c[0], str) and \
+                c[0].startswith("internal:") and c[0][9:] in helpers:
+            c[1], c[2] = [_CHANGED_HELPER], []
+            hit = True
+    return repr(x) if hit else calls
 
 
 def _without_checkout(x, root: str):

@@ -772,12 +772,21 @@ def _exception_names(module: ast.Module) -> set:
 
 
 def _record_class(c: ast.ClassDef) -> bool:
-    """Is ``c`` a ``TypedDict`` or ``NamedTuple`` class (fields alone)?  Kept
+    """Is ``c`` a ``TypedDict`` or ``NamedTuple`` class, or a dataclass of
+    annotated fields alone?  Kept
     in an extract: calling it builds the dict or tuple itself, where a
     made-up class would answer a made-up value (``return InfoDict(id=...)``
     against ``return dict(id=...)``: one and the same dict)."""
-    return any((_dotted(b) or "").split(".")[-1] in ("TypedDict", "NamedTuple")
-               for b in c.bases)
+    if any((_dotted(b) or "").split(".")[-1] in ("TypedDict", "NamedTuple")
+           for b in c.bases):
+        return True
+    # a dataclass of fields alone (``@dataclass class DataRow: begin: str``,
+    # a named tuple rewritten as one): kept as its named tuple would be
+    return not c.bases and any(
+        (_dotted(d.func if isinstance(d, ast.Call) else d) or "") in
+        ("dataclass", "dataclasses.dataclass") for d in c.decorator_list) and all(
+        isinstance(m, (ast.AnnAssign, ast.Pass)) or
+        isinstance(m, ast.Expr) and isinstance(m.value, ast.Constant) for m in c.body)
 
 
 def _exception_class(c: ast.ClassDef, raised: set) -> bool:
