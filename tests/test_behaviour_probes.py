@@ -5680,6 +5680,20 @@ def test_what_a_helper_the_commit_changed_too_is_handed_is_its_own_business():
     fa = function_versions(old, "m.py")["build_line"]
     fb = function_versions(new, "m.py")["build_line"]
     assert B._changed_helpers(fa, fb) == frozenset({"_row"})
+    # the helper's parameters changed (annotations aside) and the call hands
+    # the new one a value of its own (boltons' ``remap(..., cache=False)``):
+    # that is asking the helper for something else
+    asked = old.replace("def _row(cells, fmt):", "def _row(cells, fmt, lead=''):")
+    asked = asked.replace("return begin + sep.join(cells) + end",
+                          "return lead + begin + sep.join(cells) + end")
+    asked = asked.replace('("|", sep, "|"))', '("|", sep, "|"), lead="> ")')
+    assert asked.count("lead") == 3
+    fc = function_versions(asked, "m.py")["build_line"]
+    assert B._changed_helpers(fa, fc) == frozenset()
+    assert compare_sources(old, asked, "build_line").verdict == "changed"
+    typed = new.replace("def _row(cells, fmt):", "def _row(cells: list, fmt: dict) -> str:")
+    assert B._changed_helpers(fa, function_versions(typed, "m.py")["build_line"]) == \
+        frozenset({"_row"})
     shown = B._helper_calls_by_name(repr([["internal:_row", ["1"], []], ["os.getcwd", [], []]]),
                                     frozenset({"_row"}))
     assert B._parse_calls(shown) == [["internal:_row", [B._CHANGED_HELPER], []],

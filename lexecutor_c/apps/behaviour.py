@@ -327,24 +327,36 @@ _CHANGED_HELPER = "<a helper the commit changed>"
 
 def _changed_helpers(v: Version, other: Optional[Version]) -> frozenset:
     """The module's functions and methods (``f``, ``Class.f``) that both
-    versions define with other code, the function itself aside."""
+    versions define with the same parameters and another body, the function
+    itself aside.  (Not a helper whose parameters changed: a call handing a
+    new parameter a value other than its default asks the helper for
+    something else, boltons' ``remap(..., cache=False)``; one at the default
+    is no argument in the trace anyway.)"""
     import ast
     if other is None:
         return frozenset()
+
+    def params(a) -> tuple:
+        # names, kinds and defaults; annotations aside
+        return ([x.arg for x in a.posonlyargs], [x.arg for x in a.args],
+                [x.arg for x in a.kwonlyargs], a.vararg and a.vararg.arg,
+                a.kwarg and a.kwarg.arg, [ast.dump(x) for x in a.defaults],
+                [x and ast.dump(x) for x in a.kw_defaults])
 
     def defs(mod) -> dict:
         out: dict = {}
         for n in getattr(mod, "body", ()):
             if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                out[n.name] = ast.dump(n)
+                out[n.name] = (params(n.args), ast.dump(n))
             elif isinstance(n, ast.ClassDef):
                 for m in n.body:
                     if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                        out[f"{n.name}.{m.name}"] = ast.dump(m)
+                        out[f"{n.name}.{m.name}"] = (params(m.args), ast.dump(m))
         return out
     a, b = defs(v.module), defs(other.module)
     own = {v.qualname, other.qualname}
-    return frozenset(k for k in a.keys() & b.keys() if a[k] != b[k] and k not in own)
+    return frozenset(k for k in a.keys() & b.keys()
+                     if a[k][0] == b[k][0] and a[k][1] != b[k][1] and k not in own)
 
 
 def _helper_calls_by_name(calls: str, helpers: frozenset) -> str:
