@@ -1787,6 +1787,27 @@ def test_a_constructor_that_parses_a_text_is_given_one_its_examples_or_patterns_
     assert not hasattr(F._constructed(Spec, Spec.low_bound, {}), "low")
     assert F._constructor_texts(Spec, {"__doc__": "use ``Spec('>=2.0')``"}) == [">=2.0"]
 
+    # not for a parameter that takes no text (mistune's ``InlineState(env)``,
+    # a mapping: a text there gives an object at its defaults, where the
+    # attributes the method copies should vary)
+    class State:
+        def __init__(self, env):
+            self.env, self.depth = env, 0
+
+        def copy(self):
+            return self.depth
+
+    assert not hasattr(F._constructed(State, State.copy, env), "env")
+
+    class Typed:
+        def __init__(self, env: "dict[str, int]"):
+            self.env = env
+
+        def get(self):
+            return self.env
+
+    assert not hasattr(F._constructed(Typed, Typed.get, env), "env")
+
 
 def test_a_string_is_tried_as_bytes_only_where_the_code_deals_with_bytes():
     text = function_versions('def greet(name):\n    return "Hello, " + name\n', "m.py")["greet"]

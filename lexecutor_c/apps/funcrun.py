@@ -1587,7 +1587,7 @@ def _constructed(cls, fn, env: dict):
             obj = None              # half built: nothing of it
         else:
             return obj
-    if first is not None:
+    if first is not None and _takes_text(first):
         # a constructor that parses a text (``Version('1.2.3')``): the texts
         # the class's and its module's examples pass it, else the texts its
         # patterns match, given as the first argument
@@ -1602,6 +1602,42 @@ def _constructed(cls, fn, env: dict):
                 continue
             return obj
     return _bare(cls)
+
+
+#: a parameter named for a text a constructor parses
+_PARSED_NAME = re.compile(r"(^|_)(s|text|string|str|version|spec|specifier|expr|expression|"
+                          r"source|src|line|raw|value|name|pattern)($|_)")
+
+
+def _takes_text(p) -> bool:
+    """Whether a constructor's parameter takes a text: annotated ``str`` (or
+    a union with it), else, unannotated, named for one (``version_string``;
+    not ``env``, a mapping: mistune's ``InlineState(env)``)."""
+    import typing
+    ann = p.annotation
+    if ann is p.empty:
+        return bool(_PARSED_NAME.search(p.name.lower()))
+    if isinstance(ann, str):
+        # (written as text: ``from __future__ import annotations``)
+        try:
+            e = ast.parse(ann, mode="eval").body
+        except SyntaxError:
+            return False
+
+        def texty(e) -> bool:
+            if isinstance(e, ast.BinOp) and isinstance(e.op, ast.BitOr):
+                return texty(e.left) or texty(e.right)
+            if isinstance(e, ast.Subscript) and \
+                    (getattr(e.value, "id", None) or getattr(e.value, "attr", None)) in \
+                    ("Optional", "Union"):
+                parts = e.slice.elts if isinstance(e.slice, ast.Tuple) else [e.slice]
+                return any(texty(x) for x in parts)
+            return isinstance(e, ast.Name) and e.id == "str"
+        return texty(e)
+    if ann is str:
+        return True
+    return typing.get_origin(ann) in (typing.Union, types.UnionType) and \
+        str in typing.get_args(ann)
 
 
 #: texts tried as a constructor's first argument at most
