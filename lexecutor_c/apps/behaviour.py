@@ -236,7 +236,8 @@ class _Side:
 
     def __init__(self, v: Version, args: list, kwargs: list, tree: Optional[Tree],
                  varargs: tuple = (), changed: set = frozenset(), class_attrs: tuple = (),
-                 construct: bool = True, other: Optional[Version] = None):
+                 construct: bool = True, other: Optional[Version] = None,
+                 changed_helpers: Optional[frozenset] = None):
         self.v = v
         if tree is not None:
             rel, name, pkg = module_name_of(v.path, tree.has_init, relative_levels(v.module))
@@ -270,7 +271,8 @@ class _Side:
         # (begin, sep, end))`` -> ``_build_simple_row(cells, DataRow(begin,
         # sep, end))``, the helper changed to read fields): their calls are
         # compared by name, what they do shows where it goes
-        self.changed_helpers = _changed_helpers(v, other)
+        self.changed_helpers = _changed_helpers(v, other) if changed_helpers is None \
+            else changed_helpers
         # the text whose function is bound decorated (extract mode leaves a
         # function's decorators out; a module-level one gets them back after
         # its definition, the lines above unmoved), for runs through them
@@ -3615,6 +3617,9 @@ def _mutation_gate(old: Version, new: Version, ch_old: set, ch_new: set, agree: 
     regular_new = plans[0][2][:max(n_new, opts.mutants - len(plans[1][2]))]
     regular_old = plans[1][2][:opts.mutants - len(regular_new)]
     take_new, take_old = regular_new + plans[0][3], regular_old + plans[1][3]
+    # (a mutant changes its version's target alone: the helpers the commit
+    # changed too are its version's)
+    helpers = {"new": _changed_helpers(new, old), "old": _changed_helpers(old, new)}
     report = {"tried": 0, "killed": 0, "diff_tried": 0, "diff_killed": 0, "runs": 0,
               "survivors": [], "inputs": len(picked)}
     cattrs, construct = setup
@@ -3638,7 +3643,8 @@ def _mutation_gate(old: Version, new: Version, ch_old: set, ch_new: set, agree: 
                 side = _Side(mv, args, kw, trees[1] if label == "new" else trees[0],
                              _varargs_names(old, new)[1 if label == "new" else 0],
                              class_attrs=cattrs, construct=construct,
-                             other=old if label == "new" else new)
+                             other=old if label == "new" else new,
+                             changed_helpers=helpers[label])
             except (ValueError, SyntaxError, IndexError):
                 continue
             killed, valid = False, False

@@ -1584,7 +1584,7 @@ def _constructed(cls, fn, env: dict):
         except sandbox.Timeout:
             raise
         except BaseException:
-            obj = None              # half built: nothing of it
+            pass                    # half built: nothing of it
         else:
             return obj
     if first is not None and _takes_text(first):
