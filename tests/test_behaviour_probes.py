@@ -5755,3 +5755,48 @@ def test_a_dataclass_of_fields_alone_is_kept_in_the_function_alone_as_a_named_tu
     assert "@dataclass(frozen=True)" in text and "class DataRow" in text
     assert compare_sources(src, src.replace('sep: str = "|"', 'sep: str = ","'),
                            "row").verdict == "changed"
+
+
+def test_an_assertion_of_a_made_up_predicate_is_no_interaction():
+    # requests' typed ``build_response``: ``assert _is_prepared(req)`` added
+    # for a type checker, ``_is_prepared`` imported from a module the
+    # function alone does not bring: the made-up predicate's call is no
+    # call to the outside world; whether it could fail is the made-up
+    # value's say, so the answer is not "same" either
+    old = d('''
+        from .models import Response
+
+
+        def build(req, resp):
+            response = Response()
+            response.status = getattr(resp, "status", None)
+            response.url = req.url
+            return response
+        ''')
+    new = old.replace("from .models import Response",
+                      "from .models import Response\nfrom ._types import is_prepared")
+    new = new.replace("    response = Response()",
+                      "    assert is_prepared(req)\n    response = Response()")
+    assert new.count("assert is_prepared(req)") == 1
+    c = compare_sources(old, new, "build")
+    assert c.verdict == "undecided", (c.verdict, c.detail)
+    # the same call outside an assertion is an interaction
+    called = new.replace("    assert is_prepared(req)", "    is_prepared(req)")
+    assert compare_sources(old, called, "build").verdict == "changed"
+    # an assertion both versions make is left in the trace
+    both = old.replace("    response = Response()",
+                       "    assert is_prepared(req)\n    response = Response()")
+    both = both.replace("from .models import Response",
+                        "from .models import Response\nfrom ._types import is_prepared")
+    fa, fb = (function_versions(t, "m.py")["build"] for t in (both, new))
+    assert B._assert_tests(fa) == B._assert_tests(fb) != []
+    assert B._assert_tests(None) is None
+    from lexecutor_c.apps.funcrun import quiet_call_sites
+    from lexecutor_c.engine.instrument import instrument
+    iids = instrument(new, filename="m.py").iids
+    lines = (fb.node.lineno, fb.node.end_lineno)
+    sites = quiet_call_sites(new, iids, lines, [])
+    assert [i.name for i in iids if int(i.iid) in sites] == ["is_prepared"]
+    assert quiet_call_sites(new, iids, lines, B._assert_tests(fa)) == set()
+    assert quiet_call_sites(new, iids, lines, None) == set()
+    assert quiet_call_sites("def (", iids, lines, []) == set()

@@ -265,7 +265,8 @@ class _Side:
                      "changed": sorted(changed),
                      "class_attrs": list(class_attrs), "construct": construct,
                      "handled_spans": handled_spans(d.text), "guards": _param_guards(v),
-                     "closed": closed_classes(v.module)}
+                     "closed": closed_classes(v.module),
+                     "other_asserts": _assert_tests(other)}
         # the module's helpers the commit changed too: what a call hands them
         # is theirs to take as their new code does (``_build_simple_row(cells,
         # (begin, sep, end))`` -> ``_build_simple_row(cells, DataRow(begin,
@@ -359,6 +360,16 @@ def _changed_helpers(v: Version, other: Optional[Version]) -> frozenset:
     own = {v.qualname, other.qualname}
     return frozenset(k for k in a.keys() & b.keys()
                      if a[k][0] == b[k][0] and a[k][1] != b[k][1] and k not in own)
+
+
+def _assert_tests(v: Optional[Version]) -> Optional[list]:
+    """The tests of the ``assert`` statements of ``v``'s function, dumped
+    (for the other version's runs: an assertion only it makes, of a
+    predicate the input made up, is no interaction: funcrun
+    ``quiet_call_sites``); None without another version."""
+    if v is None:
+        return None
+    return sorted({ast.dump(n.test) for n in ast.walk(v.node) if isinstance(n, ast.Assert)})
 
 
 def _helper_calls_by_name(calls: str, helpers: frozenset) -> str:
