@@ -5712,6 +5712,15 @@ def test_what_a_helper_the_commit_changed_too_is_handed_is_its_own_business():
     fc = function_versions(asked, "m.py")["build_line"]
     assert B._changed_helpers(fa, fc) == frozenset()
     assert compare_sources(old, asked, "build_line").verdict == "changed"
+    # a positional parameter renamed, handed what the commit now hands it
+    # (click's ``_tempfilepager(cmd_parts, color)`` ->
+    # ``_tempfilepager(cmd_path, color)``): the same parameters
+    renamed = new.replace("def _row(cells, fmt):", "def _row(cells, row_format):")
+    renamed = renamed.replace('fmt["', 'row_format["')
+    assert "fmt" not in renamed.split("def build_line")[0]
+    assert B._changed_helpers(fa, function_versions(renamed, "m.py")["build_line"]) == \
+        frozenset({"_row"})
+    assert compare_sources(old, renamed, "build_line").verdict != "changed"
     typed = new.replace("def _row(cells, fmt):", "def _row(cells: list, fmt: dict) -> str:")
     assert B._changed_helpers(fa, function_versions(typed, "m.py")["build_line"]) == \
         frozenset({"_row"})

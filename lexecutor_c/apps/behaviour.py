@@ -330,20 +330,23 @@ _CHANGED_HELPER = "<a helper the commit changed>"
 
 def _changed_helpers(v: Version, other: Optional[Version]) -> frozenset:
     """The module's functions and methods (``f``, ``Class.f``) that both
-    versions define with the same parameters and another body, the function
-    itself aside.  (Not a helper whose parameters changed: a call handing a
-    new parameter a value other than its default asks the helper for
-    something else, boltons' ``remap(..., cache=False)``; one at the default
-    is no argument in the trace anyway.)"""
+    versions define with the same parameters (of the same kinds and
+    defaults, positional ones perhaps renamed) and another body, the
+    function itself aside.  (Not a helper that gained or lost a parameter:
+    a call handing a new parameter a value other than its default asks the
+    helper for something else, boltons' ``remap(..., cache=False)``; one at
+    the default is no argument in the trace anyway.)"""
     import ast
     if other is None:
         return frozenset()
 
     def params(a) -> tuple:
-        # names, kinds and defaults; annotations aside
-        return ([x.arg for x in a.posonlyargs], [x.arg for x in a.args],
-                [x.arg for x in a.kwonlyargs], a.vararg and a.vararg.arg,
-                a.kwarg and a.kwarg.arg, [ast.dump(x) for x in a.defaults],
+        # kinds and defaults, names aside (``_tempfilepager(cmd_parts,
+        # color)`` -> ``_tempfilepager(cmd_path, color)``: the same
+        # parameters, handed what the commit now hands them), annotations
+        # aside; keyword-only ones by name (a caller names them)
+        return (len(a.posonlyargs), len(a.args), [x.arg for x in a.kwonlyargs],
+                bool(a.vararg), bool(a.kwarg), [ast.dump(x) for x in a.defaults],
                 [x and ast.dump(x) for x in a.kw_defaults])
 
     def defs(mod) -> dict:
