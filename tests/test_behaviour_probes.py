@@ -5809,3 +5809,36 @@ def test_an_assertion_of_a_made_up_predicate_is_no_interaction():
     assert quiet_call_sites(new, iids, lines, B._assert_tests(fa)) == set()
     assert quiet_call_sites(new, iids, lines, None) == set()
     assert quiet_call_sites("def (", iids, lines, []) == set()
+
+
+def test_an_aimed_value_keeps_to_a_parameter_s_scalar_annotation():
+    # click's ``get_pager_file(color: bool | None)``: ``_PagerWriter(stream,
+    # color=bool(color))``, aimed at with ``color = 1``, a value the
+    # signature rules out; unannotated, 1 is a caller's to pass
+    old = d('''
+        def pick(color: bool | None = None):
+            if color is None:
+                color = False
+            return [color]
+        ''')
+    new = old.replace("return [color]", "return [bool(color)]")
+    c = compare_sources(old, new, "pick")
+    assert c.verdict != "changed", c.detail
+    bare_old, bare_new = (t.replace(": bool | None", "") for t in (old, new))
+    c = compare_sources(bare_old, bare_new, "pick")
+    assert c.verdict == "changed" and "True" in c.detail, c.detail
+
+    def types(text):
+        return D._scalar_types(ast.parse(text, mode="eval").body)
+    assert types("bool | None") == {"bool", "NoneType"}
+    assert types("Optional[int]") == {"int", "bool", "NoneType"}
+    assert types("'Union[str, bytes]'") == {"str", "bytes"}
+    assert types("float") == {"float", "int", "bool"}
+    assert types("list[int]") is None and types("Path | None") is None
+    assert types("Any") is None and types("'str |'") is None
+    v = function_versions(old, "m.py")["pick"]
+    assert D._off_annotation(v, "color", "1") and D._off_annotation(v, "color", "'x'")
+    assert not D._off_annotation(v, "color", "True")
+    assert not D._off_annotation(v, "color", "None")
+    assert not D._off_annotation(v, "color", "Dummy()")       # no literal: not read
+    assert not D._off_annotation(v, "other", "1")
