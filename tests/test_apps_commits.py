@@ -802,3 +802,24 @@ def test_a_test_s_helpers_import_from_where_pytest_puts_them_and_checkouts_read_
     assert g.verdict != CHANGED, g.detail
     assert bh._without_checkout({"ret": ["/tmp/c/t1/pkg", 3]}, "/tmp/c/t1") == \
         {"ret": ["<checkout>/pkg", 3]}
+
+
+def test_a_function_its_module_leaves_unreached_is_checked_alone_too(tmp_path):
+    # the module's real setting never lets the changed line run; the
+    # function alone, its setting made up, is told apart: "changed", said
+    # to come from the function alone
+    r = new_repo(tmp_path, "alone")
+    commit(r, "initial", {"pkg/__init__.py": "", "pkg/config.py": "MODE = None\n",
+                          "pkg/core.py": "from .config import MODE\n\n\n"
+                                         "def speed(x):\n    if MODE == 'fast':\n"
+                                         "        return x + 1\n    return x\n\n\n"
+                                         "def same(x):\n    return x * 2\n"})
+    step(r, "faster", ("return x + 1", "return x + 2"))
+    step(r, "refactor", ("return x * 2", "y = x * 2\n    return y"))
+    out = check_commits(str(r), "HEAD~2..HEAD", **OPTS)
+    f = fn(out[0], "speed")
+    assert f.verdict == CHANGED and f.mode == "extract", (f.verdict, f.detail)
+    assert "the function alone; in its module: unreached" in f.detail
+    # a module's own answer other than undecided or unreached stands
+    g = fn(out[1], "same")
+    assert g.verdict != CHANGED and g.mode == "module", (g.verdict, g.detail)
