@@ -823,3 +823,31 @@ def test_a_function_its_module_leaves_unreached_is_checked_alone_too(tmp_path):
     # a module's own answer other than undecided or unreached stands
     g = fn(out[1], "same")
     assert g.verdict != CHANGED and g.mode == "module", (g.verdict, g.detail)
+
+
+def test_a_caller_s_run_that_went_apart_before_the_function_ran_is_no_evidence(tmp_path):
+    # tabulate's ``_build_line`` reached through ``tabulate``: the commit
+    # also rebuilt a table of the module, which the caller hands a helper
+    # before the function runs; the function's own edit is a refactoring
+    core = ("TABLE = ('a', 'b')\n\n\n"
+            "def _prepare(table):\n    return [str(x) for x in table]\n\n\n"
+            "def show(row):\n    return '|'.join(row)\n\n\n"
+            "def render():\n    return show(_prepare(TABLE))\n")
+    tests = "from pkg.core import render\n\n\ndef test_render():\n" \
+            "    assert render() == 'a|b'\n"
+    r = new_repo(tmp_path, "caller")
+    commit(r, "initial", {"pkg/__init__.py": "", "pkg/core.py": core,
+                          "tests/test_core.py": tests})
+    step(r, "a list, and a separator named",
+         ("TABLE = ('a', 'b')", "TABLE = ['a', 'b']"),
+         ("return '|'.join(row)", "sep = '|'\n    return sep.join(row)"))
+    (c,) = check_commits(str(r), "HEAD~1..HEAD", **OPTS)
+    f = fn(c, "show")
+    assert f.verdict != CHANGED, f.detail
+    # the runs through the caller: apart before ``show`` ran
+    a = {"target_at": 1, "calls": repr([["internal:_prepare", [["tuple", "'a'"]], []]])}
+    b = {"target_at": 1, "calls": repr([["internal:_prepare", [["list", "'a'"]], []]])}
+    assert bh._apart_before_target(a, b)
+    assert not bh._apart_before_target(a, dict(a))
+    assert not bh._apart_before_target(a, dict(b, target_at=None))
+    assert not bh._apart_before_target(dict(a, target_at=0), dict(b, target_at=0))

@@ -2545,6 +2545,10 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
         guard_at.setdefault(ln + drv["offset"], []).append((param, e, op))
     observed: set = set()
     looks: dict = {}        # guard line -> times read (a loop's test: a few times)
+    # a caller's run (``entry``): how many calls it had made when the
+    # target's first line ran (what came before is not the target's doing)
+    entered: list = [None]
+    t_first, t_last = drv["target_first"], drv["target_last"]
 
     def at_exit(fr):
         if len(points) >= _POINTS_MAX:
@@ -2569,6 +2573,8 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
         def local(fr, ev, a):
             if ev == "line":
                 executed.add(fr.f_lineno)
+                if entered[0] is None and t_first <= fr.f_lineno <= t_last:
+                    entered[0] = len(calls)
                 if fr.f_lineno in guard_at and fr.f_code is tcode and \
                         looks.get(fr.f_lineno, 0) < _GUARD_LOOKS:
                     looks[fr.f_lineno] = looks.get(fr.f_lineno, 0) + 1
@@ -2688,6 +2694,8 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
     except Exception:
         pass
     res["calls"] = _norm(repr(calls))
+    if entry:
+        res["target_at"] = entered[0]
     try:
         after = {k: snapshot(x, 0, dummies) for k, x in _data_globals(env, dummies).items()}
         res["globals"] = _ADDR.sub("0x?", repr(sorted(
