@@ -5842,3 +5842,47 @@ def test_an_aimed_value_keeps_to_a_parameter_s_scalar_annotation():
     assert not D._off_annotation(v, "color", "None")
     assert not D._off_annotation(v, "color", "Dummy()")       # no literal: not read
     assert not D._off_annotation(v, "other", "1")
+
+
+def test_a_helper_the_commit_moved_to_another_module_is_no_evidence_made_up():
+    # ``_norm`` moved to ``._utils`` and imported from there: from the
+    # files, the new version runs a made-up ``_norm`` where the old one runs
+    # its code; what differs through it is not the function's edit
+    old = d('''
+        def _norm(v):
+            return v.strip().lower()
+
+
+        def key(v, extra):
+            return (_norm(v), extra)
+        ''')
+    new = d('''
+        from ._utils import _norm
+
+
+        def key(v, extra):
+            n = _norm(v)
+            return (n, extra)
+        ''')
+    c = compare_sources(old, new, "key")
+    assert c.verdict == "undecided" and "moved to another module (_norm)" in c.detail, \
+        (c.verdict, c.detail)
+    fo, fn_ = (function_versions(t, "m.py")["key"] for t in (old, new))
+    assert B._moved_out(fn_, fo) == {"_norm"} and B._moved_out(fo, fn_) == set()
+    # a helper the module still defines is no move
+    kept = new.replace("from ._utils import _norm", "from ._utils import _norm\n\n\n"
+                       "def _norm(v):\n    return v.strip().lower()")
+    assert B._moved_out(function_versions(kept, "m.py")["key"], fo) == set()
+    # (imported from a module that gives the real one: no run makes it up)
+    real = new.replace("from ._utils import _norm", "from os.path import normcase as _norm")
+    assert B._moved_out(function_versions(real, "m.py")["key"], fo) == {"_norm"}
+    c = compare_sources(old, real, "key")
+    assert c.verdict == "changed", (c.verdict, c.detail)
+    # under ``try``: still the module's import
+    guarded = new.replace("from ._utils import _norm",
+                          "try:\n    from ._utils import _norm\nexcept ImportError:\n    pass")
+    assert B._moved_out(function_versions(guarded, "m.py")["key"], fo) == {"_norm"}
+    assert B._made_up_moved({"calls": repr([["<input>._norm", ["1"], []]])}, {"_norm"})
+    assert B._made_up_moved({"calls": "[]", "injected": [["name", "_norm", 3]]}, {"_norm"})
+    assert not B._made_up_moved({"calls": repr([["internal:_norm", ["1"], []]])}, {"_norm"})
+    assert not B._made_up_moved({"calls": repr([["<input>._norm", [], []]])}, set())
