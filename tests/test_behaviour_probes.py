@@ -5886,35 +5886,3 @@ def test_a_helper_the_commit_moved_to_another_module_is_no_evidence_made_up():
     assert B._made_up_moved({"calls": "[]", "injected": [["name", "_norm", 3]]}, {"_norm"})
     assert not B._made_up_moved({"calls": repr([["internal:_norm", ["1"], []]])}, {"_norm"})
     assert not B._made_up_moved({"calls": repr([["<input>._norm", [], []]])}, set())
-
-
-def test_variadic_parameters_the_changed_lines_read_are_given_items():
-    # cachetools-like ``hashkey(*args, **kwargs)``: the edit is on the
-    # keyword branch; no run passed keywords before
-    old = d('''
-        class _Key(tuple):
-            pass
-
-
-        _mark = (_Key,)
-
-
-        def hashkey(*args, **kwargs):
-            if kwargs:
-                return _Key(args + sum(sorted(kwargs.items()), _mark))
-            return _Key(args)
-        ''')
-    new = old.replace("sum(sorted(kwargs.items()), _mark)", "sum(kwargs.items(), _mark)")
-    c = compare_sources(old, new, "hashkey")
-    assert c.verdict == "changed", (c.verdict, c.detail)
-    v = function_versions(new, "m.py")["hashkey"]
-    line = next(i for i, t in enumerate(new.splitlines(), 1) if "sum(kwargs" in t)
-    got = D._variadic_hints(v, {line})
-    assert [h[1] for h in got] == [["args = [1]"], ["args = [1, 'a']"],
-                                   ["kwargs = {'a': 1}"], ["kwargs = {'b': 2, 'a': 1}"]]
-    assert all(h[0] == "RAW" and h[3] == [h[1][0].split()[0]] for h in got)
-    # the line that reads ``args`` alone: items for it alone; none where
-    # the changed lines read neither
-    assert [h[3] for h in D._variadic_hints(v, {line + 1})] == [["args"], ["args"]]
-    assert D._variadic_hints(v, {line - 1}) == got[2:]
-    assert D._variadic_hints(v, set()) == []

@@ -2900,29 +2900,6 @@ def _doc_types(fn) -> dict:
     return out
 
 
-#: what an input gives a ``*args`` / ``**kwargs`` parameter the changed
-#: lines read: one item, then two (keys out of order: ``sorted(kw.items())``)
-_VARIADIC = {"args": ("[1]", "[1, 'a']"), "kwargs": ("{'a': 1}", "{'b': 2, 'a': 1}")}
-
-
-def _variadic_hints(v, lines: set) -> list:
-    """Inputs that give the function's ``*args`` / ``**kwargs`` items, where
-    its changed ``lines`` read them (``if kwargs: return key(args +
-    sum(sorted(kwargs.items()), mark))``): the runs pass none otherwise.
-    Raw statements (``kwargs = {'a': 1}``), the parameter named as given."""
-    a = v.node.args
-    out = []
-    for p, kind in ((a.vararg, "args"), (a.kwarg, "kwargs")):
-        if p is None:
-            continue
-        read = any(isinstance(n, ast.Name) and n.id == p.arg and
-                   isinstance(n.ctx, ast.Load) and n.lineno in lines
-                   for n in ast.walk(v.node))
-        if read:
-            out.extend(("RAW", [f"{p.arg} = {x}"], False, [p.arg]) for x in _VARIADIC[kind])
-    return out
-
-
 def _annotation_hints(v) -> list:
     """Two inputs from the parameters' annotations (``label: Union[str,
     bytes]``), or the types the docstring gives (``:param tuple base:``)
@@ -3949,11 +3926,6 @@ def aimed_inputs(old, new, ch_old: set, ch_new: set, base: str = "") -> list:
         near.extend((h, new) for h in _default_hints(old, new))
     except Exception:
         pass
-    for v, lines in ((new, ch_new), (old, ch_old)):
-        try:
-            near.extend((h, v) for h in _variadic_hints(v, lines))
-        except Exception:
-            pass
     try:
         near.extend(_regex_hints(old, new, scopes))
     except Exception:
