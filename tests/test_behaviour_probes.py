@@ -5842,6 +5842,16 @@ def test_an_aimed_value_keeps_to_a_parameter_s_scalar_annotation():
     assert not D._off_annotation(v, "color", "None")
     assert not D._off_annotation(v, "color", "Dummy()")       # no literal: not read
     assert not D._off_annotation(v, "other", "1")
+    # a parameter whose type the code tests takes what the code handles
+    # (``format: str`` and ``callable(format)``, a raise for the rest)
+    tested = old.replace("    if color is None:", "    if callable(color):\n"
+                         "        color = color()\n    if color is None:")
+    assert not D._off_annotation(function_versions(tested, "m.py")["pick"], "color", "1")
+    # and the constants it compares it with (``value: float``, ``value is None``)
+    compared = old.replace("color: bool | None = None", "color: bool = False").replace(
+        "if color is None:", "if color == 2:")
+    cv = function_versions(compared, "m.py")["pick"]
+    assert not D._off_annotation(cv, "color", "2") and D._off_annotation(cv, "color", "None")
 
 
 def test_a_helper_the_commit_moved_to_another_module_is_no_evidence_made_up():

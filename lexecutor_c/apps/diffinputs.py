@@ -2816,17 +2816,35 @@ def _off_annotation(v, param: str, val: str) -> bool:
     """Whether the value ``val`` (source) is of a type the annotation of
     ``v``'s parameter ``param`` does not admit, where that annotation names
     builtin scalar types alone (``color: bool | None`` handed ``1``: a
-    caller the signature rules out)."""
+    caller the signature rules out), and the code tests no type of it."""
     a = v.node.args
     p = next((x for x in a.posonlyargs + a.args + a.kwonlyargs if x.arg == param), None)
     if p is None or p.annotation is None:
         return False
+    # (a parameter whose type the code tests itself takes more than its
+    # annotation says: ``format: str`` with ``callable(format)`` and a
+    # ``raise`` for anything else)
+    for n in ast.walk(v.node):
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and \
+                n.func.id in ("isinstance", "callable", "type", "hasattr", "issubclass") and \
+                n.args and isinstance(n.args[0], ast.Name) and n.args[0].id == param:
+            return False
     try:
         admits = _scalar_types(p.annotation)
         x = ast.literal_eval(val)
     except Exception:
         return False
-    return admits is not None and type(x).__name__ not in admits
+    if admits is None:
+        return False
+    # (and the constants the code compares it with: ``value is None`` for
+    # ``value: float`` takes None)
+    for n in ast.walk(v.node):
+        if isinstance(n, ast.Compare):
+            sides = [n.left] + list(n.comparators)
+            if any(isinstance(e, ast.Name) and e.id == param for e in sides):
+                admits = admits | {type(e.value).__name__ for e in sides
+                                   if isinstance(e, ast.Constant)}
+    return type(x).__name__ not in admits
 
 
 def _union(parts: list) -> list:
