@@ -1720,7 +1720,7 @@ def _top_statements(mod) -> list:
 
 def _moved_out(v: Version, other: Version) -> set:
     """The names ``v``'s function reads, as the other version's does, that
-    ``v``'s module imports (``from ._text import _norm``) where the
+    ``v``'s module imports (``from ._utils import canonicalize``) where the
     other version's module defines them:
     a helper the commit moved there."""
     def reads(w) -> set:
@@ -1741,7 +1741,7 @@ def _moved_out(v: Version, other: Version) -> set:
 
 def _made_up_moved(r: dict, names: set) -> bool:
     """Whether a run called a stand-in the input defined for one of
-    ``names`` (``<input>._norm``) or was handed a made-up value for
+    ``names`` (``<input>.canonicalize``) or was handed a made-up value for
     one."""
     if not names:
         return False
@@ -2906,7 +2906,7 @@ def _check_function(old: Version, new: Version, opts: Options, test_inputs: Opti
             if real and (_made_up_moved(ro, moved[0]) or _made_up_moved(rn, moved[1])):
                 # one version ran a stand-in for a helper the commit moved
                 # out of the module, the other its code: no evidence, and
-                # no "same" either (``from ._text import _norm``)
+                # no "same" either (``from ._utils import canonicalize``)
                 if swap_note is None:
                     swap_note = "they differ where one version runs a made-up helper the " \
                         "commit moved to another module (" + \
