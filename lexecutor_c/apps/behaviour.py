@@ -1704,55 +1704,6 @@ def _swapped_sides(old: Version, new: Version) -> tuple:
     return r_old - r_new - fixed, r_new - r_old - fixed
 
 
-def _top_statements(mod) -> list:
-    """A module's top-level statements, those under a top-level ``if`` or
-    ``try`` too (``try: from ._x import f`` / ``except ImportError: ...``)."""
-    out: list = []
-    todo = list(getattr(mod, "body", ()))
-    while todo:
-        st = todo.pop(0)
-        out.append(st)
-        if isinstance(st, (ast.If, ast.Try)):
-            todo.extend(st.body + st.orelse + getattr(st, "finalbody", []) +
-                        [x for h in getattr(st, "handlers", []) for x in h.body])
-    return out
-
-
-def _moved_out(v: Version, other: Version) -> set:
-    """The names ``v``'s function reads, as the other version's does, that
-    ``v``'s module imports (``from ._utils import canonicalize``) where the
-    other version's module defines them:
-    a helper the commit moved there."""
-    def reads(w) -> set:
-        return {n.id for n in ast.walk(w.node) if isinstance(n, ast.Name)
-                and isinstance(n.ctx, ast.Load)}
-    # (from whatever module: where the import gives the real function, no
-    # run makes it up, :func:`_made_up_moved`)
-    imported = {(a.asname or a.name) for st in _top_statements(v.module)
-                if isinstance(st, ast.ImportFrom) for a in st.names}
-    if not imported:
-        return set()
-    defined = {st.name for st in _top_statements(other.module)
-               if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
-    own = {st.name for st in _top_statements(v.module)
-           if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
-    return (reads(v) & reads(other) & imported & defined) - own
-
-
-def _made_up_moved(r: dict, names: set) -> bool:
-    """Whether a run called a stand-in the input defined for one of
-    ``names`` (``<input>.canonicalize``) or was handed a made-up value for
-    one."""
-    if not names:
-        return False
-    calls = r.get("calls")
-    if isinstance(calls, str) and any(f"'<input>.{n}'" in calls or f"'<input>.{n}." in calls
-                                      for n in names):
-        return True
-    return any(isinstance(x, list) and len(x) > 1 and x[1] in names
-               for x in r.get("injected") or ())
-
-
 def _swapped_globals(old: Version, new: Version, swapped: Optional[set] = None) -> set:
     """Of the names one version alone reads (``swapped``, else
     :func:`_swapped_sides` of the two), the globals only: not an
@@ -2707,9 +2658,6 @@ def _check_function(old: Version, new: Version, opts: Options, test_inputs: Opti
     marks = _edit_marks(old, new, ch_old, ch_new)
     old_only, new_only = _swapped_sides(old, new)
     swapped = old_only | new_only
-    # a helper the commit moved to another module: the version that imports
-    # it may run a made-up stand-in where the other runs its code
-    moved = (_moved_out(old, new), _moved_out(new, old))
     # (the global names among them: a made-up value of one shows as itself)
     swapped_globals = _swapped_globals(old, new, swapped)
     # (and what their made-up values are asked for: ``HyperlinkParams.parse``)
@@ -2900,18 +2848,6 @@ def _check_function(old: Version, new: Version, opts: Options, test_inputs: Opti
                         "version alone uses (" + ", ".join(sorted(swapped))[:120] + ")"
                 if hit:
                     # (the changed lines ran: undecided, not unreached)
-                    reached = True
-                results.append((inp, ro, rn, None))
-                continue
-            if real and (_made_up_moved(ro, moved[0]) or _made_up_moved(rn, moved[1])):
-                # one version ran a stand-in for a helper the commit moved
-                # out of the module, the other its code: no evidence, and
-                # no "same" either (``from ._utils import canonicalize``)
-                if swap_note is None:
-                    swap_note = "they differ where one version runs a made-up helper the " \
-                        "commit moved to another module (" + \
-                        ", ".join(sorted(moved[0] | moved[1]))[:120] + ")"
-                if hit:
                     reached = True
                 results.append((inp, ro, rn, None))
                 continue
@@ -3159,9 +3095,6 @@ def _check_function(old: Version, new: Version, opts: Options, test_inputs: Opti
             fc.verdict = UNDECIDED
             fc.detail = "the versions differ on every input that ran, but a run again " \
                 f"of each gave other values: {unstable_note}"
-        elif swap_note is not None:
-            fc.verdict = UNDECIDED
-            fc.detail = f"the versions differ on every input that ran, but {swap_note}"
         else:
             fc.detail = "no input could be run"
     return fc
