@@ -2766,87 +2766,6 @@ def _type_samples(e, depth: int = 0) -> list:
     return []
 
 
-#: the builtin value types a parameter's annotation may confine it to, and
-#: the types of values each admits (an ``int`` where a ``float`` is asked,
-#: a ``bool`` where an ``int`` is: PEP 484's numeric tower)
-_SCALAR_ADMITS = {"bool": {"bool"}, "int": {"int", "bool"}, "float": {"float", "int", "bool"},
-                  "complex": {"complex", "float", "int", "bool"}, "str": {"str"},
-                  "bytes": {"bytes"}, "None": {"NoneType"}, "NoneType": {"NoneType"}}
-
-
-def _scalar_types(e, depth: int = 0) -> Optional[set]:
-    """The types of the values an annotation made of builtin scalar types
-    alone admits (``bool | None`` -> ``{'bool', 'NoneType'}``;
-    ``Optional[int]``; a forward reference); None for any other
-    annotation (a class, a container, ``Any``: no confinement read)."""
-    if e is None or depth > 3:
-        return None
-    if isinstance(e, ast.Constant) and isinstance(e.value, str):
-        try:
-            return _scalar_types(ast.parse(e.value, mode="eval").body, depth + 1)
-        except SyntaxError:
-            return None
-    if isinstance(e, ast.Constant) and e.value is None:
-        return {"NoneType"}
-    if isinstance(e, ast.Name):
-        return set(_SCALAR_ADMITS[e.id]) if e.id in _SCALAR_ADMITS else None
-    parts = None
-    if isinstance(e, ast.BinOp) and isinstance(e.op, ast.BitOr):
-        parts = [e.left, e.right]
-    elif isinstance(e, ast.Subscript):
-        head = e.value.id if isinstance(e.value, ast.Name) else \
-            e.value.attr if isinstance(e.value, ast.Attribute) else None
-        args = list(e.slice.elts) if isinstance(e.slice, ast.Tuple) else [e.slice]
-        if head == "Optional":
-            parts = args + [ast.Constant(None)]
-        elif head == "Union":
-            parts = args
-    if not parts:
-        return None
-    out: set = set()
-    for x in parts:
-        got = _scalar_types(x, depth + 1)
-        if got is None:
-            return None
-        out |= got
-    return out
-
-
-def _off_annotation(v, param: str, val: str) -> bool:
-    """Whether the value ``val`` (source) is of a type the annotation of
-    ``v``'s parameter ``param`` does not admit, where that annotation names
-    builtin scalar types alone (``color: bool | None`` handed ``1``: a
-    caller the signature rules out), and the code tests no type of it."""
-    a = v.node.args
-    p = next((x for x in a.posonlyargs + a.args + a.kwonlyargs if x.arg == param), None)
-    if p is None or p.annotation is None:
-        return False
-    # (a parameter whose type the code tests itself takes more than its
-    # annotation says: ``format: str`` with ``callable(format)`` and a
-    # ``raise`` for anything else)
-    for n in ast.walk(v.node):
-        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and \
-                n.func.id in ("isinstance", "callable", "type", "hasattr", "issubclass") and \
-                n.args and isinstance(n.args[0], ast.Name) and n.args[0].id == param:
-            return False
-    try:
-        admits = _scalar_types(p.annotation)
-        x = ast.literal_eval(val)
-    except Exception:
-        return False
-    if admits is None:
-        return False
-    # (and the constants the code compares it with: ``value is None`` for
-    # ``value: float`` takes None)
-    for n in ast.walk(v.node):
-        if isinstance(n, ast.Compare):
-            sides = [n.left] + list(n.comparators)
-            if any(isinstance(e, ast.Name) and e.id == param for e in sides):
-                admits = admits | {type(e.value).__name__ for e in sides
-                                   if isinstance(e, ast.Constant)}
-    return type(x).__name__ not in admits
-
-
 def _union(parts: list) -> list:
     """The members' samples, each member's first value first."""
     out: list = []
@@ -4044,9 +3963,6 @@ def aimed_inputs(old, new, ch_old: set, ch_new: set, base: str = "") -> list:
             for val in vals:
                 key = (repr(path), val)
                 if key in seen:
-                    continue
-                if len(path) == 1 and isinstance(path[0], str) and \
-                        any(_off_annotation(w, path[0], val) for w in (old, new)):
                     continue
                 seen.add(key)
                 stmts = _assign(path, val, scopes[id(v)])
