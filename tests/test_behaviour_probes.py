@@ -5800,7 +5800,10 @@ def test_an_assertion_of_a_made_up_predicate_is_no_interaction():
     fa, fb = (function_versions(t, "m.py")["build"] for t in (both, new))
     assert B._assert_tests(fa) == B._assert_tests(fb) != []
     assert B._assert_tests(None) is None
-    from lexecutor_c.apps.funcrun import quiet_call_sites
+    from lexecutor_c.apps.funcrun import _sites_within, quiet_spans
+
+    def quiet_call_sites(text, iids, lines, other_asserts):
+        return _sites_within(iids, "call", quiet_spans(text, lines, other_asserts))
     from lexecutor_c.engine.instrument import instrument
     iids = instrument(new, filename="m.py").iids
     lines = (fb.node.lineno, fb.node.end_lineno)

@@ -48,7 +48,7 @@ from typing import Optional
 from ..engine import sandbox
 from .callees import swapped_calls, telling_values, told_apart
 from .funcrun import (AFTER_MODULE, COMPUTING_MARK, PACKAGE_MARK, after_module, handled_spans,
-                      prepare, run_case, snapshot)
+                      prepare, quiet_spans, run_case, snapshot)
 from .diffinputs import STAND_IN, handles_bytes
 from .funcsource import (Version, _names_read, bound_names, build_driver, changed_lines,
                          closed_classes,
@@ -266,7 +266,8 @@ class _Side:
                      "class_attrs": list(class_attrs), "construct": construct,
                      "handled_spans": handled_spans(d.text), "guards": _param_guards(v),
                      "closed": closed_classes(v.module),
-                     "other_asserts": _assert_tests(other)}
+                     "quiet_spans": quiet_spans(d.text, (d.target_first, d.target_last),
+                                                _assert_tests(other))}
         # the module's helpers the commit changed too: what a call hands them
         # is theirs to take as their new code does (``_build_simple_row(cells,
         # (begin, sep, end))`` -> ``_build_simple_row(cells, DataRow(begin,
@@ -382,7 +383,7 @@ def _assert_tests(v: Optional[Version]) -> Optional[list]:
     """The tests of the ``assert`` statements of ``v``'s function, dumped
     (for the other version's runs: an assertion only it makes, of a
     predicate the input made up, is no interaction: funcrun
-    ``quiet_call_sites``); None without another version."""
+    ``quiet_spans``); None without another version."""
     if v is None:
         return None
     return sorted({ast.dump(n.test) for n in ast.walk(v.node) if isinstance(n, ast.Assert)})

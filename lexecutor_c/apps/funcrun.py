@@ -962,34 +962,37 @@ def _handled_attribute_sites(text: str, iids, spans: Optional[list] = None) -> s
     ``text``, when the caller has them already."""
     if spans is None:
         spans = handled_spans(text)
-    if not spans:
-        return set()
-    return {int(i.iid) for i in iids if i.kind == "attribute" and
-            any(tuple(a) <= (i.line, i.col) and (i.end_line, i.end_col) <= tuple(b)
-                for a, b in spans)}
+    return _sites_within(iids, "attribute", spans)
 
 
-def quiet_call_sites(text: str, iids, inside: tuple, other_asserts: Optional[list]) -> set:
-    """The call sites (their ids) in the tests of the ``assert`` statements
-    of the function on lines ``inside`` (first, last) of ``text`` whose
-    test the other version's function does not assert (``other_asserts``:
-    the dumped tests, behaviour ``_assert_tests``; None: no other version,
-    no site).  A call there of a made-up callee is left out of the
+def quiet_spans(text: str, inside: tuple, other_asserts: Optional[list]) -> list:
+    """The tests of the ``assert`` statements of the function on lines
+    ``inside`` (first, last) of ``text`` that the other version's function
+    does not assert (``other_asserts``: the dumped tests, behaviour
+    ``_assert_tests``; None: no other version, none), as ``((line, col),
+    (end line, end col))`` (computed once per version by the caller:
+    behaviour._Side).  A call there of a made-up callee is left out of the
     interaction trace."""
     if other_asserts is None:
-        return set()
+        return []
     try:
         tree = ast.parse(text)
     except (SyntaxError, ValueError):
-        return set()
+        return []
     theirs = set(other_asserts)
-    spans = [((n.test.lineno, n.test.col_offset), (n.test.end_lineno, n.test.end_col_offset))
-             for n in ast.walk(tree) if isinstance(n, ast.Assert) and
-             inside[0] <= n.lineno <= inside[1] and ast.dump(n.test) not in theirs]
+    return [((n.test.lineno, n.test.col_offset), (n.test.end_lineno, n.test.end_col_offset))
+            for n in ast.walk(tree) if isinstance(n, ast.Assert) and
+            inside[0] <= n.lineno <= inside[1] and ast.dump(n.test) not in theirs]
+
+
+def _sites_within(iids, kind: str, spans) -> set:
+    """The ids of the instrumented sites of ``kind`` that lie within one of
+    ``spans`` (``((line, col), (end line, end col))`` pairs)."""
     if not spans:
         return set()
-    return {int(i.iid) for i in iids if i.kind == "call" and
-            any(a <= (i.line, i.col) and (i.end_line, i.end_col) <= b for a, b in spans)}
+    return {int(i.iid) for i in iids if i.kind == kind and
+            any(tuple(a) <= (i.line, i.col) and (i.end_line, i.end_col) <= tuple(b)
+                for a, b in spans)}
 
 
 def handled_spans(text: str) -> list:
@@ -2213,7 +2216,7 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
         return real_call(iid, fn, *a, **k)
     if drv.get("trace", True):
         loaders["_c_"] = traced_call
-    quiet = quiet_call_sites(drv["text"], inst.iids, inside, drv.get("other_asserts"))
+    quiet = _sites_within(inst.iids, "call", drv.get("quiet_spans"))
     handled = _handled_attribute_sites(drv["text"], inst.iids, drv.get("handled_spans"))
     if handled or "_LxProxy" in (inp.get("prefix") or ""):
         loaders["_a_"] = _raising_attributes(loaders["_a_"], handled)
