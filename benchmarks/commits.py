@@ -140,7 +140,13 @@ def run_project(repo: str, rev: str, n: int, opts: dict, out_dir: str, fresh: bo
                 continue
             if stored:
                 continue
-            (c,) = cm.check_commits(repo, sha, **opts)
+            try:
+                (c,) = cm.check_commits(repo, sha, **opts)
+            except cm.GitError as e:
+                # a commit git cannot read (an object missing from a partial
+                # clone) is skipped and said so; the history goes on
+                c = cm.CommitCheck(commit=sha, subject="", verdict=cm.SKIPPED,
+                                   detail=f"cannot read the commit: {e}")
             d = c.to_dict()
             rows.append(d)
             f.write(json.dumps({"key": key, "commit": d}) + "\n")

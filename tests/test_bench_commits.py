@@ -70,6 +70,30 @@ def test_table_counts_resume_stored_and_review(small_repo, tmp_path, capsys):
     assert len((out / "tiny.jsonl").read_text().splitlines()) == 4
 
 
+def test_a_commit_git_cannot_read_is_skipped_and_the_history_goes_on(small_repo, tmp_path,
+                                                                     monkeypatch):
+    # a partial clone can lack a commit's objects: that commit is skipped,
+    # said why, and the other commits are still checked
+    real = bcm.cm.check_commits
+    bad = bcm._rev_list(str(small_repo), "HEAD", 10)[1]
+
+    def check(repo, rev, **kw):
+        if rev == bad:
+            raise bcm.cm.GitError(f"unable to read {bad}")
+        return real(repo, rev, **kw)
+
+    monkeypatch.setattr(bcm.cm, "check_commits", check)
+    argv = ["--repo", str(small_repo), "--max", "10", "--out", str(tmp_path / "out"),
+            "--seeds", "1", "--max-inputs", "4", "--json", str(tmp_path / "t.json"), "--quiet"]
+    assert bcm.main(argv) == 0
+    (row, _) = json.loads((tmp_path / "t.json").read_text())
+    assert row["commits"] == 5 and row["skipped"].get("unreadable") == 1
+    stored = [json.loads(ln)["commit"] for ln in
+              (tmp_path / "out" / "tiny.jsonl").read_text().splitlines()]
+    assert [c["detail"] for c in stored if c["commit"] == bad] == \
+        [f"cannot read the commit: unable to read {bad}"]
+
+
 # ------------------------------------------------------------------ labelled mode
 
 from benchmarks import labelled_commits as lc  # noqa: E402
