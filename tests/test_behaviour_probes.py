@@ -5812,3 +5812,70 @@ def test_an_assertion_of_a_made_up_predicate_is_no_interaction():
     assert quiet_call_sites(new, iids, lines, B._assert_tests(fa)) == set()
     assert quiet_call_sites(new, iids, lines, None) == set()
     assert quiet_call_sites("def (", iids, lines, []) == set()
+
+
+def test_an_optional_parameter_one_version_stops_reading_is_given_a_value_of_its_own():
+    # pyiso8601's ``parse_timezone``: ``return default_timezone`` ->
+    # ``return UTC`` where UTC is the parameter's own default; inputs that
+    # leave it at its default agree, so "same" needs one that gives it a
+    # value, and the variant that gives it None tells the versions apart
+    old = d('''
+        import datetime
+
+        UTC = datetime.timezone.utc
+
+
+        def parse_timezone(matches, default_timezone=UTC):
+            if matches["timezone"] == "Z":
+                return default_timezone
+            return None
+        ''')
+    new = old.replace("        return default_timezone", "        return UTC")
+    assert new != old
+    c = compare_sources(old, new, "parse_timezone")
+    assert c.verdict == "changed", (c.verdict, c.detail)
+    assert "None" in str(c.to_dict()["evidence"]["distinguishing_input"])
+    # where the parameter is still read on the other side too, nothing is
+    # required of the inputs (a rename of the returned expression)
+    kept = old.replace("        return default_timezone",
+                       "        tz = default_timezone\n        return tz")
+    assert compare_sources(old, kept, "parse_timezone").verdict == "same"
+    o, n, (ch_o, ch_n) = _versions(old, new, "parse_timezone")
+    assert B._one_side_params(o, n, ch_o, ch_n) == ["default_timezone"]
+    assert B._params_never_given(["default_timezone"], []) is not None
+
+
+def test_what_the_function_writes_to_stderr_is_output_but_a_warning_s_display_is_not():
+    # natsort's ``dev/bump.py:git``: the lines printed to stderr when git
+    # fails were dropped; stderr is compared as printed output is
+    old = d('''
+        import sys
+
+
+        def check(x):
+            if x > 3:
+                print("too big:", x, file=sys.stderr)
+                sys.stderr.write("giving up\\n")
+            return x
+        ''')
+    new = old.replace('        print("too big:", x, file=sys.stderr)\n', "")
+    assert new != old
+    c = compare_sources(old, new, "check")
+    assert c.verdict == "changed", (c.verdict, c.detail)
+    assert "stderr" in c.detail and "too big" in c.detail
+    # a warning both versions give, from another line: the call is the same,
+    # and the display (which names the line) is no output
+    warned = d('''
+        import warnings
+
+
+        def check(x):
+            if x > 3:
+                warnings.warn("too big", UserWarning)
+            return x
+        ''')
+    moved = warned.replace("def check(x):\n", "def check(x):\n    y = x\n").replace(
+        "    return x", "    return y")
+    assert "    y = x\n" in moved and "return y" in moved
+    c = compare_sources(warned, moved, "check")
+    assert c.verdict != "changed", (c.verdict, c.detail)

@@ -654,3 +654,30 @@ def test_a_mutant_runs_with_the_class_values_its_version_runs_with():
     if got.verdict == "undecided":
         # the mutants of the changed line survive where the edit did
         assert "mutants" in got.detail, got.detail
+
+
+def test_a_default_the_edit_changed_is_a_mutant_the_inputs_must_notice():
+    # pyjwt's ``encode``: ``algorithm="HS256"`` -> ``algorithm=_UNSET``; the
+    # inputs leave it at its default but none gets to where it is used, so
+    # another value there goes unnoticed and "same" is not said
+    old = d('''
+        _UNSET = object()
+
+
+        class Coder:
+            def encode(self, payload, key, algorithm="HS256", headers=None):
+                if not isinstance(payload, dict):
+                    raise TypeError("Expecting a dict object")
+                return self._signer.sign(payload, key, algorithm, headers)
+        ''')
+    new = old.replace('algorithm="HS256"', "algorithm=_UNSET")
+    a, b, (ch_old, ch_new) = _versions(old, new, "Coder.encode")
+    ms = mutants(b, ch_new, a, limit=6)
+    first = ms[0]
+    assert (first.what, first.diff) == ("default of algorithm replaced", True)
+    assert "algorithm=(object())" in first.text and first.line == 5
+    assert len(first.text.splitlines()) == len(new.splitlines())
+    # the old version's default too, and none for a default both keep
+    assert mutants(a, ch_old, b, limit=6)[0].what == "default of algorithm replaced"
+    assert not any("headers" in m.what for m in ms)
+    assert not any(m.what.startswith("default") for m in mutants(b, ch_new, None, limit=6))

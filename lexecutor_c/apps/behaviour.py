@@ -2647,6 +2647,10 @@ def _check_function(old: Version, new: Version, opts: Options, test_inputs: Opti
     # computing functions the edit swapped for one another: the runs record
     # their arguments, and "same" needs one on which the two differ
     swaps = swapped_calls(old, new, ch_old, ch_new)
+    # optional parameters only one version's changed lines read: "same"
+    # needs an input that gave one a value (the agreeing inputs' variants
+    # give it None)
+    one_side = _one_side_params(old, new, ch_old, ch_new)
     if swaps:
         for side in sides:
             side.spec["watch"] = sorted({q for p in swaps for q in p})
@@ -2723,7 +2727,8 @@ def _check_function(old: Version, new: Version, opts: Options, test_inputs: Opti
                                      orders=_edit_orders(old, new, ch_old, ch_new),
                                      bytes_too=handles_bytes(old) or handles_bytes(new),
                                      tail=not (agree or wobbly),
-                                     duck=_edit_duck(old, new, ch_old, ch_new))
+                                     duck=_edit_duck(old, new, ch_old, ch_new),
+                                     given_params=one_side)
                 continue
             break
         n_inputs += 1
@@ -3040,7 +3045,8 @@ def _check_function(old: Version, new: Version, opts: Options, test_inputs: Opti
                 f"versions, alike, but no input ran the changed {' and '.join(miss)} " \
                 "(\"same\" needs every changed line run)" + sig_note
         elif n >= opts.min_same and (gate is None or gate["passed"]) and \
-                (callee_note := _swaps_never_apart(swaps, agree)) is not None:
+                (callee_note := _swaps_never_apart(swaps, agree) or
+                 _params_never_given(one_side, agree)) is not None:
             fc.verdict = UNDECIDED
             fc.detail = f"{n} input{'s' if n != 1 else ''} ran the changed lines in both " \
                 f"versions, alike, but {callee_note}" + sig_note
@@ -3206,6 +3212,44 @@ def _edit_none(old: Version, new: Version, ch_old: set, ch_new: set) -> bool:
             isinstance(c, ast.Constant) and c.value is None for c in [n.left] + n.comparators)
             for n in _on_lines(v, lines))
     return tests(old, ch_old) != tests(new, ch_new)
+
+
+def _one_side_params(old: Version, new: Version, ch_old: set, ch_new: set) -> list:
+    """The optional parameters, in both versions, whose default is not the
+    literal None, that the changed lines of one version read and the other
+    version's changed lines do not (``return default_timezone`` ->
+    ``return UTC``): an input that leaves such a parameter at its default
+    makes the two alike wherever the default is what the other version
+    reads instead, so a value of its own for it is what tells them apart."""
+    import ast
+
+    def optional(v) -> dict:
+        a = v.node.args
+        pos = a.posonlyargs + a.args
+        pairs = list(zip(pos[len(pos) - len(a.defaults):], a.defaults)) + \
+            [(q, d) for q, d in zip(a.kwonlyargs, a.kw_defaults) if d is not None]
+        return {q.arg: d for q, d in pairs if q not in a.posonlyargs and
+                not (isinstance(d, ast.Constant) and d.value is None)}
+
+    def read(v, lines) -> set:
+        return {n.id for n in _on_lines(v, lines)
+                if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    both = optional(old).keys() & optional(new).keys()
+    ro, rn = read(old, ch_old), read(new, ch_new)
+    return sorted(q for q in both if (q in ro) != (q in rn))
+
+
+def _params_never_given(params: list, agree: list) -> Optional[str]:
+    """Why inputs alike do not show an edit that reads an optional
+    parameter on one side only (:func:`_one_side_params`): no agreeing
+    input gave it a value, each left it at its default; None where one
+    gave it one."""
+    for name in params:
+        if not any(name in (r.get("input") or {}) for _inp, ro, rn in agree
+                   for r in (ro, rn)):
+            return f"the changed lines of one version alone read {name}, and every input " \
+                "left it at its default: the inputs may not show what the edit changes"
+    return None
 
 
 def _edit_duck(old: Version, new: Version, ch_old: set, ch_new: set) -> bool:
@@ -3454,7 +3498,7 @@ def _variants(agree: list, per: int, limit: int = 24, defaults: Optional[dict] =
               own_class: bool = False, bytes_too: bool = True, tail: bool = False,
               fillable: bool = False, only_fill: bool = False,
               orders: bool = False, duck: bool = False,
-              peer_at: Optional[int] = None) -> list:
+              peer_at: Optional[int] = None, given_params: list = ()) -> list:
     """Inputs to try once no input told the versions apart: up to ``per``
     agreeing inputs (concrete ones first), one argument at a time in another
     shape.  First the shapes aimed at the edit -- the edit's own tokens
@@ -3483,7 +3527,10 @@ def _variants(agree: list, per: int, limit: int = 24, defaults: Optional[dict] =
     the object with or takes entries from (``__eq__(self, other)``): with
     ``fillable``, that argument is also the object's entries as a plain
     mapping, and those with one value other (an equality that skips the
-    values, an update that keeps the old ones)."""
+    values, an update that keeps the old ones); ``given_params``: optional
+    parameters that the changed lines of one version alone read
+    (:func:`_one_side_params`), given None where the input left them at
+    their default, first of all."""
     from .funcrun import FILL_SELF, PAIR, RESHAPES, SUBCLASS_SELF
     aimed, other, pairs, crossed, flips = [], [], [], [], []
     paired = []         # an aimed input's value beside another parameter's
@@ -3524,6 +3571,9 @@ def _variants(agree: list, per: int, limit: int = 24, defaults: Optional[dict] =
                 for v in vals:
                     if name not in given or v != str(given[name]):
                         add(crossed, f"{_short(v, 30)} for {name}", f"lit:{v}@{at}")
+        for name in given_params:
+            if name not in given:
+                add(aimed, f"None for {name}, left at its default", f"none@{name}")
         if own_class and rn.get("self"):
             add(aimed, "the object of a subclass", SUBCLASS_SELF)
         if fillable and rn.get("self"):

@@ -2039,6 +2039,10 @@ def _fix_recursion_budget() -> None:
         pass
 
 
+def _no_display(*args, **kwargs) -> None:
+    """``warnings.showwarning`` while a run is watched: nothing shown."""
+
+
 def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dict:
     """In the sandbox child: prefix, module or driver, call; plain data back."""
     import builtins
@@ -2046,6 +2050,7 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
     import os
     import sys
     import types
+    import warnings
     from .._core import Runtime
     import random
     res: dict = {"outcome": None, "dropped": 0}
@@ -2082,12 +2087,21 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
     _fix_recursion_budget()
     dummies = _dummy_types()
     filename = drv["filename"]
-    real_out = sys.stdout
+    real_out, real_err = sys.stdout, sys.stderr
+    real_show = warnings.showwarning
     sink = io.StringIO()
     sys.stdout = sink
+    # what the function writes to stderr is output too (a script's "failed!"
+    # line); the warnings module's display of a warning is not: the call
+    # that warned is in the trace, and the display names the line it came
+    # from, which an edit moves
+    err_sink = io.StringIO()
+    sys.stderr = err_sink
+    warnings.showwarning = _no_display
 
     def stop(outcome, e=None):
-        sys.stdout = real_out
+        sys.stdout, sys.stderr = real_out, real_err
+        warnings.showwarning = real_show
         res["outcome"] = outcome
         if e is not None:
             res["message"] = _norm(f"{type(e).__name__}: {e}")[:300]
@@ -2524,6 +2538,8 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
         cls_before = _class_state(cls, dummies)
     sink = io.StringIO()
     sys.stdout = sink
+    err_sink = io.StringIO()
+    sys.stderr = err_sink
     try:
         globals_before = {k: snapshot(x, 0, dummies)
                           for k, x in _data_globals(env, dummies).items()}
@@ -2691,7 +2707,8 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
     finally:
         sys.settrace(None)
         tracing[0] = False
-        sys.stdout = real_out
+        sys.stdout, sys.stderr = real_out, real_err
+        warnings.showwarning = real_show
     try:
         sandbox._disarm()
     except Exception:
@@ -2705,7 +2722,9 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
             [k, v] for k, v in after.items() if globals_before.get(k, "<unset>") != v)))
     except Exception:
         res["globals"] = "[]"
-    res["out"] = _TB_LINE.sub(r"\1?", _norm(sink.getvalue()[:20000]))
+    err = err_sink.getvalue()[:20000]
+    res["out"] = _TB_LINE.sub(r"\1?", _norm(sink.getvalue()[:20000] +
+                                          (f"\n[stderr]\n{err}" if err else "")))
     res["args"] = _ADDR.sub("0x?", repr([snapshot(x, 0, dummies) for x in args] +
                                         [snapshot(x, 0, dummies) for x in kwargs.values()]))
     res["self"] = _ADDR.sub("0x?", repr(snapshot(obj, 0, dummies))) if obj is not None else ""

@@ -239,6 +239,29 @@ def _replace(lines: list, node: ast.AST, repl: ast.AST) -> Optional[list]:
     return lines[:l1 - 1] + [new] + lines[l2:]
 
 
+def _no_kind() -> ast.expr:
+    """``object()``: a value no code expects as a default."""
+    return ast.Call(func=ast.Name(id="object", ctx=ast.Load()), args=[], keywords=[])
+
+
+def _changed_defaults(fn, other) -> list:
+    """(name, default node of ``fn``) for the parameters both functions
+    have, each with a default, whose default expressions differ
+    (``algorithm="HS256"`` -> ``algorithm=_ALGORITHM_UNSET``)."""
+    if other is None:
+        return []
+
+    def defaults(f) -> dict:
+        a = f.args
+        pos = a.posonlyargs + a.args
+        pairs = list(zip(pos[len(pos) - len(a.defaults):], a.defaults)) + \
+            [(p, d) for p, d in zip(a.kwonlyargs, a.kw_defaults) if d is not None]
+        return {p.arg: d for p, d in pairs}
+    mine, theirs = defaults(fn), defaults(other.node)
+    return [(n, d) for n, d in mine.items()
+            if n in theirs and ast.dump(d) != ast.dump(theirs[n])]
+
+
 def mutants(v, lines: set, other=None, limit: int = 6) -> list:
     """Up to ``limit`` :class:`Mutant` of version ``v`` (a funcsource
     Version) for its statements whose line markers are ``lines``; nodes the
@@ -269,6 +292,11 @@ def mutants(v, lines: set, other=None, limit: int = 6) -> list:
                 continue
             found.append((not diff, st.lineno, node, repl, what, diff))
     found.sort(key=lambda t: (t[0], t[1]))
+    # a default the edit changed: the inputs that leave the parameter at
+    # its default should notice another value there (an object of no
+    # kind), before anything else
+    found = [(False, d.lineno, d, _no_kind(), f"default of {name} replaced", True)
+             for name, d in _changed_defaults(fn, other)] + found
     src = v.text if v.text.endswith("\n") else v.text + "\n"
     blines = src.encode().splitlines(keepends=True)
     out, seen = [], set()
