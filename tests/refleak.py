@@ -241,6 +241,13 @@ def runtime_imports():
     except ImportError:  # as-is: imports fail as written
         pass
     _rt("naive")["_i_"](14, "no_such_module_for_refleak", 0, ("a", "b"))
+    sys.modules["lx_blocked_for_refleak"] = None    # blocked on purpose: propagates
+    try:
+        _rt("naive")["_i_"](15, "lx_blocked_for_refleak.sub", 0, ("a",))
+    except ImportError:
+        pass
+    finally:
+        del sys.modules["lx_blocked_for_refleak"]
 
 
 @entry_point("abstract / concretize (every class)", needs="_core.concretize", calls=200)

@@ -338,6 +338,25 @@ def test_i_missing_module_and_name():
     assert rt.injections[-2][:3] == (8, "name", "m")
 
 
+def test_i_a_module_blocked_on_purpose_fails_as_written(monkeypatch):
+    # ``sys.modules[name] = None`` blocks an import on purpose (an input that
+    # stands for a machine without the module): the ImportError is recorded
+    # and propagates, where a module merely absent is stood in for
+    monkeypatch.setitem(sys.modules, "lx_blocked_mod", None)
+    monkeypatch.setitem(sys.modules, "lx_blocked_pkg", None)
+    rt = _core.Runtime()
+    with pytest.raises(ImportError, match="lx_blocked_mod"):
+        run("m = _i_(1, 'lx_blocked_mod', 0, None)", rt)
+    with pytest.raises(ImportError):
+        run("a, = _i_(2, 'lx_blocked_mod', 0, ('a',))", rt)
+    with pytest.raises(ImportError):    # a package above the module blocked
+        run("s = _i_(3, 'lx_blocked_pkg.sub', 0, ())", rt)
+    rt2, g = run("m = _i_(4, 'no_such_module_lx', 0, None)")
+    assert g["m"] is _core.MISSING
+    assert [f[0] for f in rt.failed_imports] == [1, 2, 3]
+    assert rt.injections == []
+
+
 @pytest.fixture
 def pkg(tmp_path, monkeypatch):
     root = tmp_path / "lxpkg_rt"

@@ -666,6 +666,42 @@ record_failed_import(lx_runtime_obj *rt, Py_ssize_t iid, PyObject *name, int lev
     return r;
 }
 
+/* Whether an absolute import of ``name`` was blocked on purpose: the module
+ * or a package above it is None in sys.modules (the documented way to make
+ * an import fail).  Such a failure is what the caller asked for, so it is
+ * not stood in for.  1 blocked, 0 not, -1 error. */
+static int
+import_is_blocked(PyObject *name, int level)
+{
+    if (level != 0) {
+        return 0;
+    }
+    PyObject *modules = PyImport_GetModuleDict();   /* borrowed */
+    Py_ssize_t len = PyUnicode_GET_LENGTH(name);
+    Py_ssize_t end = 0;
+    while (end < len) {
+        Py_ssize_t dot = PyUnicode_FindChar(name, '.', end, len, 1);
+        if (dot == -2) {
+            return -1;
+        }
+        end = dot < 0 ? len : dot;
+        PyObject *part = PyUnicode_Substring(name, 0, end);
+        if (part == NULL) {
+            return -1;
+        }
+        PyObject *m = PyDict_GetItemWithError(modules, part);   /* borrowed */
+        Py_DECREF(part);
+        if (m == NULL && PyErr_Occurred()) {
+            return -1;
+        }
+        if (m == Py_None) {
+            return 1;
+        }
+        end++;
+    }
+    return 0;
+}
+
 /* _i_(iid, module, level, names) -- an import that must not end the run.
  *     names None:  return __import__(module, globals, None, None, level)   # top package
  *     names ():    walk module's dotted path with IMPORT_FROM        # import a.b as c
@@ -674,8 +710,9 @@ record_failed_import(lx_runtime_obj *rt, Py_ssize_t iid, PyObject *name, int lev
  *                  return tuple(IMPORT_FROM(m, n) for n in names)
  * ImportError -> the failure is recorded in failed_imports and MISSING stands
  * in for every value that could not be imported (a tuple of them for the
- * from-form).  With predictor "as-is" the ImportError propagates (after
- * being recorded).  Other exceptions always propagate. */
+ * from-form).  With predictor "as-is", or where the module was blocked on
+ * purpose (None in sys.modules), the ImportError propagates (after being
+ * recorded).  Other exceptions always propagate. */
 PyObject *
 lx_loader_i(lx_runtime_obj *self, PyObject *const *args, Py_ssize_t nargs)
 {
@@ -815,7 +852,20 @@ import_failed:
     if (!PyErr_ExceptionMatches(PyExc_ImportError)) {
         goto done;
     }
-    if (self->predictor == LX_PRED_ASIS) {
+    int blocked = 0;
+    {
+        PyObject *t, *e, *tb;
+        PyErr_Fetch(&t, &e, &tb);
+        blocked = import_is_blocked(name, (int)level);
+        if (blocked < 0) {
+            Py_XDECREF(t);
+            Py_XDECREF(e);
+            Py_XDECREF(tb);
+            goto done;
+        }
+        PyErr_Restore(t, e, tb);
+    }
+    if (self->predictor == LX_PRED_ASIS || blocked) {
         PyObject *t, *e, *tb;
         PyErr_Fetch(&t, &e, &tb);
         (void)record_failed_import(self, iid, name, (int)level, names);
