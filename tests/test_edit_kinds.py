@@ -5,6 +5,8 @@ import ast
 import re
 import textwrap
 
+import pytest
+
 from lexecutor_c.apps import behaviour as B
 from lexecutor_c.apps import diffinputs as D
 from lexecutor_c.apps.compare import compare_sources
@@ -183,6 +185,58 @@ def test_a_handler_for_a_wrong_kind_gets_values_of_other_kinds():
     assert c.to_dict()["evidence"]["strength"] == "concrete"
     assert "Expected str object, not 'bytes'" in c.detail or \
         "Expected str object, not 'int'" in c.detail
+
+
+SPAN_OLD = d('''
+    import re
+
+    PATTERN = re.compile(r"[0-9]+-[0-9]+")
+
+
+    class ParseError(ValueError):
+        pass
+
+
+    def is_span(text):
+        try:
+            m = PATTERN.match(text)
+            return bool(m)
+        except Exception:
+            return False
+    ''')
+
+
+@pytest.mark.parametrize("signature", ["is_span(text)", "is_span(text='0-0')"])
+def test_a_parameter_handed_to_a_call_under_a_broad_handler_gets_a_value_the_call_refuses(
+        signature):
+    # ``REGEX.match(text)`` under ``except Exception``: only a value that is
+    # not text (None, a number) runs the handler the edit changed -- given
+    # to the call even where the parameter is optional
+    old = SPAN_OLD.replace("is_span(text)", signature)
+    new = old.replace("    except Exception:\n        return False\n",
+                      "    except Exception as e:\n        raise ParseError(e)\n")
+    assert new != old
+    c = compare_sources(old, new, "is_span")
+    assert c.verdict == "changed", c.detail
+    assert "raises ParseError" in c.detail
+
+
+def test_an_import_the_edit_lets_fail_is_made_to_fail_in_both_versions():
+    # ``import readline`` -> ``try: import readline / except ImportError:
+    # pass``: where the module cannot be imported, the old version raises;
+    # the runtime must not stand in for an import the input blocked
+    old = d('''
+        def prepare():
+            """Turn on line editing."""
+            import shlex  # NOQA
+        ''')
+    new = old.replace("    import shlex  # NOQA\n",
+                      "    try:\n        import shlex  # NOQA\n    except ImportError:\n"
+                      "        pass\n")
+    assert new != old
+    c = compare_sources(old, new, "prepare")
+    assert c.verdict == "changed", c.detail
+    assert "raises ModuleNotFoundError" in c.detail or "raises ImportError" in c.detail
 
 
 def test_an_unchanged_function_whose_module_constant_changed_is_run():

@@ -681,3 +681,36 @@ def test_a_default_the_edit_changed_is_a_mutant_the_inputs_must_notice():
     assert mutants(a, ch_old, b, limit=6)[0].what == "default of algorithm replaced"
     assert not any("headers" in m.what for m in ms)
     assert not any(m.what.startswith("default") for m in mutants(b, ch_new, None, limit=6))
+
+
+def test_a_standard_library_name_this_python_lacks_is_no_evidence_of_same():
+    # humanfriendly's ``update``: ``collections.Mapping`` (gone since 3.10)
+    # -> ``Mapping`` from ``collections.abc``; the runs stand a made-up
+    # value in for the old name, so inputs alike say nothing of a real run,
+    # which raises AttributeError in the old version
+    old = d('''
+        import collections
+
+
+        def merge(target, other=None):
+            if isinstance(other, collections.Mapping):
+                for key, value in other.items():
+                    target[key.lower()] = value
+            elif isinstance(other, collections.Iterable):
+                for key, value in other:
+                    target[key.lower()] = value
+            return target
+        ''')
+    new = old.replace("collections.Mapping", "collections.abc.Mapping").replace(
+        "collections.Iterable", "collections.abc.Iterable").replace(
+        "import collections\n", "import collections\nimport collections.abc\n")
+    a, b, (ch_old, ch_new) = _versions(old, new, "merge")
+    assert B._absent_module_reads(a, ch_old) == ["collections.Mapping (line 5)",
+                                                 "collections.Iterable (line 8)"]
+    assert B._absent_module_reads(b, ch_new) == []
+    c = compare_sources(old, new, "merge")
+    assert c.verdict != "same", c.detail
+    if c.verdict == "undecided" and "alike" in c.detail:
+        assert "collections.Mapping" in c.detail
+    # a name both versions read alike is no such reason
+    assert B._absent_reads_note(a, a, ch_old, ch_old) is None

@@ -51,6 +51,7 @@ from .funcrun import (AFTER_MODULE, COMPUTING_MARK, PACKAGE_MARK, after_module, 
                       prepare, quiet_spans, run_case, snapshot)
 from .diffinputs import STAND_IN, handles_bytes
 from .funcsource import (Version, _names_read, bound_names, build_driver, changed_lines,
+                         defaulted_params,
                          closed_classes,
                          code_dump, facts_source, function_versions, import_fallback, is_overload,
                          module_driver, module_name_of, relative_levels)
@@ -645,9 +646,7 @@ def _optional(v: Version, other: Optional[Version] = None) -> list:
     one, ``only_one=False`` in the other: the same call passes it to both)."""
     a = v.node.args
     pos = a.posonlyargs + a.args
-    out = [p.arg for p in pos[len(pos) - len(a.defaults):]] if a.defaults else []
-    out = [n for n in out if n not in {p.arg for p in a.posonlyargs}]
-    out += [p.arg for p, d in zip(a.kwonlyargs, a.kw_defaults) if d is not None]
+    out = [p.arg for p, _d in defaulted_params(v.node) if p not in a.posonlyargs]
     if other is not None and a.kwarg is not None:
         mine = {p.arg for p in pos + a.kwonlyargs}
         out += [n for n in _optional(other) if n not in mine]
@@ -3046,7 +3045,8 @@ def _check_function(old: Version, new: Version, opts: Options, test_inputs: Opti
                 "(\"same\" needs every changed line run)" + sig_note
         elif n >= opts.min_same and (gate is None or gate["passed"]) and \
                 (callee_note := _swaps_never_apart(swaps, agree) or
-                 _params_never_given(one_side, agree)) is not None:
+                 _params_never_given(one_side, agree) or
+                 _absent_reads_note(old, new, ch_old, ch_new)) is not None:
             fc.verdict = UNDECIDED
             fc.detail = f"{n} input{'s' if n != 1 else ''} ran the changed lines in both " \
                 f"versions, alike, but {callee_note}" + sig_note
@@ -3154,11 +3154,8 @@ def _defaults(v: Version) -> dict:
     number, string or bool, with the default as a snapshot would show it."""
     import ast
     a = v.node.args
-    pos = a.posonlyargs + a.args
-    pairs = list(zip(pos[len(pos) - len(a.defaults):], a.defaults)) + \
-        [(p, d) for p, d in zip(a.kwonlyargs, a.kw_defaults) if d is not None]
     out = {}
-    for p, d in pairs:
+    for p, d in defaulted_params(v.node):
         if p in a.posonlyargs:
             continue
         if isinstance(d, ast.UnaryOp) and isinstance(d.op, ast.USub) and \
@@ -3224,11 +3221,8 @@ def _one_side_params(old: Version, new: Version, ch_old: set, ch_new: set) -> li
     import ast
 
     def optional(v) -> dict:
-        a = v.node.args
-        pos = a.posonlyargs + a.args
-        pairs = list(zip(pos[len(pos) - len(a.defaults):], a.defaults)) + \
-            [(q, d) for q, d in zip(a.kwonlyargs, a.kw_defaults) if d is not None]
-        return {q.arg: d for q, d in pairs if q not in a.posonlyargs and
+        return {q.arg: d for q, d in defaulted_params(v.node)
+                if q not in v.node.args.posonlyargs and
                 not (isinstance(d, ast.Constant) and d.value is None)}
 
     def read(v, lines) -> set:
@@ -3250,6 +3244,66 @@ def _params_never_given(params: list, agree: list) -> Optional[str]:
             return f"the changed lines of one version alone read {name}, and every input " \
                 "left it at its default: the inputs may not show what the edit changes"
     return None
+
+
+def _absent_module_reads(v: Version, lines: set) -> list:
+    """``collections.Mapping`` on ``lines`` of ``v``: an attribute of a
+    standard-library module the module imports whole (``import
+    collections``) that this Python's module does not have -- a name a
+    later Python removed.  A run reads a made-up value there where a real
+    one raises AttributeError.  (Only modules this process has imported
+    already: nothing is imported to find out.)"""
+    import sys
+    import types
+    bound: dict = {}
+    for n in ast.walk(v.module):
+        if isinstance(n, ast.Import):
+            for a in n.names:
+                top = a.name.split(".")[0]
+                if top in sys.stdlib_module_names:
+                    bound[a.asname or top] = a.name if a.asname else top
+    if not bound:
+        return []
+    out: list = []
+    for n in _on_lines(v, lines):
+        if not isinstance(n, ast.Attribute) or not isinstance(n.ctx, ast.Load):
+            continue
+        path, e = [], n
+        while isinstance(e, ast.Attribute):
+            path.insert(0, e.attr)
+            e = e.value
+        if not isinstance(e, ast.Name) or e.id not in bound:
+            continue
+        obj = sys.modules.get(bound[e.id])
+        shown = e.id
+        for a in path:
+            if not isinstance(obj, types.ModuleType):
+                break
+            if not hasattr(obj, a):
+                where = f"{shown}.{a} (line {n.lineno})"
+                if where not in out:
+                    out.append(where)
+                break
+            obj, shown = getattr(obj, a), f"{shown}.{a}"
+    return out
+
+
+def _absent_reads_note(old: Version, new: Version, ch_old: set, ch_new: set) -> Optional[str]:
+    """Why inputs alike do not show an edit whose changed lines in one
+    version read a name this Python's standard library lacks
+    (:func:`_absent_module_reads`) that the other version does not: the
+    runs stood a made-up value in for it, a real run raises there.  None
+    where the two versions read the same such names (or none)."""
+    a, b = _absent_module_reads(old, ch_old), _absent_module_reads(new, ch_new)
+    strip = lambda xs: {x.partition(" (")[0] for x in xs}     # noqa: E731
+    if strip(a) == strip(b):
+        return None
+    one = [f"old {x}" for x in a if x.partition(" (")[0] not in strip(b)] + \
+        [f"new {x}" for x in b if x.partition(" (")[0] not in strip(a)]
+    it = "it" if len(one) == 1 else "them"
+    return "the changed lines read " + ", ".join(one[:3]) + ", which this Python does " \
+        f"not have: the runs stood made-up values in for {it} where a real run raises " \
+        "AttributeError"
 
 
 def _edit_duck(old: Version, new: Version, ch_old: set, ch_new: set) -> bool:

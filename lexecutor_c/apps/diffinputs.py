@@ -50,7 +50,7 @@ import datetime as _dt
 from typing import Optional
 
 from .funcrun import AFTER_MODULE, FROZEN_CLOCK, after_module
-from .funcsource import _block_parts, _std_names
+from .funcsource import _block_parts, _std_names, defaulted_params
 from .mutants import _CMP_FLIP
 from . import regexdiff
 
@@ -1778,6 +1778,23 @@ def _handler_hints(node, scope: _Scope) -> list:
             for prm in on[:2]:
                 for val in ("b'a'", "1", "None"):
                     out.append((f"{prm} = {val}", f"{prm} = {val}"))
+        if caught & {"TypeError", "Exception", "BaseException"} or \
+                any(h.type is None for h in t.handlers):
+            # a parameter handed to a call in the body (``REGEX.match(text)``
+            # / ``except Exception``): the parameter a value of another
+            # kind, which the callee refuses with TypeError
+            given = []
+            for st in t.body:
+                for c in ast.walk(st):
+                    if isinstance(c, ast.Call):
+                        for a in c.args:
+                            if isinstance(a, ast.Name) and a.id in scope.params and \
+                                    a.id != "self" and a.id not in given:
+                                given.append(a.id)
+            for prm in given[:2]:
+                for val in ("None", "1"):
+                    if (f"{prm} = {val}", f"{prm} = {val}") not in out:
+                        out.append((f"{prm} = {val}", f"{prm} = {val}"))
         catches_import = any(h.type is None for h in t.handlers) or caught & {
             "ImportError", "ModuleNotFoundError", "Exception", "BaseException"}
         if catches_import:
@@ -2552,11 +2569,7 @@ def _iterable_hints(v, changed: list) -> list:
 
 def _param_defaults(fn) -> dict:
     """A function node's parameters that have a default -> its expression."""
-    a = fn.args
-    pos = a.posonlyargs + a.args
-    defaults = {p.arg: d for p, d in zip(pos[len(pos) - len(a.defaults):], a.defaults)}
-    defaults.update({p.arg: d for p, d in zip(a.kwonlyargs, a.kw_defaults) if d is not None})
-    return defaults
+    return {p.arg: d for p, d in defaulted_params(fn)}
 
 
 def _parameter_alternatives(v, changed: list) -> list:
@@ -3983,7 +3996,9 @@ def aimed_inputs(old, new, ch_old: set, ch_new: set, base: str = "") -> list:
         for patch, note in group:
             if (patch,) not in seen:
                 seen.add((patch,))
-                out.append((head + "\n" + patch, f"aimed: {note}", []))
+                # (a patch binding a parameter gives it, default or not)
+                out.append((head + "\n" + patch, f"aimed: {note}",
+                            [n for n in params if patch.startswith(f"{n} = ")]))
     patched(handlers)
     singles = single([x for x in near if not x[0][2] or x[0][0] == "RAW"])
     # every subject near the edit at once

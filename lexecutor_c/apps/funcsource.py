@@ -108,6 +108,15 @@ class Version:
         return None
 
 
+def defaulted_params(fn: ast.AST) -> list:
+    """A function node's parameters that have a default, in order: (the
+    ``ast.arg``, its default expression), positional ones first."""
+    a = fn.args
+    pos = a.posonlyargs + a.args
+    return list(zip(pos[len(pos) - len(a.defaults):], a.defaults)) + \
+        [(p, d) for p, d in zip(a.kwonlyargs, a.kw_defaults) if d is not None]
+
+
 def is_overload(node: ast.AST) -> bool:
     """Whether a definition is a ``typing.overload`` stub
     (``@overload``, ``@typing.overload``, ``@t.overload``)."""

@@ -25,6 +25,8 @@ import ast
 from dataclasses import dataclass
 from typing import Optional
 
+from .funcsource import defaulted_params
+
 __all__ = ["Mutant", "mutants"]
 
 _CMP_FLIP = {ast.Eq: ast.NotEq, ast.NotEq: ast.Eq, ast.Lt: ast.GtE, ast.GtE: ast.Lt,
@@ -252,11 +254,7 @@ def _changed_defaults(fn, other) -> list:
         return []
 
     def defaults(f) -> dict:
-        a = f.args
-        pos = a.posonlyargs + a.args
-        pairs = list(zip(pos[len(pos) - len(a.defaults):], a.defaults)) + \
-            [(p, d) for p, d in zip(a.kwonlyargs, a.kw_defaults) if d is not None]
-        return {p.arg: d for p, d in pairs}
+        return {p.arg: d for p, d in defaulted_params(f)}
     mine, theirs = defaults(fn), defaults(other.node)
     return [(n, d) for n, d in mine.items()
             if n in theirs and ast.dump(d) != ast.dump(theirs[n])]
