@@ -224,19 +224,53 @@ def test_a_parameter_handed_to_a_call_under_a_broad_handler_gets_a_value_the_cal
 def test_an_import_the_edit_lets_fail_is_made_to_fail_in_both_versions():
     # ``import readline`` -> ``try: import readline / except ImportError:
     # pass``: where the module cannot be imported, the old version raises;
-    # the runtime must not stand in for an import the input blocked
+    # the runtime must not stand in for an import the input blocked (readline,
+    # a module of the standard library that some machines lack)
     old = d('''
         def prepare():
             """Turn on line editing."""
-            import shlex  # NOQA
+            import readline  # NOQA
         ''')
-    new = old.replace("    import shlex  # NOQA\n",
-                      "    try:\n        import shlex  # NOQA\n    except ImportError:\n"
+    new = old.replace("    import readline  # NOQA\n",
+                      "    try:\n        import readline  # NOQA\n    except ImportError:\n"
                       "        pass\n")
     assert new != old
     c = compare_sources(old, new, "prepare")
     assert c.verdict == "changed", c.detail
     assert "raises ModuleNotFoundError" in c.detail or "raises ImportError" in c.detail
+
+
+def test_a_fallback_for_an_older_python_is_no_change_when_the_edit_drops_it():
+    # attrs' ``__getattr__``: ``try: from importlib.metadata import ... /
+    # except ImportError: from importlib_metadata import ...`` -> the first
+    # import alone.  importlib.metadata is there on every machine this
+    # Python runs on: blocking it stands for an older Python, not for a
+    # machine this code runs on, so no input blocks it
+    old = d('''
+        def version_of(name):
+            try:
+                from importlib.metadata import version
+            except ImportError:
+                from importlib_metadata import version
+            return version(name)
+        ''')
+    new = old.replace("    try:\n        from importlib.metadata import version\n"
+                      "    except ImportError:\n        from importlib_metadata import version\n",
+                      "    from importlib.metadata import version\n")
+    assert new != old
+    a, b = function_versions(old, "m.py")["version_of"], function_versions(new, "m.py")["version_of"]
+    tries = [t for t in ast.walk(a.node) if isinstance(t, ast.Try)]
+    notes = [note for _, note in D._handler_hints(tries[0], D._Scope(a))]
+    assert not any("importlib" in n for n in notes), notes
+    c = compare_sources(old, new, "version_of")
+    assert c.verdict != "changed", c.detail
+    # an optional dependency of another package is still made to fail
+    pkg = old.replace("importlib.metadata", "simplejson_lx")
+    tries = [t for t in ast.walk(function_versions(pkg, "m.py")["version_of"].node)
+             if isinstance(t, ast.Try)]
+    notes = [note for _, note in D._handler_hints(
+        tries[0], D._Scope(function_versions(pkg, "m.py")["version_of"]))]
+    assert "the import of simplejson_lx fails" in notes, notes
 
 
 def test_an_unchanged_function_whose_module_constant_changed_is_run():

@@ -46,6 +46,7 @@ import io
 import math
 import os
 import re
+import sys
 import datetime as _dt
 from typing import Optional
 
@@ -1735,6 +1736,16 @@ def _truth(test, scope: _Scope, out: list) -> None:
                             False, [key.id]))
 
 
+#: modules of the standard library that some machines lack: those of one
+#: platform, and those built only where a system library was there
+_OPTIONAL_STDLIB = frozenset({
+    "readline", "curses", "_curses", "fcntl", "termios", "tty", "pty", "grp", "pwd",
+    "resource", "syslog", "crypt", "spwd", "nis", "posix", "msvcrt", "winreg", "winsound",
+    "_winapi", "nt", "ssl", "_ssl", "sqlite3", "_sqlite3", "lzma", "_lzma", "bz2", "_bz2",
+    "zlib", "ctypes", "_ctypes", "tkinter", "_tkinter", "dbm", "_dbm", "_gdbm", "_uuid",
+    "_decimal", "multiprocessing", "_multiprocessing", "_posixshmem"})
+
+
 def _handler_hints(node, scope: _Scope) -> list:
     """(patch statements, note) for ``try`` statements in ``node``: a call of
     the body to a function of an imported module raises each handled class
@@ -1805,7 +1816,14 @@ def _handler_hints(node, scope: _Scope) -> list:
                     for a in x.names] + \
                 [x.module for st in t.body for x in ast.walk(st)
                  if isinstance(x, ast.ImportFrom) and x.module and not x.level]
-            for m in list(dict.fromkeys(mods))[:2]:
+            # (a module of the standard library only where some machines
+            # lack it -- ``readline`` on Windows --: the others, there on
+            # every machine this Python runs on, fail only on an older
+            # Python, whose fallback is no behaviour of this one)
+            mods = [m for m in dict.fromkeys(mods)
+                    if m.split(".")[0] not in sys.stdlib_module_names or
+                    m.split(".")[0] in _OPTIONAL_STDLIB]
+            for m in mods[:2]:
                 out.append((f"__import__('sys').modules[{m!r}] = None",
                             f"the import of {m} fails"))
         # an item stored into a parameter (``cache[k] = v`` / ``except
