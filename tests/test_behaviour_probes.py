@@ -4663,7 +4663,7 @@ OPTIONAL_OLD = textwrap.dedent('''
         def __init__(self, directory, lock_class=None):
             if lock_class is None:
                 try:
-                    from json import JSONDecoder
+                    from lockpkg import FileLock
                 except ImportError:
                     notice = dedent(
                         """
@@ -4673,7 +4673,7 @@ OPTIONAL_OLD = textwrap.dedent('''
                     """
                     )
                     raise ImportError(notice)
-                lock_class = JSONDecoder
+                lock_class = FileLock
             self.directory = directory
             self.lock_class = lock_class
 ''')

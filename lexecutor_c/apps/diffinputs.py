@@ -1736,6 +1736,10 @@ def _truth(test, scope: _Scope, out: list) -> None:
                             False, [key.id]))
 
 
+#: the note of a value given a parameter that a guarded call may refuse
+#: (:func:`_handler_hints`): tried after the values aimed at the subjects
+_REFUSED = " (a value a guarded call refuses)"
+
 #: modules of the standard library that some machines lack: those of one
 #: platform, and those built only where a system library was there
 _OPTIONAL_STDLIB = frozenset({
@@ -1805,7 +1809,7 @@ def _handler_hints(node, scope: _Scope) -> list:
             for prm in given[:2]:
                 for val in ("None", "1"):
                     if (f"{prm} = {val}", f"{prm} = {val}") not in out:
-                        out.append((f"{prm} = {val}", f"{prm} = {val}"))
+                        out.append((f"{prm} = {val}", f"{prm} = {val}{_REFUSED}"))
         catches_import = any(h.type is None for h in t.handlers) or caught & {
             "ImportError", "ModuleNotFoundError", "Exception", "BaseException"}
         if catches_import:
@@ -4009,6 +4013,10 @@ def aimed_inputs(old, new, ch_old: set, ch_new: set, base: str = "") -> list:
     # stands for; the subjects' values reach the handler more often)
     late = [h for h in handlers if AFTER_MODULE in h[0]]
     handlers = [h for h in handlers if AFTER_MODULE not in h[0]]
+    # (a value a guarded call refuses, after the values aimed at the
+    # subjects, and with no other subject at once: it is one subject's value)
+    refused = [h for h in handlers if h[1].endswith(_REFUSED)]
+    handlers = [h for h in handlers if not h[1].endswith(_REFUSED)]
 
     def patched(group):
         for patch, note in group:
@@ -4117,6 +4125,7 @@ def aimed_inputs(old, new, ch_old: set, ch_new: set, base: str = "") -> list:
     # input budget seldom reaches the end of the singles)
     out.extend(combos[:2] + switched + singles[:4] + shared + switched_raw + single(extremes) +
                singles[4:] + combos[2:])
+    patched(refused)
     out.extend(_fall_through(near + rest, [(new, ch_new), (old, ch_old)], scopes, head,
                              params))
     out.extend(single([x for x in near if x[0][2] and x[0][0] != "RAW"]))
