@@ -273,6 +273,31 @@ def test_a_fallback_for_an_older_python_is_no_change_when_the_edit_drops_it():
     assert "the import of simplejson_lx fails" in notes, notes
 
 
+def test_a_text_parameter_whose_first_character_is_compared_gets_texts_that_start_so():
+    # toml's ``load_value``: ``v[0] == '"'`` opens a string; the message for
+    # what follows its closing quote changed, which only a text that opens,
+    # closes and goes on (``'"a"b'``) reaches -- not a list holding ``'"'``
+    old = d('''
+        def load_value(v):
+            if v == 'true':
+                return True
+            if v[0] == '"':
+                closed = False
+                for ch in v[1:]:
+                    if closed:
+                        raise ValueError("Stuff after closed string")
+                    if ch == '"':
+                        closed = True
+                return v[1:-1]
+            return v
+        ''')
+    new = old.replace('"Stuff after closed string"', '"Found tokens after a closed string"')
+    assert new != old
+    c = compare_sources(old, new, "load_value")
+    assert c.verdict == "changed", c.detail
+    assert "Found tokens after a closed string" in c.detail
+
+
 def test_an_unchanged_function_whose_module_constant_changed_is_run():
     old = d('''
         LIMITS = {'a': 1}

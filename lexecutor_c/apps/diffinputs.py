@@ -1088,6 +1088,17 @@ def _hints(node, scope: _Scope) -> list:
             return
         srcs = [v if raw else repr(v) for v in vals]
         out.append((p, [s for s in srcs if len(s) < 400], False))
+        if not raw and len(p) == 2 and p[0] in scope.params and p[0] != "self" and \
+                isinstance(p[1], tuple) and p[1][1] in (0, -1) and type(p[1][1]) is int and \
+                all(type(v) is str and len(v) == 1 for v in vals):
+            # ``v[0] == '"'`` on a parameter: also a text that starts (or
+            # ends) with the character -- a parser's opening token -- with
+            # the character again after a letter and text after that (what
+            # its closing and what follows it look like to the code)
+            texts = [t for c in vals[:2] for t in
+                     ((c, c + "a", c + "a" + c, c + "a" + c + "b") if p[1][1] == 0
+                      else (c, "a" + c, c + "a" + c, "b" + c + "a" + c))]
+            out.append(([p[0]], [repr(t) for t in dict.fromkeys(texts)], False))
 
     def values_of(e) -> list:
         """The constant values an operand may have: a literal, or a loop
