@@ -200,6 +200,36 @@ def test_weak_inputs_make_undecided_not_same():
     assert gate["killed"] >= 1
 
 
+def test_a_mutant_is_run_on_up_to_six_agreeing_inputs():
+    # the one input of six that looks the changed entry up comes last: the
+    # gate still runs the mutants on it (on three, the entry's survived)
+    old = d('''
+        def label(n):
+            codes = {10: 'a',
+                     20: 'b',
+                     30: 'c'}
+            return codes.get(n, '?')
+        ''')
+    new = old.replace("20: 'b'", "20: 'B'")
+    fa, fb = function_versions(old, "m.py")["label"], function_versions(new, "m.py")["label"]
+    ch_o, ch_n = changed_lines(fa, fb)
+    opts = B.Options(aimed=False, variants=0, max_inputs=8)
+    so, sn = B._Side(fa, ["n"], [], None), B._Side(fb, ["n"], [], None)
+    agree = []
+    for prefix in ("n = 1", "n = 2", "n = 3", "n = 4", "n = 5", "n = 20"):
+        inp = B.Input(prefix)
+        agree.append((inp, so.run(inp, opts), sn.run(inp, opts)))
+    gate = B._mutation_gate(fa, fb, ch_o, ch_n, agree,
+                            (["n"], [], ["n"], []), (None, None), opts, ((), True))
+    assert gate["inputs"] == 6
+    assert not any("'B' -> 'B_lx'" in s or "'b' -> 'b_lx'" in s
+                   for s in gate["survivors"]), gate["survivors"]
+    # the same inputs without the last: the entry's mutants survive
+    gate = B._mutation_gate(fa, fb, ch_o, ch_n, agree[:5],
+                            (["n"], [], ["n"], []), (None, None), opts, ((), True))
+    assert "new line 2: 'B' -> 'B_lx' (a token the edit wrote)" in gate["survivors"]
+
+
 def test_same_states_how_many_mutants_its_inputs_kill():
     old = d('''
         def total(xs):

@@ -3730,7 +3730,7 @@ def _mutation_gate(old: Version, new: Version, ch_old: set, ch_new: set, agree: 
                    params: tuple, trees: tuple, opts: Options, setup: tuple) -> dict:
     """Do the inputs on which the versions agreed notice small changes of
     the changed lines?  Mutants of each version's changed lines (the tokens
-    the edit wrote first: lexecutor_c.apps.mutants) run on up to three of
+    the edit wrote first: lexecutor_c.apps.mutants) run on up to six of
     those inputs; a mutant is killed when a run of it differs from the
     version's own run.  Passed when at least ``opts.min_killed`` of the
     mutants are killed (no mutant at all: passed, nothing to ask).
@@ -3739,10 +3739,10 @@ def _mutation_gate(old: Version, new: Version, ch_old: set, ch_new: set, agree: 
     from .mutants import mutants
     o_args, o_kw, n_args, n_kw = params
     spent = _Spent()
-    # inputs of concrete values first, then the others, at most three (a
+    # inputs of concrete values first, then the others, at most six (a
     # condition's probe, which asks whether an outcome occurred at all, on
     # up to twelve)
-    picked = _concrete_first(agree)[:3]
+    picked = _concrete_first(agree)[:6]
     probed = _concrete_first(agree)[:12]
     n_new = max(1, (opts.mutants + 1) // 2)
     plans = []
