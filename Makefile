@@ -27,7 +27,7 @@ PYDEPS  := "tree-sitter-python>=0.23,<0.24" "rich>=13" "time-machine==2.19.0" "p
 TORCH   ?= $(if $(filter 3.11,$(PYVER)),torch==2.13.0)
 STAMP   := .make
 
-.PHONY: all pycheck deps build demo test test-fast dist wheels release-check security asan refleak fuzz bench clean
+.PHONY: all pycheck deps build demo test test-fast test-site-packages dist wheels release-check security asan refleak fuzz bench clean
 
 all: build
 
@@ -64,6 +64,11 @@ demo: build
 # -m "not wheel" deselects them).
 test: build
 	$(PY) -m pytest -q -ra
+
+# Every file of site-packages instrumented (the suite's test_site_packages checks one
+# file in eight, picked by a hash of its path: docs/CHECKS.md, section 1).
+test-site-packages: build
+	LX_SITE_PACKAGES=all $(PY) -m pytest -q -s tests/test_stdlib_instrument.py::test_site_packages
 
 # Quick loop while developing: skips the whole-stdlib checks and the wheel build.
 test-fast: build
