@@ -159,34 +159,50 @@ def test_shapes_read_from_snapshots():
     assert B._shapes_of("<Dummy 'x'>") == set()
 
 
+class _CodesEntry:
+    """``label``, whose only change is key 20's entry of a dict, ready to
+    run: ``agree(*prefixes)`` runs both versions on each prefix, ``gate``
+    runs the mutant gate on such runs."""
+
+    def __init__(self):
+        old = d('''
+            def label(n):
+                codes = {10: 'a',
+                         20: 'b',
+                         30: 'c'}
+                if n < 0:
+                    return '-'
+                return codes.get(n, '?')
+            ''')
+        new = old.replace("20: 'b'", "20: 'B'")
+        self.fa = function_versions(old, "m.py")["label"]
+        self.fb = function_versions(new, "m.py")["label"]
+        self.ch_o, self.ch_n = changed_lines(self.fa, self.fb)
+        self.opts = B.Options(aimed=False, variants=0, max_inputs=8)
+        self.so, self.sn = B._Side(self.fa, ["n"], [], None), B._Side(self.fb, ["n"], [], None)
+
+    def agree(self, *prefixes):
+        out = []
+        for prefix in prefixes:
+            inp = B.Input(prefix)
+            out.append((inp, self.so.run(inp, self.opts), self.sn.run(inp, self.opts)))
+        return out
+
+    def gate(self, agree):
+        # (the setup the sides were built with: no class values, and an
+        # instance, were there one, built by its ``__init__``)
+        return B._mutation_gate(self.fa, self.fb, self.ch_o, self.ch_n, agree,
+                                (["n"], [], ["n"], []), (None, None), self.opts, ((), True))
+
+
 def test_weak_inputs_make_undecided_not_same():
     # only key 20's entry changed: inputs that run the line but never look
     # the entry up agree, and no mutant of the entry is noticed
-    old = d('''
-        def label(n):
-            codes = {10: 'a',
-                     20: 'b',
-                     30: 'c'}
-            if n < 0:
-                return '-'
-            return codes.get(n, '?')
-        ''')
-    new = old.replace("20: 'b'", "20: 'B'")
-    fa, fb = function_versions(old, "m.py")["label"], function_versions(new, "m.py")["label"]
-    ch_o, ch_n = changed_lines(fa, fb)
-    opts = B.Options(aimed=False, variants=0, max_inputs=4)
+    e = _CodesEntry()
     # an input that never asks for 20: mutants of the changed entry survive
-    so, sn = B._Side(fa, ["n"], [], None), B._Side(fb, ["n"], [], None)
-
-    def runs(prefix):
-        inp = B.Input(prefix)
-        return [(inp, so.run(inp, opts), sn.run(inp, opts))]
-    agree = runs("n = 5")
+    agree = e.agree("n = 5")
     assert agree[0][1]["ret"] == agree[0][2]["ret"] == "\"'?'\""
-    # (the setup the sides above were built with: no class values, and
-    # an instance, were there one, built by its ``__init__``)
-    gate = B._mutation_gate(fa, fb, ch_o, ch_n, agree,
-                            (["n"], [], ["n"], []), (None, None), opts, ((), True))
+    gate = e.gate(agree)
     assert gate["tried"] >= 2 and not gate["passed"]
     # only the coarse mutants (the dict itself replaced by None) are noticed;
     # the entry the edit wrote and its neighbours survive
@@ -195,38 +211,20 @@ def test_weak_inputs_make_undecided_not_same():
     assert "old line 2: 'b' -> 'b_lx' (a token the edit wrote)" in gate["survivors"]
     assert not any("assigns None" in s for s in gate["survivors"])
     # an input that looks the entry up tells its mutants apart
-    gate = B._mutation_gate(fa, fb, ch_o, ch_n, runs("n = 20"),
-                            (["n"], [], ["n"], []), (None, None), opts, ((), True))
-    assert gate["killed"] >= 1
+    assert e.gate(e.agree("n = 20"))["killed"] >= 1
 
 
 def test_a_mutant_is_run_on_up_to_six_agreeing_inputs():
     # the one input of six that looks the changed entry up comes last: the
     # gate still runs the mutants on it (on three, the entry's survived)
-    old = d('''
-        def label(n):
-            codes = {10: 'a',
-                     20: 'b',
-                     30: 'c'}
-            return codes.get(n, '?')
-        ''')
-    new = old.replace("20: 'b'", "20: 'B'")
-    fa, fb = function_versions(old, "m.py")["label"], function_versions(new, "m.py")["label"]
-    ch_o, ch_n = changed_lines(fa, fb)
-    opts = B.Options(aimed=False, variants=0, max_inputs=8)
-    so, sn = B._Side(fa, ["n"], [], None), B._Side(fb, ["n"], [], None)
-    agree = []
-    for prefix in ("n = 1", "n = 2", "n = 3", "n = 4", "n = 5", "n = 20"):
-        inp = B.Input(prefix)
-        agree.append((inp, so.run(inp, opts), sn.run(inp, opts)))
-    gate = B._mutation_gate(fa, fb, ch_o, ch_n, agree,
-                            (["n"], [], ["n"], []), (None, None), opts, ((), True))
+    e = _CodesEntry()
+    agree = e.agree("n = 1", "n = 2", "n = 3", "n = 4", "n = 5", "n = 20")
+    gate = e.gate(agree)
     assert gate["inputs"] == 6
     assert not any("'B' -> 'B_lx'" in s or "'b' -> 'b_lx'" in s
                    for s in gate["survivors"]), gate["survivors"]
     # the same inputs without the last: the entry's mutants survive
-    gate = B._mutation_gate(fa, fb, ch_o, ch_n, agree[:5],
-                            (["n"], [], ["n"], []), (None, None), opts, ((), True))
+    gate = e.gate(agree[:5])
     assert "new line 2: 'B' -> 'B_lx' (a token the edit wrote)" in gate["survivors"]
 
 
