@@ -2062,3 +2062,39 @@ def test_a_type_error_the_edit_raises_on_a_real_input_is_a_change():
     made = {"outcome": "raised:ValueError", "line": 3, "injections": 2, "input": "{}"}
     assert B._real_side(made, real, set(), (set(), {9}))
     assert not B._real_side(made, real, set(), (set(), {7}))
+
+
+def test_an_item_aimed_at_in_a_cached_property_is_given_though_the_class_computes_it():
+    # distro's ``LinuxDistribution.version``: a branch added under
+    # ``self._distro_release_info.get("id") == "armbian"``, a cached_property
+    # of the class.  The aimed ``self._info['id'] = 'armbian'`` gives the
+    # property's value on the object: the class's own computation (an empty
+    # dict on this machine) does not shadow it
+    old = d('''
+        from functools import cached_property
+
+
+        class Dist:
+            def id(self):
+                return "linux"
+
+            @cached_property
+            def _info(self):
+                return {}
+
+            def version(self):
+                versions = ["1" + self._info.get("suffix", "")]
+                if self.id() == "debian":
+                    versions.append("2")
+                return max(versions)
+        ''')
+    new = old.replace('            versions.append("2")\n',
+                      '            versions.append("2")\n'
+                      '            if self._info.get("id") == "armbian":\n'
+                      '                versions.append("3")\n')
+    assert new != old
+    c = compare_sources(old, new, "Dist.version")
+    assert c.verdict == "changed", c.detail
+    assert "'2'" in c.detail and "'3'" in c.detail
+    assert D._given_attrs([("self", "_info", ("[]", "id")), ("self", "x"), ("n",)]) == \
+        ["self._info", "self.x"]

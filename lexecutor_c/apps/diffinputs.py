@@ -3649,11 +3649,12 @@ def _lookup_hints(v, first_changed: int, scope: _Scope) -> list:
 
 
 def _given_attrs(paths) -> list:
-    """``self.name`` for each subject that is an attribute of ``self``: the
-    run keeps the value the input aims at there even where the class holds
-    one of its own (``document_class = Document``; funcrun)."""
-    return [f"self.{p[1]}" for p in paths if len(p) == 2 and p[0] == "self" and
-            isinstance(p[1], str)]
+    """``self.name`` for each subject that is an attribute of ``self``, or
+    an item or attribute of one (``self._info['id']``): the run keeps the
+    value the input aims at there even where the class holds one of its own
+    (``document_class = Document``, a ``cached_property``; funcrun)."""
+    return list(dict.fromkeys(f"self.{p[1]}" for p in paths if len(p) >= 2 and
+                              p[0] == "self" and isinstance(p[1], str)))
 
 
 def _exits(st) -> bool:
