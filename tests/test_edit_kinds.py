@@ -2098,3 +2098,90 @@ def test_an_item_aimed_at_in_a_cached_property_is_given_though_the_class_compute
     assert "'2'" in c.detail and "'3'" in c.detail
     assert D._given_attrs([("self", "_info", ("[]", "id")), ("self", "x"), ("n",)]) == \
         ["self._info", "self.x"]
+
+
+_ENCODERS = '''
+    class Encoder:
+        def __init__(self, _dict=dict, preserve=False):
+            self._dict = _dict
+            self.preserve = preserve
+            self.dump_funcs = {str: repr}
+
+
+    class NumberEncoder(Encoder):
+        def __init__(self, _dict=dict, preserve=False):
+            super(NumberEncoder, self).__init__(_dict, preserve)
+            self.dump_funcs[float] = repr
+    '''
+
+
+def test_a_constructor_whose_base_the_extract_drops_runs_past_super_init():
+    # toml's ``TomlNumpyEncoder.__init__``: its base, the module's
+    # ``TomlEncoder``, is not in the extract; ``object.__init__(_dict,
+    # preserve)`` raised a TypeError on every input, before the changed
+    # lines.  The open base takes the arguments, and the attribute the
+    # changed lines write into (set nowhere in the function) is given as
+    # an empty dict, so what they write shows in the object after the call
+    old = d(_ENCODERS)
+    new = old.replace("self.dump_funcs[float] = repr\n",
+                      "self.dump_funcs[float] = repr\n"
+                      "        self.dump_funcs[int] = str\n")
+    assert new != old
+    v = function_versions(old, "m.py")["NumberEncoder.__init__"]
+    drv = build_driver(v)
+    assert drv.mode == "extract" and drv.open_base
+    assert "class Encoder" not in drv.text
+    c = compare_sources(old, new, "NumberEncoder.__init__")
+    assert c.verdict == "changed", c.detail
+    assert "self after the call" in c.detail and "int" in c.detail
+    # the base's call written another way: the versions agree, and the
+    # mutants that drop the call are told apart (the call is in the trace)
+    same = old.replace("super(NumberEncoder, self).__init__(_dict, preserve)",
+                       "super().__init__(_dict, preserve)")
+    assert same != old
+    c = compare_sources(old, same, "NumberEncoder.__init__")
+    assert c.verdict == "same", c.detail
+    assert "2 of 2 mutants" in c.detail, c.detail
+    # what it passes the base is an interaction: another argument, a change
+    other = old.replace("__init__(_dict, preserve)", "__init__(_dict, True)")
+    assert other != old
+    c = compare_sources(old, other, "NumberEncoder.__init__")
+    assert c.verdict == "changed", c.detail
+    assert "calls to the outside world" in c.detail and "<base>.__init__" in c.detail
+
+
+def test_only_a_class_with_bases_the_extract_drops_gets_the_open_base():
+    src = d('''
+        class Plain:
+            def f(self, x):
+                return x
+
+
+        class Listed(list):
+            def f(self, x):
+                return x
+
+
+        class Meta(metaclass=type):
+            def f(self, x):
+                return x
+        ''') + d(_ENCODERS)
+    vs = function_versions(src, "m.py")
+    opened = {q.partition(".")[0]: build_driver(vs[q]).open_base
+              for q in ("Plain.f", "Listed.f", "Meta.f", "NumberEncoder.__init__")}
+    assert opened == {"Plain": False, "Listed": False, "Meta": True, "NumberEncoder": True}
+
+
+def test_an_attribute_the_changed_lines_write_items_into_is_given_a_dict():
+    src = d('''
+        class C:
+            def f(self, k):
+                self.table[k] = 1
+                self.kept = {}
+                self.kept[k] = 2
+                return k
+        ''')
+    v = function_versions(src, "m.py")["C.f"]
+    scope = D._Scope(v)
+    changed = list(v.node.body)
+    assert D._store_hints(v.node, changed, scope) == [(["self", "table"], ["{}"], False)]

@@ -261,7 +261,7 @@ class _Side:
                      "root": d.root, "module_name": d.module_name,
                      "checkout": tree.root if tree is not None else None,
                      "is_package": d.is_package, "module_file": d.module_file,
-                     "args": args, "kwargs": kwargs, "optional": _optional(v, other),
+                     "open_base": d.open_base, "args": args, "kwargs": kwargs, "optional": _optional(v, other),
                      "varargs": varargs, "varkw": _varkw_names(v, other),
                      "changed": sorted(changed),
                      "class_attrs": list(class_attrs), "construct": construct,

@@ -3408,6 +3408,34 @@ def _class_report_hints(changed: list, scope: _Scope) -> list:
     return out
 
 
+def _store_hints(fn, changed: list, scope: _Scope) -> list:
+    """``self.dump_funcs[k] = f`` on a changed line, the attribute set
+    nowhere in the function: an empty dict for it, so that what the
+    versions write into it shows in the object after the call (a made-up
+    value keeps no entries)."""
+    out, seen = [], set()
+    set_here = {ast.unparse(t) for n in ast.walk(fn)
+                for t in (n.targets if isinstance(n, ast.Assign) else
+                          [n.target] if isinstance(n, (ast.AnnAssign, ast.AugAssign)) else [])
+                if isinstance(t, ast.Attribute)}
+    for st in changed:
+        for n in ast.walk(st):
+            targets = n.targets if isinstance(n, (ast.Assign, ast.Delete)) else \
+                [n.target] if isinstance(n, ast.AugAssign) else []
+            for t in targets:
+                if not isinstance(t, ast.Subscript) or not isinstance(t.value, ast.Attribute):
+                    continue
+                p = _dotted(t.value)
+                if p is None or len(p) != 2 or p[0] not in scope.params or \
+                        not all(isinstance(x, str) for x in p):
+                    continue
+                if ast.unparse(t.value) in set_here or tuple(p) in seen:
+                    continue
+                seen.add(tuple(p))
+                out.append((p, ["{}"], False))
+    return out
+
+
 def _parametrize_hints(v) -> list:
     """A test's ``@pytest.mark.parametrize("n", LENS)`` values (a literal
     list, or a module constant's): the values its runner passes, in each
@@ -3942,6 +3970,7 @@ def aimed_inputs(old, new, ch_old: set, ch_new: set, base: str = "") -> list:
             near.extend((h, v) for h in _parameter_alternatives(
                 v, changed + [p for g in guards for p in _headers(g)]))
             near.extend((h, v) for h in _class_report_hints(changed, scope))
+            near.extend((h, v) for h in _store_hints(v.node, changed, scope))
             near.extend((h, v) for h in _rounding_hints(changed, scope))
             near.extend((h, v) for h in _stripped_hints(v, changed, scope))
             near.extend((h, v) for h in _environ_hints(changed, guards, scope))

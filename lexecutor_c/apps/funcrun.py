@@ -300,6 +300,10 @@ def callee_name(fn, filename: str, dummies, inside: tuple = (0, 0),
     if isinstance(fn, type):
         return None
     inner = getattr(fn, "__func__", fn)
+    if inner is _LxOpenBase.__init__:
+        # ``super().__init__(...)`` of a class whose base the extract
+        # dropped: what it passes the base is an interaction
+        return OPEN_BASE_INIT
     code = getattr(inner, "__code__", None)
     if code is None or code.co_filename != filename:
         # a function of the module under a decorator that wraps it
@@ -355,6 +359,10 @@ def callee_name(fn, filename: str, dummies, inside: tuple = (0, 0),
         mod = f"{package}.{COMPUTING_MARK if computes_only(inner) else PACKAGE_MARK}"
     return f"{mod}.{q}"
 
+
+#: how the call of a dropped base's ``__init__`` (:class:`_LxOpenBase`) is
+#: named in the trace
+OPEN_BASE_INIT = "<base>.__init__"
 
 #: how a function of another module of the package is marked in the trace
 #: (``pkg.(package).name``), and one that only computes (:func:`computes_only`)
@@ -1558,6 +1566,22 @@ def _observe_guard(fr, guards: list, out: set) -> None:
                     return
 
 
+class _LxOpenBase:
+    """The base an extract's class gets for the bases of the project that the
+    extract drops (``class TomlNumpyEncoder(TomlEncoder)``): its
+    ``__init__`` takes whatever ``super().__init__(_dict, preserve)``
+    passes, where ``object.__init__`` would raise a TypeError on every
+    input; the call shows in the trace (:data:`OPEN_BASE_INIT`) with its
+    arguments.  What the dropped base would have set, injection or the
+    input gives.  No slots of its own: instances of a class with ``__slots__``
+    stay without a ``__dict__``, as on ``object``."""
+
+    __slots__ = ()
+
+    def __init__(self, *args, **kwargs):
+        pass
+
+
 def _bare(cls):
     cls = _concrete(cls)
     return object.__new__(cls) if cls.__new__ is object.__new__ else cls.__new__(cls)
@@ -2157,10 +2181,14 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
                                if isinstance(st, ast.Name) and isinstance(st.ctx, ast.Store)]
            if k in env}
     s_obj = given.get(drv["self"]) if drv["self"] else None
-    base = object
+    base = _LxOpenBase if drv.get("open_base") else object
     if s_obj is not None and type(type(s_obj)) is type and \
             type(s_obj).__module__ == env.get("__name__"):
         base = type(s_obj)
+        if drv.get("open_base") and base.__init__ is object.__init__:
+            # (the class a prefix made for the object, with no ``__init__``
+            # of its own: the open base's under it)
+            base = type(base.__name__, (base, _LxOpenBase), {"__module__": base.__module__})
     env["__lx_base__"] = base
     # 2. the module or driver, instrumented, injection underneath
     inst, codes = _instrumented(drv["text"], filename)

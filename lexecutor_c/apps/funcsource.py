@@ -585,6 +585,10 @@ class Driver:
     module_name: str = ""
     is_package: bool = False
     module_file: str = ""
+    # an extract's class had bases of the project's (or a package's) that
+    # the extract does not keep: its ``super().__init__(...)`` goes to a
+    # base that takes any arguments (funcrun's ``_LxOpenBase``)
+    open_base: bool = False
 
 
 def module_name_of(path: str, has_init, levels: int = 0) -> tuple:
@@ -745,9 +749,12 @@ def build_driver(v: Version) -> Driver:
     start = len(out) + 1
     out.extend(seg)
     off = start - cls.lineno
+    # (bases it had that the extract drops: a module's own ``TomlEncoder``)
+    dropped = bool(cls.keywords) or any(
+        not (isinstance(b, ast.Name) and b.id == "object") for b in cls.bases) and not builtin
     return Driver("extract", "\n".join(out) + "\n", fname, _first_line(v.node) + off,
                   v.node.lineno + off, v.last_line + off, off, [cls.name], v.kind,
-                  v.self_name())
+                  v.self_name(), open_base=dropped)
 
 
 #: how an exception class the project's own module defines is given in an
