@@ -742,3 +742,46 @@ def test_a_standard_library_name_this_python_lacks_is_no_evidence_of_same():
         assert "collections.Mapping" in c.detail
     # a name both versions read alike is no such reason
     assert B._absent_reads_note(a, a, ch_old, ch_old) is None
+
+
+def test_an_edit_that_regroups_float_arithmetic_is_not_called_same():
+    # humanize's ``naturalsize``: ``base * bytes_ / unit`` -> ``base *
+    # (bytes_ / unit)``.  The versions part only where a float's rounding
+    # shows, which a few inputs alike do not rule out: no "same"
+    old = textwrap.dedent('''
+        def share(part, whole):
+            if not isinstance(part, int) or not isinstance(whole, int) or whole <= 0 or \\
+                    not 0 <= part <= whole:
+                raise ValueError("a part of a whole")
+            return round(100 * part / whole, 1)
+        ''')
+    new = old.replace("100 * part / whole", "100 * (part / whole)")
+    assert new != old
+    c = compare_sources(old, new, "share")
+    assert c.verdict == "undecided", c.detail
+    assert "regroups the same arithmetic" in c.detail
+
+
+def test_the_precision_note_names_the_kinds_of_number_and_nothing_else():
+    def note(old, new, name="f"):
+        a = function_versions(textwrap.dedent(old), "m.py")[name]
+        b = function_versions(textwrap.dedent(new), "m.py")[name]
+        lo, ln = changed_lines(a, b)
+        return B._precision_note(a, b, lo, ln)
+    base = '''
+        def f(s):
+            return int(float("0." + s) * 1e6)
+        '''
+    got = note(base, base.replace('float("0." + s) * 1e6',
+                                  'Decimal("0." + s) * Decimal("1000000")'))
+    assert got is not None and "float() -> Decimal(), Decimal()" in got
+    # another constant, another operator, a grouping with + alone: none
+    assert note(base, base.replace("1e6", "1e3")) is None
+    assert note(base, base.replace("* 1e6", "/ 1e6")) is None
+    plus = '''
+        def f(a, b, c):
+            return a + b + c
+        '''
+    assert note(plus, plus.replace("a + b + c", "a + (b + c)")) is None
+    times = plus.replace("a + b + c", "a * b / c")
+    assert "regroups" in note(times, times.replace("a * b / c", "a * (b / c)"))

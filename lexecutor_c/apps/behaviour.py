@@ -3046,7 +3046,8 @@ def _check_function(old: Version, new: Version, opts: Options, test_inputs: Opti
         elif n >= opts.min_same and (gate is None or gate["passed"]) and \
                 (callee_note := _swaps_never_apart(swaps, agree) or
                  _params_never_given(one_side, agree) or
-                 _absent_reads_note(old, new, ch_old, ch_new)) is not None:
+                 _absent_reads_note(old, new, ch_old, ch_new) or
+                 _precision_note(old, new, ch_old, ch_new)) is not None:
             fc.verdict = UNDECIDED
             fc.detail = f"{n} input{'s' if n != 1 else ''} ran the changed lines in both " \
                 f"versions, alike, but {callee_note}" + sig_note
@@ -3209,6 +3210,49 @@ def _edit_none(old: Version, new: Version, ch_old: set, ch_new: set) -> bool:
             isinstance(c, ast.Constant) and c.value is None for c in [n.left] + n.comparators)
             for n in _on_lines(v, lines))
     return tests(old, ch_old) != tests(new, ch_new)
+
+
+#: the calls that say in what kind of number arithmetic is done
+_NUMBER_KINDS = frozenset(("float", "Decimal", "Fraction"))
+_ARITHMETIC = frozenset(("Mult", "Div", "Add", "Sub", "Pow", "FloorDiv"))
+
+
+def _precision_note(old: Version, new: Version, ch_old: set, ch_new: set) -> Optional[str]:
+    """Why inputs alike do not show an edit of how the changed lines round:
+    arithmetic there, and the calls that make its numbers floats, decimals
+    or fractions differ (``float(s) * 1e6`` -> ``Decimal(s) * Decimal(...)``),
+    or only the grouping of the same operands and operators differs
+    (``base * n / unit`` -> ``base * (n / unit)``).  Such versions part on
+    few of the numbers (where a float's rounding shows), and a handful of
+    inputs alike says little of the rest: no "same".  None for other edits."""
+    import ast
+
+    def kind(n):
+        f = n.func
+        return f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) \
+            else None
+
+    def parts(v, lines):
+        nodes = list(_on_lines(v, lines))
+        return (sorted(k for n in nodes if isinstance(n, ast.Call) and
+                       (k := kind(n)) in _NUMBER_KINDS),
+                sorted(type(n.op).__name__ for n in nodes if isinstance(n, ast.BinOp)),
+                sorted(ast.dump(n) for n in nodes if isinstance(n, (ast.Name, ast.Constant))))
+    po, pn = parts(old, ch_old), parts(new, ch_new)
+    arith = set(po[1]) & set(pn[1]) & _ARITHMETIC
+    if not arith:
+        return None
+    if po[0] != pn[0]:
+        return "the edit changes the kind of number its arithmetic is done in (" + \
+            (", ".join(f"{k}()" for k in po[0]) or "no call") + " -> " + \
+            (", ".join(f"{k}()" for k in pn[0]) or "no call") + \
+            "): the versions may part on numbers where rounding shows, which inputs " \
+            "alike on a few do not rule out"
+    if po[1:] == pn[1:] and arith & {"Mult", "Div"}:
+        return "the edit only regroups the same arithmetic: the versions may part on " \
+            "numbers where a float's rounding shows, which inputs alike on a few do not " \
+            "rule out"
+    return None
 
 
 def _one_side_params(old: Version, new: Version, ch_old: set, ch_new: set) -> list:
