@@ -2185,3 +2185,42 @@ def test_an_attribute_the_changed_lines_write_items_into_is_given_a_dict():
     scope = D._Scope(v)
     changed = list(v.node.body)
     assert D._store_hints(v.node, changed, scope) == [(["self", "table"], ["{}"], False)]
+
+
+def test_a_prefix_does_not_import_another_modules_object_by_a_name_the_module_defines():
+    # semantic_version's ``NpmSpec.Parser.parse``: ``result = Never()``, the
+    # module's own class, not in the extract; the Treefix prefix imported
+    # ``typing.Never`` by that name, and every input built on it (the aimed
+    # ones too) raised "Cannot instantiate typing.Never" there
+    from lexecutor_c.apps.funcsource import changed_lines, facts_source
+    from lexecutor_c.prefixtree.analysis import analyze
+    from lexecutor_c.prefixtree.offline import OfflineGenerator
+    old = d('''
+        class Never:
+            def __repr__(self):
+                return "Never()"
+
+
+        def clauses(expression):
+            result = Never()
+            items = []
+            for group in expression.split(","):
+                if group.startswith(">"):
+                    items.append(group[1:])
+            return result, items
+        ''')
+    new = old.replace("items.append(group[1:])", "items.append(group[1:].upper())")
+    a, b = function_versions(old, "m.py")["clauses"], function_versions(new, "m.py")["clauses"]
+    raw = OfflineGenerator(seed=0, passed=frozenset({"expression"})).initial(
+        analyze(facts_source(b)), 8)
+    assert any("import Never" in p.prefix for p in raw)     # what the generator proposes
+    assert B._module_defs(a) == {"Never", "clauses"}
+    lo, ln = changed_lines(a, b)
+    src = B._InputSource(a, b, lo, ln, [], B.Options())
+    prefixes = [i.prefix for i in src.queue]
+    assert prefixes and not any("import Never" in p for p in prefixes)
+    # the generator's concrete text kept, the import alone dropped
+    assert any("expression = '>" in p for p in prefixes)
+    assert B._without_imports_of("from typing import Never, Any\nx = Never()\n",
+                                 frozenset({"Never"})) == "from typing import Any\nx = Never()\n"
+    assert B._without_imports_of("import os\n", frozenset({"Never"})) == "import os\n"

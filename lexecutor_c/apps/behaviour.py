@@ -4184,6 +4184,56 @@ def _dummy_type_error(r: dict) -> bool:
         "Dummy" in str(r.get("message", ""))
 
 
+def _module_defs(v: Version) -> frozenset:
+    """The names a version's module binds by a ``class`` or ``def`` at its
+    top level (under a top-level ``if``/``try`` too)."""
+    import ast
+    out: set = set()
+    todo = list(v.module.body) if v.module is not None else []
+    while todo:
+        st = todo.pop()
+        if isinstance(st, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            out.add(st.name)
+        elif isinstance(st, (ast.If, ast.Try)):
+            todo.extend(st.body + st.orelse + getattr(st, "finalbody", []) +
+                        [x for h in getattr(st, "handlers", []) for x in h.body])
+    return frozenset(out)
+
+
+def _without_imports_of(prefix: str, names: frozenset) -> str:
+    """``prefix`` without the imports that bind one of ``names`` (the module
+    under test defines them: what the prefix imports by that name is
+    another module's object -- ``typing.Never`` for the module's own
+    ``Never`` class, which then raises on every call); the other names of
+    the same statement kept.  Unchanged when it binds none, or does not
+    parse."""
+    import ast
+    if not any(n in prefix for n in names):
+        return prefix
+    try:
+        tree = ast.parse(prefix)
+    except (SyntaxError, ValueError):
+        return prefix
+    lines = prefix.splitlines(keepends=True)
+    edits = []
+    for st in tree.body:
+        if not isinstance(st, (ast.Import, ast.ImportFrom)):
+            continue
+        keep = [a for a in st.names
+                if (a.asname or a.name.split(".")[0]) not in names]
+        if len(keep) == len(st.names):
+            continue
+        text = ""
+        if keep:
+            st2 = ast.ImportFrom(st.module, keep, st.level) if isinstance(st, ast.ImportFrom) \
+                else ast.Import(keep)
+            text = " " * st.col_offset + ast.unparse(st2) + "\n"
+        edits.append((st.lineno, st.end_lineno or st.lineno, text))
+    for first, last, text in reversed(edits):
+        lines[first - 1:last] = [text] if text else []
+    return "".join(lines)
+
+
 class _InputSource:
     """Inputs in order: the Treefix generator's top plan for each version,
     the test calls, the empty prefix (injection alone), the generator's
@@ -4228,6 +4278,10 @@ class _InputSource:
         self.patterns_aimed = False     # texts for the patterns the module builds: given
         self.text_repairs = 0           # prefix values made texts where a line wanted one
         self.swaps: list = []           # computing functions the edit swapped (apps/callees)
+        # the classes and functions the module defines itself: a prefix's
+        # import of another module's object by such a name (``from typing
+        # import Never`` for the module's own ``class Never``) is dropped
+        self.own_defs = _module_defs(old) | _module_defs(new)
         self.swap_tries: set = set()    # (parameter, value) given to tell them apart
         self.literals = {repr(n.value) for v in (old, new) for n in ast.walk(v.node)
                          if isinstance(n, ast.Constant)}
@@ -4363,6 +4417,10 @@ class _InputSource:
                             given), guided=True)
 
     def _add(self, inp: Input, guided: bool = False) -> None:
+        if inp.prefix and self.own_defs:
+            prefix = _without_imports_of(inp.prefix, self.own_defs)
+            if prefix != inp.prefix:
+                inp = dataclasses.replace(inp, prefix=prefix)
         k = inp.key()
         if k in self.seen:
             return
