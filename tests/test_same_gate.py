@@ -785,3 +785,5 @@ def test_the_precision_note_names_the_kinds_of_number_and_nothing_else():
     assert note(plus, plus.replace("a + b + c", "a + (b + c)")) is None
     times = plus.replace("a + b + c", "a * b / c")
     assert "regroups" in note(times, times.replace("a * b / c", "a * (b / c)"))
+    # operands of * in the other order: the same product, no note
+    assert note(times, times.replace("a * b / c", "b * a / c")) is None

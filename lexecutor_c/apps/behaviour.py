@@ -3232,12 +3232,24 @@ def _precision_note(old: Version, new: Version, ch_old: set, ch_new: set) -> Opt
         return f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) \
             else None
 
+    def canon(n) -> str:
+        # an arithmetic expression with the operands of + and * in a fixed
+        # order: ``x * 2`` and ``2 * x`` are one (a float's product does not
+        # depend on the order), ``(a * b) / c`` and ``a * (b / c)`` are not
+        if not isinstance(n, ast.BinOp):
+            return ast.dump(n)
+        a, b = canon(n.left), canon(n.right)
+        if isinstance(n.op, (ast.Add, ast.Mult)) and b < a:
+            a, b = b, a
+        return f"{type(n.op).__name__}({a}, {b})"
+
     def parts(v, lines):
         nodes = list(_on_lines(v, lines))
         return (sorted(k for n in nodes if isinstance(n, ast.Call) and
                        (k := kind(n)) in _NUMBER_KINDS),
                 sorted(type(n.op).__name__ for n in nodes if isinstance(n, ast.BinOp)),
-                sorted(ast.dump(n) for n in nodes if isinstance(n, (ast.Name, ast.Constant))))
+                sorted(ast.dump(n) for n in nodes if isinstance(n, (ast.Name, ast.Constant))),
+                sorted(canon(n) for n in nodes if isinstance(n, ast.BinOp)))
     po, pn = parts(old, ch_old), parts(new, ch_new)
     arith = set(po[1]) & set(pn[1]) & _ARITHMETIC
     if not arith:
@@ -3248,7 +3260,7 @@ def _precision_note(old: Version, new: Version, ch_old: set, ch_new: set) -> Opt
             (", ".join(f"{k}()" for k in pn[0]) or "no call") + \
             "): the versions may part on numbers where rounding shows, which inputs " \
             "alike on a few do not rule out"
-    if po[1:] == pn[1:] and arith & {"Mult", "Div"}:
+    if po[1:3] == pn[1:3] and po[3] != pn[3] and arith & {"Mult", "Div"}:
         return "the edit only regroups the same arithmetic: the versions may part on " \
             "numbers where a float's rounding shows, which inputs alike on a few do not " \
             "rule out"
