@@ -3250,7 +3250,10 @@ def _precision_note(old: Version, new: Version, ch_old: set, ch_new: set) -> Opt
                 sorted(type(n.op).__name__ for n in nodes if isinstance(n, ast.BinOp)),
                 sorted(ast.dump(n) for n in nodes if isinstance(n, (ast.Name, ast.Constant))),
                 sorted(canon(n) for n in nodes if isinstance(n, ast.BinOp)))
-    po, pn = parts(old, ch_old), parts(new, ch_new)
+    try:
+        po, pn = parts(old, ch_old), parts(new, ch_new)
+    except RecursionError:          # an expression nested past the stack: no note
+        return None
     arith = set(po[1]) & set(pn[1]) & _ARITHMETIC
     if not arith:
         return None
