@@ -2224,3 +2224,38 @@ def test_a_prefix_does_not_import_another_modules_object_by_a_name_the_module_de
     assert B._without_imports_of("from typing import Never, Any\nx = Never()\n",
                                  frozenset({"Never"})) == "from typing import Any\nx = Never()\n"
     assert B._without_imports_of("import os\n", frozenset({"Never"})) == "import os\n"
+
+
+def test_the_keys_a_helper_is_handed_beside_a_dict_parameter_are_in_its_aimed_dict():
+    # pyiso8601's ``parse_timezone``: ``minutes = -minutes`` added under
+    # ``if sign == "-"``.  The aimed ``matches = {'tz_sign': '-', ...}`` held
+    # only the keys the function reads by subscript; ``to_int(matches,
+    # "tz_hour")`` reads its own and raised before the changed lines.  Keys
+    # handed to a helper beside the dict are in it now, as digit texts
+    old = d('''
+        def to_int(d, key, default_to_zero=False):
+            value = d.get(key)
+            if value is None:
+                if default_to_zero:
+                    return 0
+                raise ValueError("no " + key)
+            return int(value)
+
+
+        def offset(matches):
+            sign = matches["tz_sign"]
+            hours = to_int(matches, "tz_hour")
+            minutes = to_int(matches, "tz_minute", default_to_zero=True)
+            if sign == "-":
+                hours = -hours
+            return (hours, minutes)
+        ''')
+    new = old.replace("        hours = -hours\n",
+                      "        hours = -hours\n        minutes = -minutes\n")
+    assert new != old
+    c = compare_sources(old, new, "offset")
+    assert c.verdict == "changed", c.detail
+    assert "'-1'" in c.detail and c.evidence["strength"] == "concrete", c.detail
+    scope = D._Scope(function_versions(old, "m.py")["offset"])
+    assert scope.keys_passed == {"matches": ["tz_hour", "tz_minute"]}
+    assert scope.keys_read == {"matches": ["tz_sign"]}

@@ -336,6 +336,19 @@ class _Scope:
                 got = self.keys_read.setdefault(ast.unparse(n.value), [])
                 if n.slice.value not in got:
                     got.append(n.slice.value)
+        # ... and those it hands a helper beside the object (``to_int(matches,
+        # "tz_hour")``, a helper that reads ``matches[key]`` and makes a
+        # number of it): expression -> keys, given a digit text
+        self.keys_passed: dict = {}
+        for n in ast.walk(fn):
+            if not isinstance(n, ast.Call):
+                continue
+            subs = [a for a in n.args if isinstance(a, ast.Name) and a.id in self.params]
+            keys = [a.value for a in n.args if isinstance(a, ast.Constant) and
+                    isinstance(a.value, str) and a.value.isidentifier()]
+            if len(subs) == 1 and keys:
+                got = self.keys_passed.setdefault(subs[0].id, [])
+                got.extend(k for k in keys if k not in got)
         # loop variables over a parameter's items (``for a in aligns``,
         # ``for c, a in zip(values, aligns)``, ``for i, a in
         # enumerate(aligns)``): name -> (the parameters zipped, which one)
@@ -1946,6 +1959,10 @@ def _assign(path: list, value: str, scope: _Scope) -> list:
                 # of those, before the changed lines)
                 others = "".join(f", {o!r}: {o!r}" for o in
                                  scope.keys_read.get(expr, ())[:_KEYS_MAX] if o != k)
+                read = scope.keys_read.get(expr, ())[:_KEYS_MAX]
+                others += "".join(f", {o!r}: '1'" for o in
+                                  scope.keys_passed.get(expr, ())[:_KEYS_MAX]
+                                  if o != k and o not in read)
                 stmts.append(f"{expr} = {{{k!r}: {inner}{others}}}")
             expr = f"{expr}[{part[1]!r}]"
             continue
