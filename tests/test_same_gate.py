@@ -763,10 +763,8 @@ def test_an_edit_that_regroups_float_arithmetic_is_not_called_same():
 
 
 def test_the_precision_note_names_the_kinds_of_number_and_nothing_else():
-    def note(old, new, name="f"):
-        a = function_versions(textwrap.dedent(old), "m.py")[name]
-        b = function_versions(textwrap.dedent(new), "m.py")[name]
-        lo, ln = changed_lines(a, b)
+    def note(old, new):
+        a, b, (lo, ln) = _versions(textwrap.dedent(old), textwrap.dedent(new), "f")
         return B._precision_note(a, b, lo, ln)
     base = '''
         def f(s):

@@ -329,26 +329,24 @@ class _Scope:
                        and isinstance(n.ctx, ast.Store)} - set(self.params)
         # the text keys the function reads by subscript from each object
         # (``chal["realm"]``, ``chal["nonce"]``): expression -> keys
+        # ... and those it hands a helper beside the object (``to_int(matches,
+        # "tz_hour")``, a helper that reads ``matches[key]`` and makes a
+        # number of it): parameter -> keys, given a digit text
         self.keys_read: dict = {}
+        self.keys_passed: dict = {}
         for n in ast.walk(fn):
             if isinstance(n, ast.Subscript) and isinstance(n.ctx, ast.Load) and \
                     isinstance(n.slice, ast.Constant) and isinstance(n.slice.value, str):
                 got = self.keys_read.setdefault(ast.unparse(n.value), [])
                 if n.slice.value not in got:
                     got.append(n.slice.value)
-        # ... and those it hands a helper beside the object (``to_int(matches,
-        # "tz_hour")``, a helper that reads ``matches[key]`` and makes a
-        # number of it): expression -> keys, given a digit text
-        self.keys_passed: dict = {}
-        for n in ast.walk(fn):
-            if not isinstance(n, ast.Call):
-                continue
-            subs = [a for a in n.args if isinstance(a, ast.Name) and a.id in self.params]
-            keys = [a.value for a in n.args if isinstance(a, ast.Constant) and
-                    isinstance(a.value, str) and a.value.isidentifier()]
-            if len(subs) == 1 and keys:
-                got = self.keys_passed.setdefault(subs[0].id, [])
-                got.extend(k for k in keys if k not in got)
+            elif isinstance(n, ast.Call):
+                subs = [a for a in n.args if isinstance(a, ast.Name) and a.id in self.params]
+                keys = [a.value for a in n.args if isinstance(a, ast.Constant) and
+                        isinstance(a.value, str) and a.value.isidentifier()]
+                if len(subs) == 1 and keys:
+                    got = self.keys_passed.setdefault(subs[0].id, [])
+                    got.extend(k for k in keys if k not in got)
         # loop variables over a parameter's items (``for a in aligns``,
         # ``for c, a in zip(values, aligns)``, ``for i, a in
         # enumerate(aligns)``): name -> (the parameters zipped, which one)

@@ -750,8 +750,8 @@ def build_driver(v: Version) -> Driver:
     out.extend(seg)
     off = start - cls.lineno
     # (bases it had that the extract drops: a module's own ``TomlEncoder``)
-    dropped = bool(cls.keywords) or any(
-        not (isinstance(b, ast.Name) and b.id == "object") for b in cls.bases) and not builtin
+    dropped = bool(cls.keywords) or (not builtin and any(
+        not (isinstance(b, ast.Name) and b.id == "object") for b in cls.bases))
     return Driver("extract", "\n".join(out) + "\n", fname, _first_line(v.node) + off,
                   v.node.lineno + off, v.last_line + off, off, [cls.name], v.kind,
                   v.self_name(), open_base=dropped)
