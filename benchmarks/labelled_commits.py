@@ -2,7 +2,7 @@
 labelled by construction.
 
     python -m benchmarks.labelled_commits build --repo PATH [--repo PATH ...]
-        [--max-commits N] [--per-repo N] [--out FILE]
+        [--max-commits N] [--per-repo N] [--skip SET ...] [--out FILE]
     python -m benchmarks.labelled_commits show FILE [--unlabelled] [--from I] [--n N]
     python -m benchmarks.labelled_commits label FILE --labels TSV
     python -m benchmarks.labelled_commits synth FILE [--out FILE] [--per-function N]
@@ -12,7 +12,9 @@ labelled by construction.
 (newest first) and keeps the functions and methods outside test files whose
 code (docstrings and annotations aside) an edit modified, with a small diff
 (at most ``--max-lines`` changed lines, a function of at most 120 lines, at
-most 2 functions of one commit, files that Python 3.11 parses).  Each item
+most 2 functions of one commit, files that Python 3.11 parses), and none
+that a set given with ``--skip`` already holds (the same commit, file and
+function: a new development set repeats no item of another).  Each item
 keeps the whole file before and after, the qualified name, the repository
 and the commit, so the benchmark runs offline.  File texts are stored once,
 in ``<FILE stem>.sources.json.xz`` next to the JSON-lines file (keyed by a
@@ -216,18 +218,33 @@ def repo_name(repo: str) -> str:
     return os.path.basename(p).replace("+", "/")
 
 
-def build(repos: list, max_commits: int, per_repo: int, max_lines: int, log=print) -> list:
+def item_place(it: dict) -> tuple:
+    """What makes two items the same change: the commit (its first ten
+    hex digits, as ids give it), the file and the function."""
+    return (str(it.get("commit", ""))[:10], it.get("file"), it.get("function"))
+
+
+def build(repos: list, max_commits: int, per_repo: int, max_lines: int, log=print,
+          skip: frozenset = frozenset()) -> list:
+    """Up to ``per_repo`` candidates from each repository's history; none
+    whose :func:`item_place` is in ``skip``."""
     items = []
     for repo in repos:
         name = repo_name(repo)
         shas = _git(repo, "rev-list", "--no-merges",
                     f"--max-count={max_commits}", "HEAD").split()
         got = []
+        skipped = 0
         for sha in shas:
-            got.extend(candidates_of_commit(repo, name, sha, max_lines))
+            for it in candidates_of_commit(repo, name, sha, max_lines):
+                if item_place(it) in skip:
+                    skipped += 1
+                else:
+                    got.append(it)
             if len(got) >= per_repo:
                 break
-        log(f"{name}: {len(got)} candidates from {len(shas)} commits")
+        log(f"{name}: {len(got)} candidates from {len(shas)} commits" +
+            (f" ({skipped} left out: in a set given with --skip)" if skipped else ""))
         items.extend(got[:per_repo])
     return items
 
@@ -310,6 +327,8 @@ def main(argv=None) -> int:
     b.add_argument("--max-commits", type=int, default=800)
     b.add_argument("--per-repo", type=int, default=45)
     b.add_argument("--max-lines", type=int, default=12)
+    b.add_argument("--skip", action="append", default=[], metavar="SET",
+                   help="a labelled set whose items are left out (repeatable)")
     b.add_argument("--out", default=DEFAULT_SET)
     s = sub.add_parser("show", help="print the diffs of a set's items")
     s.add_argument("file")
@@ -332,8 +351,10 @@ def main(argv=None) -> int:
     a = ap.parse_args(argv)
     try:
         if a.cmd == "build":
+            skip = frozenset(item_place(it) for f in a.skip
+                             for it in load(f, with_sources=False))
             items = build(a.repo, a.max_commits, a.per_repo, a.max_lines,
-                          log=lambda m: print(m, file=sys.stderr))
+                          log=lambda m: print(m, file=sys.stderr), skip=skip)
             save(a.out, items)
             print(f"{len(items)} items -> {a.out}")
         elif a.cmd == "show":

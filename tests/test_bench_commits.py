@@ -226,6 +226,22 @@ def test_label_merge_and_build_from_a_history(small_repo, tmp_path):
         lc.merge_labels(items, ["nosuch\tchanging\tx\n"])
 
 
+def test_build_leaves_out_the_items_of_the_sets_given_with_skip(small_repo, tmp_path, capsys):
+    items = lc.build([str(small_repo)], 20, 10, 12, log=lambda m: None)
+    inc = next(it for it in items if it["function"] == "inc")
+    old = tmp_path / "old.jsonl"
+    lc.save(str(old), [inc])
+    out = tmp_path / "new.jsonl"
+    assert lc.main(["build", "--repo", str(small_repo), "--skip", str(old),
+                    "--out", str(out)]) == 0
+    got = lc.load(str(out))
+    assert sorted(it["function"] for it in got) == ["name"]
+    assert "1 left out" in capsys.readouterr().err
+    # a set to skip that is not there: a clear message, non-zero status
+    assert lc.main(["build", "--repo", str(small_repo), "--skip", str(tmp_path / "no.jsonl"),
+                    "--out", str(out)]) != 0
+
+
 def test_labelled_items_checked_in_their_repository(small_repo, tmp_path, capsys):
     items = lc.build([str(small_repo)], 20, 10, 12, log=lambda m: None)
     for it in items:
