@@ -592,7 +592,8 @@ def _init_code(v: Version) -> Optional[str]:
     import ast
     if v.cls is None:
         return None
-    for st in v.cls.body:
+    # the last one, which the class binds (``@overload`` stubs come first)
+    for st in reversed(v.cls.body):
         if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef)) and st.name == "__init__":
             return code_dump(st)
     return None
@@ -1142,11 +1143,46 @@ def _point_difference(a: dict, b: dict) -> Optional[tuple]:
         if not isinstance(x, dict) or not isinstance(y, dict):
             return None
         for k in sorted(set(x) & set(y)):
-            u, w = x[k], y[k]
+            u, w = _as_called(x[k], y[k], a, b) if k == "self" else (x[k], y[k])
             if u != w and "Dummy" not in u and "Dummy" not in w and \
                     "<injected" not in u + w and not _same_value(u, w):
                 return i, k, u, w
     return None
+
+
+def _self_as_called(a: dict, b: dict) -> tuple:
+    """The two runs' objects after the call (``self``), without the
+    attributes that already differed when the call began and that the call
+    left as they were on both sides: two versions whose ``__init__``
+    differs (``self.from_right`` set by one alone) build the object
+    otherwise, and that is not the method's doing.  The snapshots as they
+    are where the objects began alike, or either is not an object."""
+    return _as_called(a.get("self"), b.get("self"), a, b)
+
+
+def _as_called(sa, sb, a: dict, b: dict) -> tuple:
+    """Snapshots ``sa``, ``sb`` of the object in runs ``a``, ``b`` (after
+    the call, or at a changed line's exit), seen as :func:`_self_as_called`
+    sees them."""
+    ba, bb = a.get("self_before"), b.get("self_before")
+    if not ba or not bb or ba == bb or not isinstance(sa, str) or not isinstance(sb, str):
+        return sa, sb
+    pa, pb, qa, qb = _parsed(sa), _parsed(sb), _parsed(ba), _parsed(bb)
+    oa, ob, xa, xb = (_object_attrs(x) for x in (pa, pb, qa, qb))
+    if oa is None or ob is None or xa is None or xb is None or pa[0] != pb[0]:
+        return sa, sb
+    unset = object()
+    keep_a, keep_b = [], []
+    for k in sorted(oa.keys() | ob.keys()):
+        began_apart = xa.get(k, unset) != xb.get(k, unset)
+        touched = oa.get(k, unset) != xa.get(k, unset) or ob.get(k, unset) != xb.get(k, unset)
+        if began_apart and not touched:
+            continue
+        if k in oa:
+            keep_a.append([k, oa[k]])
+        if k in ob:
+            keep_b.append([k, ob[k]])
+    return repr([pa[0], keep_a]), repr([pb[0], keep_b])
 
 
 def _differences(a: dict, b: dict, raise_forms: bool = False, points: bool = False) -> list:
@@ -1157,7 +1193,8 @@ def _differences(a: dict, b: dict, raise_forms: bool = False, points: bool = Fal
     if a.get("outcome") != b.get("outcome"):
         return ["outcome"]
     out = [k for k in _FIELDS[1:] if k != "calls" and
-           not _same_value(a.get(k), b.get(k), k == "args")]
+           not (_same_value(*_self_as_called(a, b)) if k == "self" else
+                _same_value(a.get(k), b.get(k), k == "args"))]
     ca, cb = _matched_calls(a.get("calls"), b.get("calls"))
     if not _same_value(ca, cb) and not (raise_forms and
                                         str(a.get("outcome")).startswith("raised:") and

@@ -3400,7 +3400,10 @@ def _class_report_hints(changed: list, scope: _Scope) -> list:
     """``type(s) is str`` or ``s.__class__ is str`` on a changed line: the
     two differ only for an object that reports a class it is not of (a
     proxy: ``__class__`` a property), so one such object, whose text is
-    markup, for the parameter."""
+    markup, for the parameter.  It reports the class compared with only
+    where that is a class (a proxy stands in for an object of one);
+    ``s.__class__ is Union`` holds for no object at all (typing's ``Union``
+    is no class), and there the proxy reports its own."""
     out = []
     for st in changed:
         for n in ast.walk(st):
@@ -3418,7 +3421,9 @@ def _class_report_hints(changed: list, scope: _Scope) -> list:
                     isinstance(k, (ast.Name, ast.Attribute)):
                 cls = ast.unparse(k)
                 out.append(([e.id], [
-                    f"type('_LxProxy', (), {{'__class__': property(lambda self: {cls}), "
+                    "type('_LxProxy', (), {'__class__': property(lambda self: "
+                    f"{cls} if isinstance({cls}, __import__('builtins').type) else "
+                    "__import__('builtins').type(self)), "
                     f"'__str__': lambda self: '<a&b>'}})()"], False))
     return out
 

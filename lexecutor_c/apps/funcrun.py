@@ -2562,6 +2562,14 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
                     for p, x in list(zip(names, s_args)) + list(s_kwargs.items())}
     if shown is not None:
         res["input"]["(reshape)"] = inp["reshape"]
+    if obj is not None and needs_self and cls_before is None:
+        # the object as the call gets it: two versions whose ``__init__``
+        # differ build it otherwise, and what the call leaves alone of that
+        # is not the call's doing (behaviour._self_as_called)
+        try:
+            res["self_before"] = _ADDR.sub("0x?", repr(snapshot(obj, 0, dummies)))
+        except Exception:
+            pass
     if kind == "classmethod" and isinstance(cls, type) and cls_before is None:
         cls_before = _class_state(cls, dummies)
     sink = io.StringIO()

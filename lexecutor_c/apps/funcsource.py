@@ -427,6 +427,69 @@ def _built_by_init(v: Version, by_name: dict) -> set:
     return out
 
 
+#: how many classes of the module an extract keeps as a method's class's
+#: ancestors, and how long each may be
+_MAX_KEPT_BASES, _MAX_BASE_LINES = 4, 400
+
+
+def _module_bases(cls: ast.ClassDef, module: ast.Module, by_name: dict) -> Optional[list]:
+    """The bases of a method's class that the module itself defines at its
+    top (``class ErrorCollector(SimpleErrorCollector)``), with their own
+    such bases: an extract keeps them, so that what the class inherits
+    from its own module (``self.error(...)``) runs as written rather than
+    being made up.  Only where every base of the class is such a class
+    (perhaps subscripted, ``Root[T]``), ``Generic[...]``/``Protocol[...]``
+    or one :func:`_builtin_bases` keeps, and so on up, at most
+    ``_MAX_KEPT_BASES`` classes of at most ``_MAX_BASE_LINES`` lines; no
+    class keyword but ``metaclass=ABCMeta``.  None where that does not
+    hold, or no base is the module's (the bases are dropped, as before:
+    the open base)."""
+    kept: list = []
+
+    def own_class(b: ast.AST, c: ast.ClassDef) -> Optional[ast.ClassDef]:
+        named = b.value if isinstance(b, ast.Subscript) else b
+        defs = by_name.get(named.id, []) if isinstance(named, ast.Name) else []
+        if len(defs) != 1 or not isinstance(defs[0], ast.ClassDef) or defs[0] in (c, cls):
+            return None
+        d = defs[0]
+        return d if (d.end_lineno or d.lineno) - d.lineno <= _MAX_BASE_LINES else None
+
+    def ok(c: ast.ClassDef, depth: int) -> bool:
+        if depth > _MAX_KEPT_BASES or any(
+                k.arg != "metaclass" or (_dotted(k.value) or "").rpartition(".")[2] != "ABCMeta"
+                for k in c.keywords):
+            return False
+        plain = []
+        for b in c.bases:
+            if _typing_generic(b):
+                continue
+            d = own_class(b, c)
+            if d is None:
+                plain.append(b)
+                continue
+            if d.name not in kept:
+                if len(kept) >= _MAX_KEPT_BASES:
+                    return False
+                kept.append(d.name)
+                if not ok(d, depth + 1):
+                    return False
+        if not plain:
+            return True
+        probe = ast.ClassDef(name=c.name, bases=plain, keywords=[], body=c.body,
+                             decorator_list=[])
+        wanted = [b for b in plain if not (isinstance(b, ast.Name) and b.id == "object")]
+        return len(_builtin_bases(probe, module)) == len(wanted)
+    if not ok(cls, 0) or not kept:
+        return None
+    return kept
+
+
+def _typing_generic(b: ast.AST) -> bool:
+    """``Generic[T]`` or ``Protocol[T]`` as a base (typing's, by name)."""
+    return isinstance(b, ast.Subscript) and \
+        (_dotted(b.value) or "").rpartition(".")[2] in ("Generic", "Protocol")
+
+
 def _cut(lines: list, first: int, last: int, col: int) -> list:
     """Lines first..last (1-based, inclusive) with ``col`` leading columns
     removed where they are blank (continuation lines of strings keep theirs)."""
@@ -638,8 +701,9 @@ def _class_path(v: Version) -> list:
 def build_driver(v: Version) -> Driver:
     """The function alone with what it reads from its module: the imports
     of other packages, module constants and same-module helpers (up to 12),
-    and for a method its whole class (bases replaced, decorators other than
-    property/staticmethod/classmethod dropped).  Everything else is left to
+    and for a method its whole class (bases replaced but for builtin ones
+    and the module's own classes, :func:`_module_bases`; decorators other
+    than property/staticmethod/classmethod dropped).  Everything else is left to
     the prefix and to injection."""
     lines = _lines(v.text)
     reads = _names_read(v.node)
@@ -661,6 +725,8 @@ def build_driver(v: Version) -> Driver:
     helpers = 0
     stubs: list = []
     built = _built_by_init(v, by_name)
+    ancestors = _module_bases(v.cls, v.module, by_name) if v.cls is not None else None
+    built |= set(ancestors or ())
     exc_names = _exception_names(v.module)
     while todo:
         nm = todo.pop()
@@ -732,6 +798,11 @@ def build_driver(v: Version) -> Driver:
     # there in every run, and what the class inherits from them is what
     # its methods' ``super()`` finds
     builtin = _builtin_bases(cls, v.module)
+    if ancestors is not None:
+        # the module's own classes among them kept too, in their order
+        # (``Generic[...]`` aside): what the class inherits runs as written
+        builtin = [ast.unparse(b) for b in cls.bases
+                   if not (_typing_generic(b) or isinstance(b, ast.Name) and b.id == "object")]
     seg[0:header_len] = [f"class {cls.name}({''.join(b + ', ' for b in builtin)}__lx_base__):"] + \
         [""] * (header_len - 1)
     # decorators that are not kept become blank lines
@@ -749,9 +820,10 @@ def build_driver(v: Version) -> Driver:
     start = len(out) + 1
     out.extend(seg)
     off = start - cls.lineno
-    # (bases it had that the extract drops: a module's own ``TomlEncoder``)
-    dropped = bool(cls.keywords) or (not builtin and any(
-        not (isinstance(b, ast.Name) and b.id == "object") for b in cls.bases))
+    # (bases it had that the extract drops: another module's ``TomlEncoder``,
+    # a class keyword)
+    dropped = ancestors is None and (bool(cls.keywords) or (not builtin and any(
+        not (isinstance(b, ast.Name) and b.id == "object") for b in cls.bases)))
     return Driver("extract", "\n".join(out) + "\n", fname, _first_line(v.node) + off,
                   v.node.lineno + off, v.last_line + off, off, [cls.name], v.kind,
                   v.self_name(), open_base=dropped)
