@@ -785,3 +785,44 @@ def test_the_precision_note_names_the_kinds_of_number_and_nothing_else():
     assert "regroups" in note(times, times.replace("a * b / c", "a * (b / c)"))
     # operands of * in the other order: the same product, no note
     assert note(times, times.replace("a * b / c", "b * a / c")) is None
+
+
+def test_an_edit_of_the_float_functions_or_the_stripped_ends_is_not_called_same():
+    # parver's ``intwidth``: ``floor(log10(abs(n))) + 1`` -> ``len(str(abs(n)))``
+    # parts only from 15 digits on (log10(999999999999999) rounds to 15.0);
+    # pyproject-metadata's ``private.lstrip()`` -> ``private.strip()`` only on
+    # a text with whitespace after the tag.  Inputs alike on a few numbers or
+    # texts say little of those: "undecided", with the reason
+    old = textwrap.dedent('''
+        from math import floor, log10
+
+        def width(n):
+            if isinstance(n, int):
+                if n == 0:
+                    return 1
+                return floor(log10(abs(n))) + 1
+            return len(n)
+        ''')
+    new = old.replace('''        if n == 0:
+            return 1
+        return floor(log10(abs(n))) + 1''', "        return len(str(abs(n)))")
+    assert new != old
+    c = compare_sources(old, new, "width")
+    assert c.verdict == "undecided", c.detail
+    assert "float functions" in c.detail and "log10() -> none" in c.detail
+    tag = textwrap.dedent('''
+        def private(name):
+            base, sep, rest = name.partition(";")
+            if sep and rest.lstrip() != "private":
+                raise ValueError(name)
+            return base.rstrip()
+        ''')
+
+    def note(old, new):
+        a, b, (lo, ln) = _versions(old, new, "private")
+        return B._text_ends_note(a, b, lo, ln)
+    assert "(lstrip() -> strip())" in note(tag, tag.replace("rest.lstrip()", "rest.strip()"))
+    # the same strip calls, or none on either side: no note
+    assert note(tag, tag.replace('"private"', '"public"')) is None
+    assert note(tag, tag.replace("base.rstrip()", "base.rstrip(' ')")) is not None
+    assert note(tag, tag.replace("raise ValueError(name)", "raise KeyError(name)")) is None

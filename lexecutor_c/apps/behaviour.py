@@ -3085,7 +3085,8 @@ def _check_function(old: Version, new: Version, opts: Options, test_inputs: Opti
                 (callee_note := _swaps_never_apart(swaps, agree) or
                  _params_never_given(one_side, agree) or
                  _absent_reads_note(old, new, ch_old, ch_new) or
-                 _precision_note(old, new, ch_old, ch_new)) is not None:
+                 _precision_note(old, new, ch_old, ch_new) or
+                 _text_ends_note(old, new, ch_old, ch_new)) is not None:
             fc.verdict = UNDECIDED
             fc.detail = f"{n} input{'s' if n != 1 else ''} ran the changed lines in both " \
                 f"versions, alike, but {callee_note}" + sig_note
@@ -3252,6 +3253,11 @@ def _edit_none(old: Version, new: Version, ch_old: set, ch_new: set) -> bool:
 
 #: the calls that say in what kind of number arithmetic is done
 _NUMBER_KINDS = frozenset(("float", "Decimal", "Fraction"))
+#: functions of floats whose results round (``math.log10``), by name
+_FLOAT_MATH = frozenset(("log", "log10", "log2", "log1p", "sqrt", "exp", "expm1", "hypot",
+                         "fsum", "cbrt", "exp2"))
+#: the methods that strip a text's ends of whitespace
+_STRIPS = frozenset(("strip", "lstrip", "rstrip"))
 _ARITHMETIC = frozenset(("Mult", "Div", "Add", "Sub", "Pow", "FloorDiv"))
 
 
@@ -3288,10 +3294,22 @@ def _precision_note(old: Version, new: Version, ch_old: set, ch_new: set) -> Opt
                 sorted(type(n.op).__name__ for n in nodes if isinstance(n, ast.BinOp)),
                 sorted(ast.dump(n) for n in nodes if isinstance(n, (ast.Name, ast.Constant))),
                 sorted(canon(n) for n in nodes if isinstance(n, ast.BinOp)))
+    def float_math(v, lines):
+        return sorted(k for n in _on_lines(v, lines) if isinstance(n, ast.Call) and
+                      (k := kind(n)) in _FLOAT_MATH)
     try:
         po, pn = parts(old, ch_old), parts(new, ch_new)
+        fo, fn = float_math(old, ch_old), float_math(new, ch_new)
     except RecursionError:          # an expression nested past the stack: no note
         return None
+    if fo != fn:
+        # ``floor(log10(abs(n))) + 1`` -> ``len(str(abs(n)))``: the float
+        # function parts from the exact count on numbers of 15 digits and more
+        return "the edit changes the float functions its changed lines compute with (" + \
+            (", ".join(f"{k}()" for k in fo) or "none") + " -> " + \
+            (", ".join(f"{k}()" for k in fn) or "none") + "): the versions may part on " \
+            "numbers where a float's rounding shows, which inputs alike on a few do not " \
+            "rule out"
     arith = set(po[1]) & set(pn[1]) & _ARITHMETIC
     if not arith:
         return None
@@ -3306,6 +3324,29 @@ def _precision_note(old: Version, new: Version, ch_old: set, ch_new: set) -> Opt
             "numbers where a float's rounding shows, which inputs alike on a few do not " \
             "rule out"
     return None
+
+
+def _text_ends_note(old: Version, new: Version, ch_old: set, ch_new: set) -> Optional[str]:
+    """Why inputs alike do not show an edit of which ends of a text the
+    changed lines strip (``private.lstrip()`` -> ``private.strip()``): the
+    versions part only on texts with whitespace at that end, which inputs
+    aimed at the edit's other conditions seldom have.  None where the
+    changed lines of both versions make the same strip calls (with the
+    same arguments)."""
+    import ast
+
+    def strips(v, lines) -> list:
+        return sorted(f"{n.func.attr}({', '.join(ast.unparse(a) for a in n.args)})"
+                      for n in _on_lines(v, lines)
+                      if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and
+                      n.func.attr in _STRIPS)
+    so, sn = strips(old, ch_old), strips(new, ch_new)
+    if so == sn:
+        return None
+    return "the edit changes which ends of a text its changed lines strip (" + \
+        (", ".join(so) or "none") + " -> " + (", ".join(sn) or "none") + \
+        "): the versions part only on texts with whitespace there, which inputs alike " \
+        "on a few do not rule out"
 
 
 def _one_side_params(old: Version, new: Version, ch_old: set, ch_new: set) -> list:
