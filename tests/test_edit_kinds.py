@@ -2285,6 +2285,34 @@ def test_what_the_object_held_before_the_call_and_the_call_left_alone_is_no_diff
     assert "right" in B._init_code(v)
 
 
+def test_another_exception_class_raised_where_the_edit_raises_is_a_change():
+    # cattrs' ``_structure_enum_literal``: ``raise Exception(f"{val} not in
+    # literal {type}")`` -> ``raise CattrsError(...)``.  Both versions reach
+    # their own raise; the message shows the made-up values it was given,
+    # which made both runs "failures on a made-up value", and the edit
+    # "unreached".  The class raised is the edit's, whatever the message holds
+    old = d('''
+        from enum import Enum
+        from .errors import CattrsError
+
+        def structure_literal(val, type):
+            vals = {(x.value if isinstance(x, Enum) else x): x for x in type.__args__}
+            try:
+                return vals[val]
+            except KeyError:
+                raise Exception(f"{val} not in literal {type}") from None
+        ''')
+    new = old.replace("raise Exception(", "raise CattrsError(")
+    assert new != old
+    c = compare_sources(old, new, "structure_literal")
+    assert c.verdict == "changed", c.detail
+    assert "Exception -> raises CattrsError" in c.detail
+    # the same class, another message: the message is the difference
+    reworded = old.replace("not in literal", "is no member of")
+    c = compare_sources(old, reworded, "structure_literal")
+    assert c.verdict != "same", c.detail
+
+
 def test_only_bases_of_the_module_that_stand_on_known_ground_are_kept():
     src = d('''
         import abc
@@ -2319,9 +2347,22 @@ def test_only_bases_of_the_module_that_stand_on_known_ground_are_kept():
         class Keyed(Mid, flag=True):
             def f(self, x):
                 return x
+
+
+        class BaseFactory(type):
+            pass
+
+
+        class Factory(BaseFactory):
+            def f(cls, x):
+                return x
         ''')
     vs = function_versions(src, "m.py")
-    leaf, far, keyed = (build_driver(vs[q]) for q in ("Leaf.f", "Far.f", "Keyed.f"))
+    leaf, far, keyed, factory = (build_driver(vs[q])
+                                 for q in ("Leaf.f", "Far.f", "Keyed.f", "Factory.f"))
+    # a metaclass of the module's (dateutil's ``BaseTzFactory(type)``): its
+    # instances are classes, which no input builds as an object
+    assert "class BaseFactory" not in factory.text
     # a chain of the module's classes on typing's and builtin ground: kept
     assert "class Mid(Root[T], dict):" in leaf.text and "class Root(" in leaf.text
     assert not leaf.open_base

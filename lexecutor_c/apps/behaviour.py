@@ -2347,6 +2347,17 @@ def _real_side(ro: dict, rn: dict, swapped: set, edit_raises: tuple = ((), ())) 
     return False
 
 
+def _raised_by_both_edits(ro: dict, rn: dict, edit_raises: tuple) -> bool:
+    """Did each version raise at a ``raise`` the edit wrote in it, an
+    exception of another class (``raise Exception(f"{val} ...")`` ->
+    ``raise CattrsError(f"{val} ...")``)?  The two ran alike up to their
+    changed lines, and each raised there of its own accord: the class is
+    the edit's, whatever made-up value the message shows."""
+    a, b = str(ro.get("outcome")), str(rn.get("outcome"))
+    return a != b and a.startswith("raised:") and b.startswith("raised:") and \
+        ro.get("line") in edit_raises[0] and rn.get("line") in edit_raises[1]
+
+
 def _describe(r: dict) -> dict:
     d = {"outcome": r.get("outcome")}
     for k in ("ret", "out", "args", "self", "message", "raised", "line", "calls", "globals"):
@@ -2815,7 +2826,8 @@ def _check_function(old: Version, new: Version, opts: Options, test_inputs: Opti
             continue
         if diff == ["outcome"] and _artefact(ro, rn, inp, own_tokens, deliberate, asked) and \
                 not _real_side(ro, rn, swapped, edit_raises) and not _unmade(ro, rn) and \
-                not _closed_miss_at_edit(ro, rn, ch_old, ch_new):
+                not _closed_miss_at_edit(ro, rn, ch_old, ch_new) and \
+                not _raised_by_both_edits(ro, rn, edit_raises):
             # one version fails on a made-up value lacking an operation the
             # other version does not use, or both fail on made-up values (in
             # different places): no evidence either way

@@ -475,6 +475,10 @@ def _module_bases(cls: ast.ClassDef, module: ast.Module, by_name: dict) -> Optio
                     return False
         if not plain:
             return True
+        if any(isinstance(b, ast.Name) and b.id == "type" for b in plain):
+            # a metaclass (dateutil's ``BaseTzFactory(type)``): its
+            # instances are classes, which no input builds as an object
+            return False
         probe = ast.ClassDef(name=c.name, bases=plain, keywords=[], body=c.body,
                              decorator_list=[])
         wanted = [b for b in plain if not (isinstance(b, ast.Name) and b.id == "object")]
