@@ -2313,6 +2313,48 @@ def test_another_exception_class_raised_where_the_edit_raises_is_a_change():
     assert c.verdict != "same", c.detail
 
 
+def test_a_failure_on_a_made_up_value_for_a_name_one_version_alone_reads_is_no_change():
+    # pydash's ``Flow.__call__``: ``funcs.pop(from_index)`` with
+    # ``from_index = -1 if self.from_right else 0`` -> ``funcs.pop(self._from_index)``,
+    # which the same commit's ``__init__`` computes.  Given a made-up
+    # ``_from_index``, the new version's ``pop`` raised IndexError where the
+    # old one returned: the made-up value failed, not the code
+    old = d('''
+        class Flow:
+            def __init__(self, *funcs, from_right=True):
+                self.funcs = funcs
+                self.from_right = from_right
+
+            def __call__(self, *args):
+                funcs = list(self.funcs)
+                from_index = -1 if self.from_right else 0
+                result = None
+                while funcs:
+                    result = funcs.pop(from_index)(*args)
+                    args = (result,)
+                return result
+        ''')
+    new = old.replace("""        self.from_right = from_right
+""", """        self._from_index = -1 if from_right else 0
+""").replace("""        from_index = -1 if self.from_right else 0
+""", "").replace("funcs.pop(from_index)", "funcs.pop(self._from_index)")
+    assert new.count("_from_index") == 2
+    c = compare_sources(old, new, "Flow.__call__")
+    assert c.verdict != "changed", c.detail
+    # the rule: the raising run alone, on the line of the made-up value,
+    # for a name only its version reads
+    a, b = (function_versions(x, "m.py")["Flow.__call__"] for x in (old, new))
+    one = B._one_sided_reads(a, b)
+    assert "from_right" in one[0] and "_from_index" in one[1] and "funcs" not in one[1]
+    ok = {"outcome": "returned"}
+    bad = {"outcome": "raised:IndexError", "line": 12,
+           "injected": [["attribute", "funcs", 18], ["attribute", "_from_index", 22]]}
+    assert B._failed_on_one_sided_made_up((ok, bad), (0, 10), one)
+    assert not B._failed_on_one_sided_made_up((ok, bad), (0, 9), one)     # another line
+    assert not B._failed_on_one_sided_made_up((bad, ok), (10, 0), one)    # old reads funcs only
+    assert not B._failed_on_one_sided_made_up((bad, bad), (10, 10), one)
+
+
 def test_only_bases_of_the_module_that_stand_on_known_ground_are_kept():
     src = d('''
         import abc

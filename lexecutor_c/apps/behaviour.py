@@ -2347,6 +2347,33 @@ def _real_side(ro: dict, rn: dict, swapped: set, edit_raises: tuple = ((), ())) 
     return False
 
 
+def _one_sided_reads(old: Version, new: Version) -> tuple:
+    """The names and attribute names each version's function reads that
+    the other's never does: ``(old only, new only)``."""
+    import ast
+
+    def reads(v) -> set:
+        return {n.attr if isinstance(n, ast.Attribute) else n.id for n in ast.walk(v.node)
+                if isinstance(n, (ast.Attribute, ast.Name)) and isinstance(n.ctx, ast.Load)}
+    a, b = reads(old), reads(new)
+    return frozenset(a - b), frozenset(b - a)
+
+
+def _failed_on_one_sided_made_up(runs: tuple, offsets: tuple, one_sided: tuple) -> bool:
+    """Did exactly one of two runs raise, on a line where it was given a
+    made-up value for a name that only its version reads
+    (:func:`_one_sided_reads`)?  ``injected`` holds kind, name and line in
+    the run's text; ``offsets``: each text's lines less the module's."""
+    raised = [str(r.get("outcome", "")).startswith("raised:") for r in runs]
+    if raised[0] == raised[1]:
+        return False
+    i = 0 if raised[0] else 1
+    r, off, own = runs[i], offsets[i], one_sided[i]
+    line = r.get("line")
+    return any(len(x) >= 3 and x[1] in own and isinstance(x[2], int) and x[2] - off == line
+               for x in r.get("injected") or ())
+
+
 def _raised_by_both_edits(ro: dict, rn: dict, edit_raises: tuple) -> bool:
     """Did each version raise at a ``raise`` the edit wrote in it, an
     exception of another class (``raise Exception(f"{val} ...")`` ->
@@ -2708,6 +2735,7 @@ def _check_function(old: Version, new: Version, opts: Options, test_inputs: Opti
     own_tokens = tuple(_edit_tokens(old, new, ch_old, ch_new))
     deliberate = (_deliberate_lines(old), _deliberate_lines(new))
     asked = _asked_attributes(old) | _asked_attributes(new)
+    one_sided = _one_sided_reads(old, new)
     marks = _edit_marks(old, new, ch_old, ch_new)
     old_only, new_only = _swapped_sides(old, new)
     swapped = old_only | new_only
@@ -2822,6 +2850,15 @@ def _check_function(old: Version, new: Version, opts: Options, test_inputs: Opti
             # a class the commit rewrote): nothing of it is the function's
             if hit:
                 reached = True
+            results.append((inp, ro, rn, None))
+            continue
+        if diff == ["outcome"] and _failed_on_one_sided_made_up(
+                (ro, rn), (sides[0].driver.offset, sides[1].driver.offset), one_sided):
+            # one version raised on the line where it was given a made-up
+            # value for a name the other never reads (``pop(self._from_index)``
+            # for ``pop(-1 if self.from_right else 0)``): the value, not the
+            # code, made it fail
+            last_err = ro if str(ro.get("outcome")).startswith("raised:") else rn
             results.append((inp, ro, rn, None))
             continue
         if diff == ["outcome"] and _artefact(ro, rn, inp, own_tokens, deliberate, asked) and \
