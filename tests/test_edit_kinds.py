@@ -2505,3 +2505,206 @@ def test_the_keys_a_helper_is_handed_beside_a_dict_parameter_are_in_its_aimed_di
     scope = D._Scope(function_versions(old, "m.py")["offset"])
     assert scope.keys_passed == {"matches": ["tz_hour", "tz_minute"]}
     assert scope.keys_read == {"matches": ["tz_sign"]}
+
+
+def test_a_guard_read_through_a_local_of_a_sentinel_test_is_passed():
+    # parver's Version._validate_post: ``got_sep = self.sep is not UNSET``
+    # bound once, then ``if got_tag or got_sep: raise`` before the changed
+    # lines; passing it needs ``self.sep is UNSET`` for every operand of the
+    # ``or`` at once, with the module's own sentinel (it was 'unreached')
+    old = d('''
+        class _Unset:
+            pass
+
+        UNSET = _Unset()
+
+        class Version:
+            def __init__(self, tag=UNSET, sep=UNSET, mark=UNSET, implicit=False, pre=None):
+                self.tag, self.sep, self.mark = tag, sep, mark
+                self.implicit, self.pre = implicit, pre
+
+            def validate(self):
+                got_sep = self.sep is not UNSET
+                got_mark = self.mark is not UNSET
+                if self.tag is None:
+                    if got_sep or got_mark:
+                        raise ValueError("sep and mark need a tag")
+                    if self.implicit:
+                        raise ValueError("no implicit release without a tag")
+                return self.tag
+        ''')
+    new = old.replace('if self.implicit:', 'if self.implicit and self.pre is None:')
+    c = compare_sources(old, new, "Version.validate")
+    assert c.verdict == "changed", c
+    assert c.evidence["changed_lines_ran"]["old"], c
+
+
+def test_a_function_whose_parameters_inspect_reads_is_given_each_kind_of_them():
+    # pydash's _getargcount: ``inspect.signature(iteratee)`` then a count of
+    # its parameters of some kinds; a made-up iteratee has no signature, so
+    # the counting lines never ran ('unreached'): functions with parameters
+    # of each kind (keyword-only, ``*args``, a default) are tried
+    old = d('''
+        import inspect
+
+        def argcount(func, most):
+            count = None
+            try:
+                sig = inspect.signature(func)
+            except (TypeError, ValueError):
+                pass
+            else:
+                count = len(sig.parameters)
+            return most if count is None else count
+        ''')
+    new = old.replace("count = len(sig.parameters)",
+                      "count = len([p for p in sig.parameters.values() "
+                      "if p.kind is not p.KEYWORD_ONLY])")
+    c = compare_sources(old, new, "argcount")
+    assert c.verdict == "changed", c
+
+
+def test_a_type_hint_that_typing_reads_is_given_each_shape():
+    # pyproject-metadata's get_name: a bare generic (``typing.List``) has an
+    # origin and no arguments, the one hint where the versions part; a
+    # made-up hint has no origin, so the changed lines ran in one version
+    # only ('undecided')
+    old = d('''
+        import typing
+
+        def get_name(hint):
+            if origin := typing.get_origin(hint):
+                if args := typing.get_args(hint):
+                    return f"{origin.__name__}[{', '.join(get_name(a) for a in args)}]"
+                return origin.__name__
+            return hint.__name__
+        ''')
+    new = d('''
+        import typing
+
+        def get_name(hint):
+            if origin := typing.get_origin(hint):
+                names = ', '.join(get_name(a) for a in typing.get_args(hint))
+                return f"{origin.__name__}[{names}]"
+            return hint.__name__
+        ''')
+    c = compare_sources(old, new, "get_name")
+    assert c.verdict == "changed", c
+    assert "'list[]'" in c.detail, c.detail
+
+
+def test_an_attribute_tested_against_a_class_of_an_imported_module_gets_an_instance():
+    # jsonschema's _Error._matches_type: ``isinstance(self._type_checker,
+    # _utils.Unset)`` before an early return the edit drops; an instance of
+    # that class (made once the module ran, without its __init__) takes it
+    old = d('''
+        import json
+
+        class Error:
+            def __init__(self, schema, decoder):
+                self.schema, self.decoder = schema, decoder
+
+            def matches(self):
+                try:
+                    expected = self.schema["type"]
+                except (KeyError, TypeError):
+                    return False
+
+                if isinstance(self.decoder, json.JSONDecoder):
+                    return False
+
+                return expected == "object"
+        ''')
+    new = old.replace("        if isinstance(self.decoder, json.JSONDecoder):\n"
+                      "            return False\n\n", "")
+    assert new != old
+    a, b = function_versions(old, "m.py")["Error.matches"], \
+        function_versions(new, "m.py")["Error.matches"]
+    from lexecutor_c.apps.funcsource import changed_lines
+    lo, ln = changed_lines(a, b)
+    assert any("self.decoder = _LxLate('json.JSONDecoder', True)" in p
+               for p, _, _ in D.aimed_inputs(a, b, lo, ln))
+    c = compare_sources(old, new, "Error.matches")
+    assert c.verdict == "changed", c
+
+
+def test_a_text_a_standard_parser_reads_is_given_in_each_spelling_it_takes():
+    # jsonschema's is_uuid: ``UUID(instance)`` then dashes at four places
+    # -> ``str(UUID(instance)) == instance.lower()``; they part on a UUID in
+    # capitals, which a made-up text (no UUID at all) never shows
+    old = d('''
+        from uuid import UUID
+
+        def is_uuid(instance):
+            if not isinstance(instance, str):
+                return True
+            UUID(instance)
+            return all(instance[position] == "-" for position in (8, 13, 18, 23))
+        ''')
+    new = d('''
+        from uuid import UUID
+
+        def is_uuid(instance):
+            if not isinstance(instance, str):
+                return True
+            return str(UUID(instance)) == instance.lower()
+        ''')
+    c = compare_sources(old, new, "is_uuid")
+    assert c.verdict == "changed", c
+
+
+def test_a_method_made_to_raise_is_kept_and_the_early_exits_are_passed_with_it():
+    # resolvelib's Resolution.resolve: ``raise ResolutionImpossible(...)``
+    # -> ``... from e`` in the handler of ``self._add_to_criteria``'s
+    # RequirementsConflicted, after ``if self._states: raise RuntimeError``.
+    # The patch making the method raise was dropped (the class's own method
+    # won over what the input set), and the inputs with the patch left the
+    # made-up ``self._states`` to take the early exit ('unreached')
+    old = d('''
+        class Conflict(Exception):
+            pass
+
+        class Impossible(Exception):
+            pass
+
+        class Resolution:
+            def __init__(self, states):
+                self._states = states
+
+            def _add(self, requirement):
+                return requirement
+
+            def resolve(self, requirements):
+                if self._states:
+                    raise RuntimeError("already resolved")
+                self._states = [{}]
+                for r in requirements:
+                    try:
+                        self._add(r)
+                    except Conflict as e:
+                        raise Impossible(str(e))
+                return len(self._states)
+        ''')
+    new = old.replace("raise Impossible(str(e))", "raise Impossible(str(e)) from e")
+    c = compare_sources(old, new, "Resolution.resolve")
+    assert c.verdict == "changed", c
+    assert "from" in c.detail, c.detail
+
+
+def test_an_argument_given_apart_and_left_as_given_is_no_difference_of_the_call():
+    # cattrs' _structure_optional: an aimed ``isinstance(union,
+    # AnnotationForwardRef)`` input is an instance of what the new module
+    # binds and a made-up value in the old one; ``if obj is None: return
+    # None`` left both as given, and "arguments after the call" differed
+    base = {"outcome": "returned", "ret": "'None'", "out": "", "calls": "[]",
+            "globals": "[]", "self": ""}
+    a = dict(base, input={"obj": "None", "union": "['object', []]"},
+             args="['None', ['object', []]]")
+    b = dict(base, input={"obj": "None", "union": "None"}, args="['None', 'None']")
+    assert B._differences(a, b) == []
+    # but what the call did to an argument given apart still counts
+    b2 = dict(b, args="['None', ['list', '1']]")
+    assert B._differences(a, b2) == ["args"]
+    # and arguments given alike are compared as they are
+    a3 = dict(a, input=b["input"], args="['None', ['list']]")
+    assert B._differences(a3, b) == ["args"]

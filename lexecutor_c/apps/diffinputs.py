@@ -156,13 +156,18 @@ _DATETIMES = (_SAMPLES["datetime"], _SAMPLES["datetime"][:-1] +
               ", tzinfo=__import__('datetime').timezone.utc)")
 
 
+_SIGNED = ["_lx_routine", "lambda a, *, k=1: a", "lambda *a: a", _BOUND]
 #: ``inspect``'s predicates of callables -> values (STAND_IN's) each
 #: answers True for
 _ROUTINES = {"ismethod": [_BOUND], "isfunction": ["_lx_routine"],
              "isroutine": [_BOUND, "_lx_routine", "len"], "isbuiltin": ["len"],
              "ismethoddescriptor": ["str.upper"],
              "isgeneratorfunction": ["_lx_generator"],
-             "iscoroutinefunction": ["_lx_coroutine"]}
+             "iscoroutinefunction": ["_lx_coroutine"],
+             # what ``inspect`` reads the parameters of: functions with
+             # parameters of each kind (positional with a default,
+             # keyword-only, ``*args``), and one bound to an object
+             "signature": _SIGNED, "getfullargspec": _SIGNED}
 _ROUTINE_NAMES = frozenset(f"inspect.{p}" for p in _ROUTINES)
 
 
@@ -184,6 +189,43 @@ _KINDRED = {"bytes": "memoryview(b'a')", "bytearray": "memoryview(b'a')", "str":
             "frozenset": "{1}"}
 _KINDRED_OF = {"memoryview(b'a')": "memoryview", "b'a'": "bytes", "1": "int",
                "(1,)": "tuple", "[1]": "list", "frozenset({1})": "frozenset", "{1}": "set"}
+
+
+#: parsers of the standard library -> texts each takes, in the several
+#: spellings it accepts (what a check of the text's form, written before
+#: or after the parse, tells apart)
+_PARSED = {
+    "uuid.UUID": ("'12345678-1234-5678-1234-567812345678'",
+                  "'12345678-1234-5678-1234-56781234567A'",
+                  "'{12345678-1234-5678-1234-567812345678}'",
+                  "'12345678123456781234567812345678'",
+                  "'urn:uuid:12345678-1234-5678-1234-567812345678'"),
+    "ipaddress.ip_address": ("'192.168.0.1'", "'::1'", "'::ffff:192.168.0.1'",
+                             "'2001:DB8::1'"),
+    "ipaddress.ip_network": ("'192.168.0.0/24'", "'10.0.0.0/8'", "'::/0'"),
+    "ipaddress.IPv4Address": ("'192.168.0.1'", "'0.0.0.0'"),
+    "ipaddress.IPv6Address": ("'::1'", "'2001:DB8::1'"),
+    "decimal.Decimal": ("'1.10'", "'-0'", "'NaN'", "'1E+2'"),
+    "fractions.Fraction": ("'1/3'", "'0.5'", "'-2'"),
+}
+
+#: type hints of each shape, for what ``typing.get_origin``/``get_args`` read
+_HINT_SHAPES = ("list[int]", "__import__('typing').List", "__import__('typing').Optional[int]",
+                "dict[str, int]", "int")
+
+
+def _typing_reader(f, scope) -> bool:
+    """Whether ``f`` is ``typing.get_origin`` or ``get_args`` (of
+    ``typing`` or ``typing_extensions``, under the module's name for it)."""
+    p = _dotted(f)
+    if p is None or not all(isinstance(x, str) for x in p) or p[0] in scope.params or \
+            p[-1] not in ("get_origin", "get_args"):
+        return False
+    if len(p) == 2:
+        return "import typing" in scope.imports.get(p[0], "") or \
+            "import typing_extensions" in scope.imports.get(p[0], "")
+    return len(p) == 1 and any(f"from {m} import" in scope.imports.get(p[0], "")
+                               for m in ("typing", "typing_extensions"))
 
 
 def _inspect_predicate(f, scope) -> Optional[str]:
@@ -296,6 +338,8 @@ class _Scope:
                     self.imports.setdefault(al.asname or al.name, ast.unparse(s))
         # how the module writes the ``inspect`` predicates of _ROUTINES
         self.routines = _std_names(imports, _ROUTINE_NAMES)
+        # and the standard library's parsers of texts of _PARSED
+        self.parsers = _std_names(imports, frozenset(_PARSED))
         self.defined = _defined_names(v.module)
         self.classes = {s.name for s in v.module.body if isinstance(s, ast.ClassDef)}
         # the patterns the module and the function's class compile once
@@ -315,6 +359,10 @@ class _Scope:
             al.asname or al.name for s in _every_top_statement(v.module)
             if isinstance(s, ast.ImportFrom) and s.module not in _TYPING for al in s.names
             if (al.asname or al.name)[:1].isupper() and al.name != "*"} - self.classes
+        # every name a ``from M import name`` binds (of its own package too)
+        self.imported = {al.asname or al.name for s in _every_top_statement(v.module)
+                         if isinstance(s, ast.ImportFrom) for al in s.names
+                         if al.name != "*"}
         self.functions = {s.name for s in v.module.body
                           if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))}
         for s in list(v.module.body) + list(ast.walk(fn)):
@@ -1226,6 +1274,16 @@ def _hints(node, scope: _Scope) -> list:
             # input), and one that is not
             add(n.args[0], [_PATH_TESTS[test], "'lx-missing.txt'"], raw=True)
         elif isinstance(n, ast.Call) and len(n.args) == 1 and not n.keywords and \
+                (parser := scope.parsers.get(ast.unparse(n.func))) is not None:
+            # ``UUID(instance)``: texts the parser takes, written each way
+            # it takes them (a UUID in capitals, in braces, without dashes)
+            add(n.args[0], list(_PARSED[parser]), raw=True)
+        elif isinstance(n, ast.Call) and len(n.args) == 1 and not n.keywords and \
+                _typing_reader(n.func, scope):
+            # ``typing.get_origin(hint)``: type hints of each shape (a
+            # generic with arguments, a bare one, an optional, a plain class)
+            add(n.args[0], list(_HINT_SHAPES), raw=True)
+        elif isinstance(n, ast.Call) and len(n.args) == 1 and not n.keywords and \
                 (predicate := _inspect_predicate(n.func, scope)) is not None:
             # ``inspect.ismethod(func)``: a value the predicate answers True
             # for (a function bound to an object, a generator function)
@@ -1327,11 +1385,19 @@ def _hints(node, scope: _Scope) -> list:
             sub = _dotted(n.args[0])
             late = sub is not None and len(sub) == 1 and (
                 sub[0] in scope.params or sub[0] in scope.items and
-                len(scope.items[sub[0]][0]) == 1)
+                len(scope.items[sub[0]][0]) == 1) or \
+                sub is not None and len(sub) == 2 and sub[0] == "self" and \
+                isinstance(sub[1], str)
             vals += [f"_LxLate({x!r}, True)" if late else f"{x}.__new__({x})"
                      for x in names if x in scope.classes]
             vals += [f"_LxLate({x!r}, True)" for x in names
                      if late and x in scope.imported_classes and _sample_of(x) is None]
+            # a class of a module the module imports (``_utils.Unset``)
+            vals += [f"_LxLate({x!r}, True)" for x in names
+                     if late and "." in x and _sample_of(x) is None and
+                     x.split(".")[0] in (scope.imports.keys() | scope.imported) and
+                     x.split(".")[0] not in scope.params and
+                     x.rpartition(".")[2][:1].isupper()]
             for x in (t.elts if isinstance(t, ast.Tuple) else [t]):
                 if isinstance(x, ast.Attribute) and _dotted(x) is not None:
                     # a class an object holds (``self.document_class``):
@@ -2091,6 +2157,9 @@ def _satisfying(op, c) -> object:
     if isinstance(op, (ast.Eq, ast.LtE, ast.GtE)) or isinstance(op, ast.Is) and \
             (c is None or isinstance(c, bool)):
         return c
+    if isinstance(op, ast.IsNot) and c is None:
+        # (a text: what a separator, name or label that may be None is)
+        return "a"
     if isinstance(op, (ast.Lt, ast.Gt)) and number:
         return c - 1 if isinstance(op, ast.Lt) else c + 1
     if isinstance(op, ast.NotEq) and (number or isinstance(c, str)):
@@ -2171,6 +2240,13 @@ def _match_group(e, once: dict, params) -> Optional[tuple]:
     return None
 
 
+def _guard_tests(guards: list, lines) -> list:
+    """The tests of the ``if`` and ``while`` statements of ``guards`` whose
+    body (not ``else``) holds one of ``lines``."""
+    return [g.test for g in guards if isinstance(g, (ast.If, ast.While)) and any(
+        st.lineno <= ln <= (st.end_lineno or st.lineno) for st in g.body for ln in lines)]
+
+
 def _conjunction_hints(v, changed: list, guards: list, scope: _Scope) -> list:
     """One input that makes every part of the tests the changed lines sit
     under hold at once (``if is_image and depth > 0 and level >= depth``:
@@ -2184,18 +2260,13 @@ def _conjunction_hints(v, changed: list, guards: list, scope: _Scope) -> list:
     statements themselves.  A RAW hint, or none where fewer than two
     subjects get a value."""
     lines = {s.lineno for s in changed}
-    tests = []
-    for g in guards:
-        if isinstance(g, (ast.If, ast.While)) and any(
-                st.lineno <= ln <= (st.end_lineno or st.lineno)
-                for st in g.body for ln in lines):
-            tests.append(g.test)
+    tests = _guard_tests(guards, lines)
     tests += [s.test for s in changed if isinstance(s, (ast.If, ast.While))]
     once = _bound_once(v, scope)
     # the early exits before the changed lines must not be taken: their
     # tests' negations join the parts (after the guards', which win where
     # both give a subject a value)
-    exits = [e for t in _early_exits(v, sorted(lines)) for e in _negated_parts(t)]
+    exits = [e for t in _early_exits(v, sorted(lines)) for e in _failing_parts(t)]
     chosen = _holding_values([e for t in tests for e in (
         t.values if isinstance(t, ast.BoolOp) and isinstance(t.op, ast.And) else [t])] + exits,
         once, scope)
@@ -2205,16 +2276,34 @@ def _conjunction_hints(v, changed: list, guards: list, scope: _Scope) -> list:
     return [("RAW", stmts, False, [p[0] for p in chosen if p[0] in scope.params])]
 
 
+def _through_once(e, once: dict):
+    """``e``, or the comparison a name it tests is bound to once
+    (``got = self.sep is not UNSET``: ``got`` reads that; ``not got`` its
+    flip, ``self.sep is UNSET``)."""
+    if isinstance(e, ast.Name) and isinstance(once.get(e.id), ast.Compare):
+        return once[e.id]
+    if isinstance(e, ast.UnaryOp) and isinstance(e.op, ast.Not) and \
+            isinstance(e.operand, ast.Name):
+        c = once.get(e.operand.id)
+        if isinstance(c, ast.Compare) and len(c.ops) == 1 and type(c.ops[0]) in _CMP_FLIP:
+            return ast.Compare(left=c.left, ops=[_CMP_FLIP[type(c.ops[0])]()],
+                               comparators=c.comparators)
+    return e
+
+
 def _failing_parts(e) -> list:
     """Parts that, holding, make the operand ``e`` fail: those of
     :func:`_negated_parts`, and ``not e`` for a name or attribute tested
-    for truth alone."""
+    for truth alone (each operand of an ``or``: ``if got_a or got_b:
+    raise`` is passed where neither holds)."""
+    if isinstance(e, ast.BoolOp) and isinstance(e.op, ast.Or):
+        return [p for x in e.values for p in _failing_parts(x)]
     return _negated_parts(e) or (
         [ast.UnaryOp(op=ast.Not(), operand=e)] if isinstance(e, (ast.Name, ast.Attribute))
         else [])
 
 
-def _operand_hints(v, changed: list, scope: _Scope) -> list:
+def _operand_hints(v, changed: list, scope: _Scope, guards: list = ()) -> list:
     """Inputs that make one operand of a boolean operator on the changed
     lines hold and the others fail, and the reverse (all but one hold):
     what tells ``a and b`` from ``a or b``, or a test from the same test
@@ -2225,7 +2314,11 @@ def _operand_hints(v, changed: list, scope: _Scope) -> list:
     hints, each giving at least two subjects a value."""
     lines = sorted({s.lineno for s in changed})
     once = _bound_once(v, scope)
-    exits = [e for t in _early_exits(v, lines) for e in _negated_parts(t)]
+    exits = [e for t in _early_exits(v, lines) for e in _failing_parts(t)]
+    # the tests the changed lines sit under hold (``if self.tag is None:``
+    # around ``if self.implicit and self.pre is None``)
+    exits += [e for t in _guard_tests(list(guards), set(lines)) for e in (
+        t.values if isinstance(t, ast.BoolOp) and isinstance(t.op, ast.And) else [t])]
     out, seen = [], set()
     for s in changed:
         roots = _headers(s) if isinstance(s, (ast.If, ast.While, ast.For, ast.With,
@@ -2265,8 +2358,7 @@ def _holding_values(tests: list, once: dict, scope: _Scope) -> dict:
     an ``isinstance`` test, ``startswith``/``endswith`` of a literal, a
     subject tested for truth alone, and two subjects compared where one
     got a value.  The first test to give a subject a value wins."""
-    parts = [once[e.id] if isinstance(e, ast.Name) and isinstance(once.get(e.id), ast.Compare)
-             else e for e in tests]
+    parts = [_through_once(e, once) for e in tests]
 
     def subject(e):
         p = scope.resolved(_dotted(e))
@@ -2281,6 +2373,18 @@ def _holding_values(tests: list, once: dict, scope: _Scope) -> dict:
             pl, c = subject(left), _const(right)
             if c is _NO and isinstance(right, ast.Name):
                 c = scope.constants.get(right.id, _NO)
+            pr = _dotted(right) if c is _NO else None
+            if pl is not None and pr and isinstance(op, (ast.Is, ast.Eq)) and \
+                    (len(pl) == 1 or len(pl) == 2 and pl[0] == "self") and \
+                    all(isinstance(x, str) for x in pr) and (
+                        pr[0] in scope.imports or pr[0] in scope.imported or
+                        pr[0] in scope.defined) and \
+                    pr[0] not in scope.params and pr[0] not in scope.locals:
+                # ``self.post_sep1 is UNSET``, a sentinel the module imports
+                # or binds: what that name holds once the module ran (funcrun
+                # resolves it in a parameter and an attribute of ``self``)
+                chosen.setdefault(tuple(pl), f"_LxLate({'.'.join(pr)!r})")
+                continue
             got = _match_group(left, once, scope.params) if c is not _NO else None
             if got is not None and isinstance(x := _satisfying(op, c), str):
                 # a match of a pattern whose group ``k`` is that text (the
@@ -3696,6 +3800,14 @@ def _lookup_hints(v, first_changed: int, scope: _Scope) -> list:
     return out
 
 
+def _patched_methods(patch: str) -> list:
+    """``self.name`` for each method of ``self`` a patch makes raise
+    (``self._add_to_criteria = _lx_raise``): the run keeps it where the
+    class defines that method (funcrun keeps the class's own functions
+    over what an input sets, but for what it gives)."""
+    return re.findall(r"^(self\.\w+) = _lx_raise$", patch, re.M)
+
+
 def _given_attrs(paths) -> list:
     """``self.name`` for each subject that is an attribute of ``self``, or
     an item or attribute of one (``self._info['id']``): the run keeps the
@@ -3949,6 +4061,7 @@ def aimed_inputs(old, new, ch_old: set, ch_new: set, base: str = "") -> list:
     near: list = []             # ((path, [values], edge), version): changed lines, guards
     rest: list = []             # the rest of the function
     handlers: list = []
+    exits_passed: list = []     # (statements, shown, parameter): _early_exits passed
     extremes: list = []         # divisions' operands at the float's ends (_extreme_hints)
     scopes = {id(v): _Scope(v) for v in (old, new)}
     cli_of: dict = {}       # version -> its command-line hints
@@ -3987,6 +4100,15 @@ def aimed_inputs(old, new, ch_old: set, ch_new: set, base: str = "") -> list:
                 _Nodes([p for g in guards for p in _headers(g)] + list(changed)), scope))
             for g in guards + changed:
                 handlers.extend(_handler_hints(g, scope))
+            # what passes the early exits before the changed lines (``if
+            # self._states: raise RuntimeError(...)``), for the patches
+            # below that make an ``except`` run
+            passing = _holding_values(
+                [e for t in _early_exits(v, sorted({s.lineno for s in changed}))
+                 for e in _failing_parts(t)], _bound_once(v, scope), scope)
+            if passing and not exits_passed:
+                exits_passed.extend((_assign(list(p), x, scope), f"{'.'.join(p)} = {x}", p)
+                                    for p, x in passing.items())
             near.extend((h, v) for h in _parameter_alternatives(
                 v, changed + [p for g in guards for p in _headers(g)]))
             near.extend((h, v) for h in _class_report_hints(changed, scope))
@@ -3999,7 +4121,7 @@ def aimed_inputs(old, new, ch_old: set, ch_new: set, base: str = "") -> list:
             near.extend((h, v) for h in _clock_hints(v, changed, guards, scope))
             near.extend((h, v) for h in _range_hints(guards, scope))
             near.extend((h, v) for h in _conjunction_hints(v, changed, guards, scope))
-            near.extend((h, v) for h in _operand_hints(v, changed, scope))
+            near.extend((h, v) for h in _operand_hints(v, changed, scope, guards))
             near.extend((h, v) for h in _piece_hints(v, changed, guards, scope))
             near.extend((h, v) for h in _tuple_key_hints(v, scope))
             for st in _process_statements(v, scope):
@@ -4085,7 +4207,8 @@ def aimed_inputs(old, new, ch_old: set, ch_new: set, base: str = "") -> list:
                 seen.add((patch,))
                 # (a patch binding a parameter gives it, default or not)
                 out.append((head + "\n" + patch, f"aimed: {note}",
-                            [n for n in params if patch.startswith(f"{n} = ")]))
+                            [n for n in params if patch.startswith(f"{n} = ")] +
+                            _patched_methods(patch)))
     patched(handlers)
     singles = single([x for x in near if not x[0][2] or x[0][0] == "RAW"])
     # every subject near the edit at once
@@ -4110,7 +4233,21 @@ def aimed_inputs(old, new, ch_old: set, ch_new: set, base: str = "") -> list:
             shown.append(f"{'.'.join(path)} = {vals[0]}")
         for patch, note in handlers[:4]:
             out.append((head + "\n" + patch + "\n" + "\n".join(stmts),
-                        f"aimed: {note}, " + ", ".join(shown), named))
+                        f"aimed: {note}, " + ", ".join(shown),
+                        named + _patched_methods(patch)))
+    if exits_passed and handlers:
+        # the same patches with the early exits passed alone (every subject
+        # at its first value may leave the loop the handler is in unrun:
+        # ``requirements = []``)
+        stmts = [st for sts, _, _ in exits_passed for st in sts]
+        paths = [p for _, _, p in exits_passed]
+        given = [p[0] for p in paths if len(p) == 1 and p[0] in params] + _given_attrs(paths)
+        had = {o[0] for o in out}
+        for patch, note in handlers[:4]:
+            if head + "\n" + patch + "\n" + "\n".join(stmts) not in had:
+                out.append((head + "\n" + patch + "\n" + "\n".join(stmts),
+                            f"aimed: {note}, " + ", ".join(sh for _, sh, _ in exits_passed),
+                            given + _patched_methods(patch)))
     # the module's flags flipped (``if CHECK_LAST_MODIFIED:``) go with
     # every subject at once: statement -> flag
     flips = {after_module(name, x): name for sc in scopes.values() for name, x in sc.flags.items()}

@@ -2469,6 +2469,10 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
                 src = {a: x for a, x in src.items() if a not in skip}
                 for a, x in src.items():
                     try:
+                        if is_late(x):
+                            # (``self.sep = _LxLate('UNSET')``: the module's
+                            # sentinel, once the module ran)
+                            x = late(x)
                         if isinstance(getattr(type(obj), a, None), _SLOT):
                             # a ``__slots__`` name: its descriptor, not the
                             # instance dict a made-up base class gives, is
