@@ -2708,3 +2708,63 @@ def test_an_argument_given_apart_and_left_as_given_is_no_difference_of_the_call(
     # and arguments given alike are compared as they are
     a3 = dict(a, input=b["input"], args="['None', ['list']]")
     assert B._differences(a3, b) == ["args"]
+
+
+def test_an_aimed_input_that_failed_before_the_changed_lines_runs_again_on_one_that_reached_them():
+    # validators' _validate_optionals: '#' added to a fragment's pattern;
+    # the aimed ``fragment = '#'`` ran on the base prefix's ``query = True``
+    # and failed in parse_qs before the fragment was read, so the inputs
+    # that reached the changed lines held no '#' (a wrong "same" there)
+    old = d('''
+        import re
+        from urllib.parse import parse_qs
+
+        def optionals(path, query, fragment, strict):
+            ok = True
+            if path:
+                ok &= bool(re.match(r"[a-z/.]*", path))
+            try:
+                if query and parse_qs(query, strict_parsing=strict, separator="&"):
+                    ok &= True
+            except TypeError:
+                if query and parse_qs(query, strict_parsing=strict):
+                    ok &= True
+            if fragment:
+                ok &= bool(re.fullmatch(r"[0-9a-z?/:@]*", fragment, re.IGNORECASE))
+            return ok
+        ''')
+    new = old.replace('r"[0-9a-z?/:@]*"', 'r"[0-9a-z?/:@#]*"')
+    c = compare_sources(old, new, "optionals")
+    assert c.verdict == "changed", c
+    assert "(on an input that reached the changed lines)" in str(c.to_dict()), c.to_dict()
+
+
+def test_what_a_method_the_changed_lines_call_tests_of_self_is_aimed_at():
+    # xmltodict's endElement: ``self.force_cdata`` -> ``self._should_force_cdata
+    # (name, data)``, a method testing ``isinstance(self.force_cdata, bool)``
+    # and ``key in self.force_cdata``: the versions part on a container of
+    # other keys, which only the method's tests tell of (a wrong "same")
+    old = d('''
+        class Handler:
+            def __init__(self, force):
+                self.force = force
+
+            def _should_force(self, key):
+                if not self.force:
+                    return False
+                if isinstance(self.force, bool):
+                    return self.force
+                return key in self.force
+
+            def end(self, name, data):
+                if data and self.force:
+                    return {"#text": data}
+                return data
+        ''')
+    new = old.replace("if data and self.force:", "if data and self._should_force(name):")
+    a, b = function_versions(old, "m.py")["Handler.end"], function_versions(new, "m.py")["Handler.end"]
+    from lexecutor_c.apps.funcsource import changed_lines
+    lo, ln = changed_lines(a, b)
+    assert any(note.endswith("self.force = ('lx',)") for _, note, _ in D.aimed_inputs(a, b, lo, ln))
+    c = compare_sources(old, new, "Handler.end")
+    assert c.verdict == "changed", c

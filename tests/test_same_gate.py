@@ -826,3 +826,49 @@ def test_an_edit_of_the_float_functions_or_the_stripped_ends_is_not_called_same(
     assert note(tag, tag.replace('"private"', '"public"')) is None
     assert note(tag, tag.replace("base.rstrip()", "base.rstrip(' ')")) is not None
     assert note(tag, tag.replace("raise ValueError(name)", "raise KeyError(name)")) is None
+
+
+def test_an_edit_of_whether_repeated_items_are_kept_is_not_called_same():
+    # cattrs' _make_subclasses_tree: ``[cl] + [...]`` -> a dict of ``seen``
+    # keys, listed; resolvelib's Resolution.resolve: causes gathered in a
+    # list -> ``self._extract_causes(...)``, a method of the class that keys
+    # them by id.  The versions part only where an item comes twice, which
+    # the inputs alike never held: "same" was wrong, now "undecided"
+    old = textwrap.dedent('''
+        def tree(cl, subclasses):
+            return [cl] + [s for sub in subclasses(cl) for s in tree(sub, subclasses)]
+        ''')
+    new = textwrap.dedent('''
+        def tree(cl, subclasses):
+            seen = {cl: None}
+            for sub in subclasses(cl):
+                for s in tree(sub, subclasses):
+                    seen[s] = None
+            return list(seen)
+        ''')
+    a, b, (lo, ln) = _versions(old, new, "tree")
+    assert "(none -> a dict keyed by items)" in B._collapse_note(a, b, lo, ln)
+    cls = textwrap.dedent('''
+        class Resolution:
+            def _extract(self, found):
+                return list({id(i): i for c in found for i in c.information}.values())
+
+            def causes(self, found):
+                return [i for c in found for i in c.information]
+        ''')
+    a, b, (lo, ln) = _versions(cls, cls.replace(
+        "return [i for c in found for i in c.information]",
+        "return self._extract(found)"), "Resolution.causes")
+    assert "a dict keyed by items" in B._collapse_note(a, b, lo, ln)
+    # the same kinds on both sides (a set written another way), or none: no note
+    s = textwrap.dedent('''
+        def names(xs):
+            return set([x.name for x in xs])
+        ''')
+    a, b, (lo, ln) = _versions(s, s.replace("set([x.name for x in xs])",
+                                            "{x.name for x in xs}"), "names")
+    assert B._collapse_note(a, b, lo, ln) is None
+    a, b, (lo, ln) = _versions(old, old.replace("[cl] +", "[cl, cl] +"), "tree")
+    assert B._collapse_note(a, b, lo, ln) is None
+    c = compare_sources(old, new, "tree")
+    assert c.verdict != "same", c.detail

@@ -190,6 +190,11 @@ class Options:
         return self.predictor
 
 
+#: aimed inputs made again on an input that reached the changed lines
+#: (the input source's _rebase)
+_REBASED = 6
+
+
 @dataclass
 class Input:
     prefix: str = ""
@@ -3163,7 +3168,8 @@ def _check_function(old: Version, new: Version, opts: Options, test_inputs: Opti
                  _params_never_given(one_side, agree) or
                  _absent_reads_note(old, new, ch_old, ch_new) or
                  _precision_note(old, new, ch_old, ch_new) or
-                 _text_ends_note(old, new, ch_old, ch_new)) is not None:
+                 _text_ends_note(old, new, ch_old, ch_new) or
+                 _collapse_note(old, new, ch_old, ch_new)) is not None:
             fc.verdict = UNDECIDED
             fc.detail = f"{n} input{'s' if n != 1 else ''} ran the changed lines in both " \
                 f"versions, alike, but {callee_note}" + sig_note
@@ -3424,6 +3430,69 @@ def _text_ends_note(old: Version, new: Version, ch_old: set, ch_new: set) -> Opt
         (", ".join(so) or "none") + " -> " + (", ".join(sn) or "none") + \
         "): the versions part only on texts with whitespace there, which inputs alike " \
         "on a few do not rule out"
+
+
+def _own_callee(v: Version, f):
+    """The ``def`` of the module (or of the method's class, for
+    ``self.name``) that the call of ``f`` runs; None for another."""
+    import ast
+    if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and \
+            f.value.id in ("self", "cls") and getattr(v, "cls", None) is not None:
+        body, name = v.cls.body, f.attr
+    elif isinstance(f, ast.Name) and getattr(v, "module", None) is not None:
+        body, name = v.module.body, f.id
+    else:
+        return None
+    return next((st for st in body if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef))
+                 and st.name == name and st is not v.node), None)
+
+
+def _collapsing(v: Version, lines: set) -> list:
+    """What the changed lines, and the functions of the module they call,
+    build that holds each item once (the kinds, sorted): ``keyed`` for a dict built
+    from items (a comprehension, ``dict()``, ``fromkeys``, keys set to None
+    or True one by one), ``set`` for a set (a comprehension, a literal,
+    ``set()``, ``frozenset()``)."""
+    import ast
+    nodes = list(_on_lines(v, lines))
+    for n in list(nodes):
+        if isinstance(n, ast.Call) and (f := _own_callee(v, n.func)) is not None:
+            nodes.extend(ast.walk(f))
+    out = []
+    for n in nodes:
+        if isinstance(n, ast.DictComp) or isinstance(n, ast.Call) and (
+                isinstance(n.func, ast.Name) and n.func.id in ("dict", "OrderedDict") and
+                n.args or isinstance(n.func, ast.Attribute) and n.func.attr == "fromkeys"):
+            out.append("keyed")
+        elif isinstance(n, ast.Dict) and n.values and all(
+                isinstance(x, ast.Constant) and x.value in (None, True) for x in n.values):
+            out.append("keyed")
+        elif isinstance(n, ast.Assign) and any(isinstance(t, ast.Subscript) for t in n.targets) \
+                and isinstance(n.value, ast.Constant) and n.value.value in (None, True):
+            out.append("keyed")
+        elif isinstance(n, (ast.SetComp, ast.Set)) or isinstance(n, ast.Call) and \
+                isinstance(n.func, ast.Name) and n.func.id in ("set", "frozenset") and n.args:
+            out.append("set")
+    return sorted(set(out))
+
+
+def _collapse_note(old: Version, new: Version, ch_old: set, ch_new: set) -> Optional[str]:
+    """Why inputs alike do not show an edit of whether repeated items are
+    kept (``[cl] + [...]`` -> a dict of ``seen`` keys; causes gathered in a
+    list -> ``{id(i): i ...}.values()``): the versions part only where an
+    item comes twice, which inputs aimed at the edit's conditions seldom
+    hold.  None where the changed lines of both versions (and what of the
+    module they call) build such dicts and sets alike."""
+    co, cn = _collapsing(old, ch_old), _collapsing(new, ch_new)
+    if co == cn:
+        return None
+    say = {"keyed": "a dict keyed by items", "set": "a set"}
+
+    def told(kinds):
+        return ", ".join(say[k] for k in kinds) or "none"
+    return f"the edit changes what holds each item once ({told(co)} -> {told(cn)}): " \
+        "the versions part only where an item comes twice, which inputs alike on a " \
+        "few do not rule out"
 
 
 def _one_side_params(old: Version, new: Version, ch_old: set, ch_new: set) -> list:
@@ -4454,6 +4523,14 @@ class _InputSource:
         # import Never`` for the module's own ``class Never``) is dropped
         self.own_defs = _module_defs(old) | _module_defs(new)
         self.swap_tries: set = set()    # (parameter, value) given to tell them apart
+        # aimed inputs again on an input that reached the changed lines in
+        # both versions (_rebase): the head each aimed prefix begins with,
+        # that input's (prefix, given), those waiting for one, how many made
+        self.aimed_head: Optional[str] = None
+        self.reached_both: Optional[tuple] = None
+        self.unplaced: list = []
+        self.rebased = 0
+        self.rebased_at = 0     # where the next goes in the guided queue
         self.literals = {repr(n.value) for v in (old, new) for n in ast.walk(v.node)
                          if isinstance(n, ast.Constant)}
         self.guided = 0
@@ -4496,6 +4573,8 @@ class _InputSource:
         if opts.aimed:
             from .diffinputs import aimed_inputs
             base = (props.get("new") or props.get("old") or [None])[0]
+            self.aimed_head = STAND_IN + ("\n" + base.prefix if base is not None and
+                                          base.prefix else "")
             try:
                 aimed = aimed_inputs(old, new, ch_old, ch_new,
                                      base.prefix if base is not None else "")
@@ -4600,9 +4679,58 @@ class _InputSource:
             self.plans.setdefault(inp.prefix, inp.plan)
         (self.guided_queue if guided else self.queue).append(inp)
 
+    def _rebase(self, inp: Input, ro: dict, rn: dict) -> None:
+        """An aimed input whose runs failed before the changed lines (what
+        the base prefix gave the other parameters: ``query = True`` where
+        the function parses a text) again on the prefix of an input that
+        reached the changed lines in both versions, with what it aims at
+        set last (``fragment = '#'``); those that fail before any input
+        reached them wait for one (``_REBASED`` inputs at most)."""
+        if inp.call or inp.reshape or inp.prefix is None:
+            return
+        hit = [set(r.get("lines", r.get("reached", ()))) & self.ch[k]
+               for k, r in (("old", ro), ("new", rn))]
+        if all(hit):
+            if self.reached_both is None:
+                self.reached_both = (inp.prefix, inp.given)
+                waiting, self.unplaced = self.unplaced, []
+                for w in waiting:
+                    self._rebase_one(w)
+            return
+        if any(hit) or not inp.note.startswith("aimed") or self.aimed_head is None or \
+                not inp.prefix.startswith(self.aimed_head) or \
+                not any(str(r.get("outcome", "")).startswith("raised:") for r in (ro, rn)):
+            return
+        if self.reached_both is None:
+            if len(self.unplaced) < _REBASED:
+                self.unplaced.append(inp)
+            return
+        self._rebase_one(inp)
+
+    def _rebase_one(self, inp: Input) -> None:
+        if self.rebased >= _REBASED or self.reached_both is None:
+            return
+        base, given = self.reached_both
+        if base.startswith(self.aimed_head):
+            base = base[len(self.aimed_head):]
+        elif base.startswith(STAND_IN):
+            base = base[len(STAND_IN):]
+        tail = inp.prefix[len(self.aimed_head):]
+        self.rebased += 1
+        n = len(self.guided_queue)
+        self._add(dataclasses.replace(
+            inp, prefix=self.aimed_head + "\n" + base.strip("\n") + "\n" + tail.strip("\n"),
+            note=f"{inp.note} (on an input that reached the changed lines)"[:200],
+            given=tuple(dict.fromkeys(tuple(given) + tuple(inp.given)))), guided=True)
+        if len(self.guided_queue) > n:
+            # (before the guidance waiting: what it aims at is the edit)
+            self.guided_queue.insert(self.rebased_at, self.guided_queue.pop())
+            self.rebased_at += 1
+
     def feedback(self, inp: Input, ro: dict, rn: dict) -> None:
         self.cov["old"].update(ro.get("reached", ()))
         self.cov["new"].update(rn.get("reached", ()))
+        self._rebase(inp, ro, rn)
         if self.swaps and not inp.call and len(self.swap_tries) < _SWAP_INPUTS:
             self._swap_inputs(inp, ro, rn)
         tried = self.attr_tries.pop(inp.key(), None)

@@ -2240,6 +2240,44 @@ def _match_group(e, once: dict, params) -> Optional[tuple]:
     return None
 
 
+def _callee_self_hints(v, changed: list, scope: _Scope) -> list:
+    """Hints for the attributes of ``self`` that the methods of the class
+    the changed lines call test (one level down: ``if data and
+    self._should_force_cdata(name, data)``, a method that tests
+    ``isinstance(self.force_cdata, bool)`` and ``key in
+    self.force_cdata``): what the method's answer turns on is the object's
+    state, which the input gives."""
+    cls = getattr(v, "cls", None)
+    if cls is None:
+        return []
+    defs = {st.name: st for st in cls.body
+            if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef)) and st is not v.node}
+    out, seen = [], set()
+    for s in changed:
+        for n in ast.walk(s):
+            if not (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and
+                    isinstance(n.func.value, ast.Name) and n.func.value.id == "self" and
+                    n.func.attr in defs and n.func.attr not in seen):
+                continue
+            seen.add(n.func.attr)
+            for st in ast.walk(defs[n.func.attr]):
+                tests = [st.test] if isinstance(st, (ast.If, ast.While, ast.IfExp)) else \
+                    [st.value] if isinstance(st, ast.Return) and st.value is not None else []
+                for t in tests:
+                    out.extend(h for h in _hints(t, scope)
+                               if isinstance(h[0], list) and h[0][:1] == ["self"])
+                    # ``key in self.force_cdata``, the key the method's own:
+                    # a container that holds another key
+                    for c in ast.walk(t):
+                        if isinstance(c, ast.Compare) and len(c.ops) == 1 and \
+                                isinstance(c.ops[0], (ast.In, ast.NotIn)) and \
+                                (p := _dotted(c.comparators[0])) and p[0] == "self" and \
+                                len(p) == 2 and isinstance(p[1], str) and \
+                                _const(c.left) is _NO:
+                            out.append((p, ["('lx',)"], False))
+    return out
+
+
 def _guard_tests(guards: list, lines) -> list:
     """The tests of the ``if`` and ``while`` statements of ``guards`` whose
     body (not ``else``) holds one of ``lines``."""
@@ -4112,6 +4150,7 @@ def aimed_inputs(old, new, ch_old: set, ch_new: set, base: str = "") -> list:
             near.extend((h, v) for h in _parameter_alternatives(
                 v, changed + [p for g in guards for p in _headers(g)]))
             near.extend((h, v) for h in _class_report_hints(changed, scope))
+            near.extend((h, v) for h in _callee_self_hints(v, changed, scope))
             near.extend((h, v) for h in _store_hints(v.node, changed, scope))
             near.extend((h, v) for h in _rounding_hints(changed, scope))
             near.extend((h, v) for h in _stripped_hints(v, changed, scope))
