@@ -193,6 +193,7 @@ class Options:
 #: aimed inputs made again on an input that reached the changed lines
 #: (the input source's _rebase)
 _REBASED = 6
+_REBASED_NOTE = "(on an input that reached the changed lines)"
 
 
 @dataclass
@@ -4527,6 +4528,8 @@ class _InputSource:
         # both versions (_rebase): the head each aimed prefix begins with,
         # that input's (prefix, given), those waiting for one, how many made
         self.aimed_head: Optional[str] = None
+        self.aimed_base: Optional[str] = None
+        self.base_failures: set = set()     # (outcome, line) the base prefix's runs raised
         self.reached_both: Optional[tuple] = None
         self.unplaced: list = []
         self.rebased = 0
@@ -4575,6 +4578,7 @@ class _InputSource:
             base = (props.get("new") or props.get("old") or [None])[0]
             self.aimed_head = STAND_IN + ("\n" + base.prefix if base is not None and
                                           base.prefix else "")
+            self.aimed_base = base.prefix if base is not None else None
             try:
                 aimed = aimed_inputs(old, new, ch_old, ch_new,
                                      base.prefix if base is not None else "")
@@ -4680,14 +4684,19 @@ class _InputSource:
         (self.guided_queue if guided else self.queue).append(inp)
 
     def _rebase(self, inp: Input, ro: dict, rn: dict) -> None:
-        """An aimed input whose runs failed before the changed lines (what
-        the base prefix gave the other parameters: ``query = True`` where
-        the function parses a text) again on the prefix of an input that
-        reached the changed lines in both versions, with what it aims at
-        set last (``fragment = '#'``); those that fail before any input
-        reached them wait for one (``_REBASED`` inputs at most)."""
+        """An aimed input whose runs failed before the changed lines as the
+        base prefix's own runs did (what the base gave the other
+        parameters: ``query = True`` where the function parses a text)
+        again on the prefix of an input that reached the changed lines in
+        both versions, with what it aims at set last (``fragment = '#'``);
+        those that fail before any input reached them wait for one
+        (``_REBASED`` inputs at most, none made again)."""
         if inp.call or inp.reshape or inp.prefix is None:
             return
+        failed = {(str(r.get("outcome")), r.get("line")) for r in (ro, rn)
+                  if str(r.get("outcome", "")).startswith("raised:")}
+        if self.aimed_base is not None and inp.prefix == self.aimed_base:
+            self.base_failures |= failed
         hit = [set(r.get("lines", r.get("reached", ()))) & self.ch[k]
                for k, r in (("old", ro), ("new", rn))]
         if all(hit):
@@ -4697,9 +4706,12 @@ class _InputSource:
                 for w in waiting:
                     self._rebase_one(w)
             return
+        # (only where the runs failed as the base prefix's own runs did: the
+        # base's values, not the aimed one, stopped them -- an aimed value
+        # that fails a check of its own is no better on another base)
         if any(hit) or not inp.note.startswith("aimed") or self.aimed_head is None or \
-                not inp.prefix.startswith(self.aimed_head) or \
-                not any(str(r.get("outcome", "")).startswith("raised:") for r in (ro, rn)):
+                _REBASED_NOTE in inp.note or not inp.prefix.startswith(self.aimed_head) or \
+                not failed or not failed <= self.base_failures:
             return
         if self.reached_both is None:
             if len(self.unplaced) < _REBASED:
@@ -4720,7 +4732,7 @@ class _InputSource:
         n = len(self.guided_queue)
         self._add(dataclasses.replace(
             inp, prefix=self.aimed_head + "\n" + base.strip("\n") + "\n" + tail.strip("\n"),
-            note=f"{inp.note} (on an input that reached the changed lines)"[:200],
+            note=f"{inp.note[:150]} {_REBASED_NOTE}",
             given=tuple(dict.fromkeys(tuple(given) + tuple(inp.given)))), guided=True)
         if len(self.guided_queue) > n:
             # (before the guidance waiting: what it aims at is the edit)
