@@ -11,7 +11,7 @@ from lexecutor_c.apps import behaviour as B
 from lexecutor_c.apps import diffinputs as D
 from lexecutor_c.apps.compare import compare_sources
 from lexecutor_c.apps.funcrun import _norm
-from lexecutor_c.apps.funcsource import build_driver, function_versions
+from lexecutor_c.apps.funcsource import build_driver, changed_lines, function_versions
 
 
 def d(s):
@@ -2768,3 +2768,147 @@ def test_what_a_method_the_changed_lines_call_tests_of_self_is_aimed_at():
     assert any(note.endswith("self.force = ('lx',)") for _, note, _ in D.aimed_inputs(a, b, lo, ln))
     c = compare_sources(old, new, "Handler.end")
     assert c.verdict == "changed", c
+
+
+def test_a_name_the_module_never_binds_is_a_name_error_not_a_made_up_value():
+    # isodate's parse_duration: ``isinstance(s, (str, unicode))`` ->
+    # ``isinstance(s, basestring)`` with ``basestring = str`` bound on
+    # Python 3; the old module never binds ``unicode``, so every real run
+    # raises NameError there -- a made-up ``unicode`` made the two alike
+    # ('same')
+    old = d('''
+        import re
+
+        def parse(text):
+            if not isinstance(text, (str, unicode)):
+                raise TypeError("Expecting a string %r" % text)
+            m = re.match(r"P(\\d+)D", text)
+            return int(m.group(1)) if m else None
+        ''')
+    new = old.replace("import re\n", "import re\nimport sys\n\nif sys.version_info >= (3,):\n"
+                      "    basestring = str\n").replace("(str, unicode)", "basestring")
+    c = compare_sources(old, new, "parse")
+    assert c.verdict == "changed", c
+    assert "NameError" in c.detail and "'unicode'" in c.detail, c.detail
+    # a name read under a handler of NameError, or one a star import may
+    # bind, is no such evidence
+    caught = old.replace("    if not isinstance(text, (str, unicode)):\n"
+                         "        raise TypeError(\"Expecting a string %r\" % text)\n",
+                         "    try:\n        kinds = (str, unicode)\n"
+                         "    except NameError:\n        kinds = (str,)\n"
+                         "    if not isinstance(text, kinds):\n"
+                         "        raise TypeError(\"Expecting a string %r\" % text)\n")
+    assert "except NameError" in caught
+    vs = function_versions(caught, "m.py")["parse"]
+    assert B.never_bound(vs) == frozenset()
+    starred = "from os.path import *\n" + old
+    assert B.never_bound(function_versions(starred, "m.py")["parse"]) == frozenset()
+    assert B.never_bound(function_versions(old, "m.py")["parse"]) == {"unicode"}
+    # nor a name read only after another made-up value led the run there
+    # (a made-up ``PY2`` into a branch no real run takes)
+    v = function_versions(old, "m.py")["parse"]
+    r = {"injected": [["name", "PY2", v.first_line + 1], ["name", "unicode", v.first_line + 2]]}
+    assert B._never_bound_read(r, v, frozenset({"unicode"}), 0) is None
+    r = {"injected": [["name", "helper", 1], ["name", "unicode", v.first_line + 1]]}
+    assert B._never_bound_read(r, v, frozenset({"unicode"}), 0) == ("unicode", v.first_line + 1)
+
+
+def test_a_conversion_one_version_drops_is_given_values_of_other_kinds():
+    # validators' _check_private_ip: ``return bool(is_private)`` ->
+    # ``return is_private``; every input gave a bool (or a made-up value),
+    # which passes bool() unchanged ('undecided'); 1 or 'a' does not
+    old = d('''
+        import re
+
+        def check(value, is_private):
+            if re.match(r"^10\\.", value) or re.match(r"^192\\.168\\.", value):
+                return bool(is_private)
+            else:
+                return not bool(is_private)
+        ''')
+    new = old.replace("bool(is_private)", "is_private")
+    c = compare_sources(old, new, "check")
+    assert c.verdict == "changed", c
+    a, b = function_versions(old, "m.py")["check"], function_versions(new, "m.py")["check"]
+    hints = D._conversion_hints(a, b, *changed_lines(a, b), D._Scope(b))
+    assert hints and hints[0][0] == ["is_private"] and "1" in hints[0][1], hints
+    # a conversion both versions make gives no such values
+    both = old.replace("not bool(is_private)", "bool(not is_private)")
+    a2 = function_versions(both, "m.py")["check"]
+    assert D._conversion_hints(a, a2, *changed_lines(a, a2), D._Scope(a2)) == []
+
+
+def test_a_name_read_under_the_codes_own_name_error_handler_is_not_made_up():
+    # webcolors: ``try: unicode`` / ``except NameError: unicode = str`` at
+    # the module's top; a made-up ``unicode`` kept the handler from running,
+    # so ``isinstance(input, unicode)`` failed on every text and the edit
+    # ``unicode`` -> ``str`` was called 'changed' on a preserving edit
+    old = d('''
+        try:
+            unicode
+        except NameError:
+            unicode = str
+
+
+        def parse(input):
+            if not isinstance(input, unicode) or len(input) != 7:
+                raise ValueError("must be a text of seven characters")
+            if input[0] != "#":
+                raise ValueError("must begin with '#'")
+            return int(input[1:3], 16), int(input[3:5], 16), int(input[5:7], 16)
+        ''')
+    new = old.replace("isinstance(input, unicode)", "isinstance(input, str)")
+    c = compare_sources(old, new, "parse")
+    assert c.verdict != "changed", c
+    from lexecutor_c.apps.funcrun import name_error_spans
+    assert name_error_spans(old) == [((2, 4), (2, 11))]
+    # (a broader handler is no test for the name: the read stays made up)
+    assert name_error_spans(old.replace("except NameError:", "except Exception:")) == []
+
+
+def test_a_stream_an_input_gives_is_read_by_the_function_not_by_its_record():
+    # python-dotenv's Reader.__init__: ``stream.read()`` ->
+    # ``stream.read().removeprefix("\ufeff")``; a stream holding a text that
+    # starts with the mark is aimed at it, and the record of the input (and
+    # of the module's globals) before the call must not read it first (it
+    # did: the function read '' in both versions, 'undecided')
+    old = d('''
+        class Reader:
+            def __init__(self, stream):
+                self.string = stream.read()
+                self.position = 0
+        ''')
+    new = old.replace("stream.read()", 'stream.read().removeprefix("\\ufeff")')
+    c = compare_sources(old, new, "Reader.__init__")
+    assert c.verdict == "changed", c
+    assert "ufeff" in c.detail, c.detail
+    a, b = function_versions(old, "m.py")["Reader.__init__"], \
+        function_versions(new, "m.py")["Reader.__init__"]
+    hints = D._stripped_hints(b, D._changed_nodes(b, changed_lines(a, b)[1])[0], D._Scope(b))
+    assert (["stream"], ["__import__('io').StringIO('\\ufeff1')"], False) in hints, hints
+    # (and a parameter stripped of whitespace gets a text with whitespace
+    # at that end)
+    w = function_versions(d('''
+        def tag(name):
+            return name.rstrip().upper()
+        '''), "m.py")["tag"]
+    got = D._stripped_hints(w, list(w.node.body), D._Scope(w))
+    assert (["name"], ["'1 '"], False) in got, got
+
+
+def test_the_name_loader_under_a_name_error_handler_raises_only_at_its_sites():
+    from lexecutor_c.apps import funcrun as F
+    env: dict = {"x": 1}
+    asked = []
+
+    def load(iid, name, *rest):
+        asked.append((iid, name))
+        return "made-up"
+    n_ = F._raising_names(load, {2, 5}, env)
+    assert n_(2, "x") == 1 and n_(2, "len") is len
+    assert n_(3, "y") == "made-up" and asked == [(3, "y")]
+    with pytest.raises(NameError, match="'unicode'"):
+        n_(2, "unicode")
+    assert n_(5, "z", lambda: 7) == 7
+    assert n_(5, "z", lambda: 7, {"z": 9}) == 9     # (a class body's own name)
+    assert asked == [(3, "y")]

@@ -872,3 +872,36 @@ def test_an_edit_of_whether_repeated_items_are_kept_is_not_called_same():
     assert B._collapse_note(a, b, lo, ln) is None
     c = compare_sources(old, new, "tree")
     assert c.verdict != "same", c.detail
+
+
+def test_an_edit_of_when_a_text_is_stripped_is_not_called_same():
+    # xmltodict's endElement: ``if self.strip_whitespace and data and item:``
+    # -> ``if self.strip_whitespace and data:`` over ``data = data.strip()``;
+    # the parsed documents of the tests ran it alike in both versions
+    # ('same'): none had a text-only element with whitespace at its ends
+    from lexecutor_c.apps import behaviour as B
+    from lexecutor_c.apps.funcsource import changed_lines, function_versions
+    old = textwrap.dedent('''
+        def end(self, name):
+            data = self.data
+            item = self.item
+            if self.strip and data and item:
+                data = data.strip() or None
+            return data
+        ''')
+    new = old.replace("if self.strip and data and item:", "if self.strip and data:")
+
+    def note(a_src, b_src):
+        a, b = function_versions(a_src, "m.py")["end"], function_versions(b_src, "m.py")["end"]
+        return B._strip_guard_note(a, b, *changed_lines(a, b))
+    n = note(old, new)
+    assert n is not None and "self.strip and data and item: strip()" in n, n
+    # the same test with its branches swapped is no edit of when
+    swapped = old.replace("if self.strip and data and item:\n        data = data.strip() or None\n",
+                          "if not (self.strip and data and item):\n        pass\n    else:\n"
+                          "        data = data.strip() or None\n")
+    assert swapped != old
+    assert note(old, swapped) is None
+    # nor a test edited that guards no strip
+    other = old.replace("data = data.strip() or None", "data = data or None")
+    assert note(other, other.replace("and item:", "and item is not None:")) is None

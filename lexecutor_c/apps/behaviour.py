@@ -48,7 +48,7 @@ from typing import Optional
 from ..engine import sandbox
 from .callees import swapped_calls, telling_values, told_apart
 from .funcrun import (AFTER_MODULE, COMPUTING_MARK, PACKAGE_MARK, after_module, handled_spans,
-                      prepare, quiet_spans, run_case, snapshot)
+                      name_error_spans, prepare, quiet_spans, run_case, snapshot)
 from .diffinputs import STAND_IN, handles_bytes
 from .funcsource import (Version, _names_read, bound_names, build_driver, changed_lines,
                          defaulted_params,
@@ -272,7 +272,8 @@ class _Side:
                      "varargs": varargs, "varkw": _varkw_names(v, other),
                      "changed": sorted(changed),
                      "class_attrs": list(class_attrs), "construct": construct,
-                     "handled_spans": handled_spans(d.text), "guards": _param_guards(v),
+                     "handled_spans": handled_spans(d.text),
+                     "name_spans": name_error_spans(d.text), "guards": _param_guards(v),
                      "closed": closed_classes(v.module),
                      "quiet_spans": quiet_spans(d.text, (d.target_first, d.target_last),
                                                 _assert_tests(other))}
@@ -2393,6 +2394,84 @@ def _one_sided_reads(old: Version, new: Version) -> tuple:
     return frozenset(a - b), frozenset(b - a)
 
 
+#: names that code can reach without binding them: a module's own dunders,
+#: gettext's ``_``
+_NEVER_UNBOUND = frozenset({"_"})
+#: what can bind a module's globals out of sight of its text
+_BINDS_UNSEEN = frozenset({"globals", "exec", "eval", "vars", "__builtins__", "builtins",
+                           "__dict__", "setattr", "locals"})
+#: exceptions a handler catches a NameError by
+_CATCH_NAME_ERROR = frozenset({"NameError", "Exception", "BaseException"})
+
+
+def never_bound(v: Version) -> frozenset:
+    """The names ``v``'s function reads as globals that its whole module
+    never binds and that are no builtins of this Python: each read is a
+    NameError of every real run (``unicode``, ``basestring`` of Python 2).
+    None where the module can bind names out of sight of its text (a star
+    import, ``globals()``, ``exec``, ``setattr``, ``builtins``), nor a name
+    read inside a ``try`` whose handler catches a NameError."""
+    mod = v.module
+    bound = bound_names(mod)
+    if "*" in bound:
+        return frozenset()
+    for n in ast.walk(mod):
+        if isinstance(n, ast.Name) and n.id in _BINDS_UNSEEN or \
+                isinstance(n, ast.Attribute) and n.attr in _BINDS_UNSEEN:
+            return frozenset()
+        if isinstance(n, ast.ExceptHandler) and n.name:
+            bound.add(n.name)
+        elif isinstance(n, (ast.Global, ast.Nonlocal)):
+            bound.update(n.names)
+        elif isinstance(n, (ast.MatchAs, ast.MatchStar)) and n.name:
+            bound.add(n.name)
+        elif isinstance(n, ast.MatchMapping) and n.rest:
+            bound.add(n.rest)
+    caught = set()
+    for t in ast.walk(v.node):
+        if not isinstance(t, (ast.Try, getattr(ast, "TryStar", ast.Try))):
+            continue
+        types = [h.type for h in t.handlers]
+        names = {x.id if isinstance(x, ast.Name) else x.attr if isinstance(x, ast.Attribute)
+                 else "" for ty in types if ty is not None
+                 for x in (ty.elts if isinstance(ty, ast.Tuple) else [ty])}
+        if None in types or names & _CATCH_NAME_ERROR:
+            caught |= {n.id for s in t.body for n in ast.walk(s) if isinstance(n, ast.Name)}
+    return frozenset(
+        n.id for n in ast.walk(v.node)
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id not in bound
+        and n.id not in caught and n.id not in _NEVER_UNBOUND
+        and not (n.id.startswith("__") and n.id.endswith("__"))
+        and not hasattr(builtins, n.id))
+
+
+def _never_bound_read(r: dict, v: Version, names: frozenset, off: int) -> Optional[tuple]:
+    """``(name, line)`` where a run read first, of the made-up values it
+    was given in ``v``'s function, one for a name of ``names``
+    (:func:`never_bound`): the version's real run raises a NameError
+    there.  None where another made-up value came first in the function (a
+    made-up ``PY2`` leads into a branch no real run takes), or the input
+    itself was made up."""
+    if not names:
+        return None
+    for x in r.get("injected") or ():
+        if len(x) < 3:
+            continue
+        if not isinstance(x[2], int):
+            return None     # (a made-up argument)
+        line = x[2] - off
+        if not v.first_line <= line <= v.last_line:
+            continue        # (the module's setup, a callee)
+        return (x[1], line) if x[0] == "name" and x[1] in names else None
+    return None
+
+
+def _reads_made_up(r: dict, names: frozenset) -> bool:
+    """Whether a run was given a made-up value for a name of ``names``."""
+    return any(len(x) >= 2 and x[0] == "name" and x[1] in names
+               for x in r.get("injected") or ())
+
+
 def _failed_on_one_sided_made_up(runs: tuple, offsets: tuple, one_sided: tuple) -> bool:
     """Did exactly one of two runs raise, on a line where it was given a
     made-up value for a name that only its version reads
@@ -2771,6 +2850,9 @@ def _check_function(old: Version, new: Version, opts: Options, test_inputs: Opti
     asked = _asked_attributes(old) | _asked_attributes(new)
     one_sided = _one_sided_reads(old, new)
     marks = _edit_marks(old, new, ch_old, ch_new)
+    # names a version reads that its module never binds: a NameError there
+    unbound = (never_bound(old), never_bound(new))
+    unbound_note = ""
     old_only, new_only = _swapped_sides(old, new)
     swapped = old_only | new_only
     # (the global names among them: a made-up value of one shows as itself)
@@ -2877,6 +2959,29 @@ def _check_function(old: Version, new: Version, opts: Options, test_inputs: Opti
             continue
         ran_old |= h_old
         ran_new |= h_new
+        if unbound[0] or unbound[1]:
+            nb = [_never_bound_read(r, v, u, side.driver.offset)
+                  for r, v, u, side in zip((ro, rn), (old, new), unbound, sides)]
+            i = 0 if nb[0] is not None else 1
+            other = (ro, rn)[1 - i]
+            if (nb[0] is None) != (nb[1] is None) and \
+                    not _reads_made_up(other, unbound[1 - i]) and \
+                    other.get("outcome") != "raised:NameError":
+                # one version read, before any other made-up value in it, a
+                # name its module never binds (``(str, unicode)``): its real
+                # run raises a NameError there, the other's does not
+                name, line = nb[i]
+                fail = {"outcome": "raised:NameError", "line": line,
+                        "message": f"name '{name}' is not defined",
+                        "input": (ro, rn)[i].get("input")}
+                pair = (fail, rn) if i == 0 else (ro, fail)
+                unbound_note = f" ({('old', 'new')[i]} reads '{name}' at line {line}, " \
+                    "a name its module never binds and no builtin: a NameError of every " \
+                    "run that gets there)"
+                best, best_score = (inp, pair[0], pair[1], ["outcome"], False), 2
+                reached = True
+                results.append((inp, pair[0], pair[1], False))
+                break
         diff = _differences(ro, rn, raise_forms, opts.points == "change")
         if diff and inp.call and inp.call.get("entry") and _apart_before_target(ro, rn):
             # a caller's run that went another way before the function ran
@@ -3060,8 +3165,9 @@ def _check_function(old: Version, new: Version, opts: Options, test_inputs: Opti
             ro, rn = sides[0].run(inp, opts, decorated=True), \
                 sides[1].run(inp, opts, decorated=True)
             fc.runs += 2
-            if not ro.get("decorated") or not rn.get("decorated"):
-                break           # no wrapper to call in one version
+            if not ro.get("decorated") and old.node.decorator_list or \
+                    not rn.get("decorated") and new.node.decorator_list:
+                break           # no wrapper to call in a version that has decorators
             real = [k for k in _differences(ro, rn, raise_forms) if k != "points"]
             if not real:
                 continue
@@ -3115,7 +3221,7 @@ def _check_function(old: Version, new: Version, opts: Options, test_inputs: Opti
         fc.verdict = CHANGED
         fc.reached = True
         fc.evidence = "injected" if weak else "concrete"
-        fc.detail = _summary_of(real[0], ro, rn) + sig_note
+        fc.detail = _summary_of(real[0], ro, rn) + unbound_note + sig_note
         fc.input = inp.show()
         fc.input["arguments"] = rn.get("input") or ro.get("input")
         fc.old, fc.new = _describe(ro), _describe(rn)
@@ -3170,6 +3276,7 @@ def _check_function(old: Version, new: Version, opts: Options, test_inputs: Opti
                  _absent_reads_note(old, new, ch_old, ch_new) or
                  _precision_note(old, new, ch_old, ch_new) or
                  _text_ends_note(old, new, ch_old, ch_new) or
+                 _strip_guard_note(old, new, ch_old, ch_new) or
                  _collapse_note(old, new, ch_old, ch_new)) is not None:
             fc.verdict = UNDECIDED
             fc.detail = f"{n} input{'s' if n != 1 else ''} ran the changed lines in both " \
@@ -3431,6 +3538,40 @@ def _text_ends_note(old: Version, new: Version, ch_old: set, ch_new: set) -> Opt
         (", ".join(so) or "none") + " -> " + (", ".join(sn) or "none") + \
         "): the versions part only on texts with whitespace there, which inputs alike " \
         "on a few do not rule out"
+
+
+def _strip_guard_note(old: Version, new: Version, ch_old: set, ch_new: set) -> Optional[str]:
+    """Why inputs alike do not show an edit of when a text is stripped: a
+    test on the changed lines (an ``if``, a conditional expression) whose
+    branches strip (``if strip and data and item:`` -> ``if strip and
+    data:`` over ``data = data.strip()``).  The versions part only on texts
+    with whitespace at an end where the two tests differ, which inputs
+    aimed at the edit's other conditions seldom have.  None where no test
+    of the changed lines guards a strip."""
+    import ast
+
+    def guarded(v, lines) -> list:
+        out = []
+        for n in ast.walk(v.node):
+            if isinstance(n, (ast.If, ast.IfExp)) and n.test.lineno in lines:
+                branches = (n.body + n.orelse) if isinstance(n, ast.If) else [n.body, n.orelse]
+                calls = sorted({f"{c.func.attr}()" for b in branches for c in ast.walk(b)
+                                if isinstance(c, ast.Call) and
+                                isinstance(c.func, ast.Attribute) and c.func.attr in _STRIPS})
+                test = n.test
+                if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not) and \
+                        n.orelse:
+                    test = test.operand      # (its branches swapped: the same test)
+                if calls:
+                    out.append(f"{ast.unparse(test)[:60]}: {', '.join(calls)}")
+        return out
+    go, gn = guarded(old, ch_old), guarded(new, ch_new)
+    if not go and not gn or go == gn:
+        return None
+    return "the edit changes when its text is stripped (" + ("; ".join(go) or "none") + \
+        " -> " + ("; ".join(gn) or "none") + "): the versions part only on texts with " \
+        "whitespace at an end where the tests differ, which inputs alike on a few do not " \
+        "rule out"
 
 
 def _own_callee(v: Version, f):

@@ -3198,6 +3198,72 @@ _STRIPS = {"lstrip": "head", "removeprefix": "head", "rstrip": "tail",
            "removesuffix": "tail", "strip": "both"}
 
 
+#: values of other kinds than a conversion makes, for a subject the edit
+#: converts in one version and reads as it is in the other
+_UNCONVERTED = {
+    "bool": ["1", "0", "'a'", "''", "[1]", "None"],
+    "int": ["1.5", "'1'", "True"],
+    "float": ["1", "'1.5'", "True"],
+    "str": ["1", "b'a'", "None"],
+    "list": ["(1, 2)", "'ab'", "iter([1, 2])"],
+    "tuple": ["[1, 2]", "'ab'", "iter([1, 2])"],
+}
+
+
+def _conversion_hints(old, new, ch_old: set, ch_new: set, scope: _Scope) -> list:
+    """A parameter (or attribute of ``self``) that one version's changed
+    lines convert (``return bool(is_private)``) and the other's read as it
+    is (``return is_private``): values of other kinds than the conversion
+    makes (``1``, ``'a'``, ``None`` for ``bool``), on which the two part;
+    values of its own kind (what inputs are usually given) pass the
+    conversion unchanged."""
+    def reads(v, lines) -> tuple:
+        conv, bare = {}, set()
+        for st in _changed_nodes(v, lines)[0]:
+            inner = set()
+            for n in ast.walk(st):
+                if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and \
+                        n.func.id in _UNCONVERTED and len(n.args) == 1 and not n.keywords:
+                    p = _dotted(n.args[0])
+                    if p is not None and all(isinstance(x, str) for x in p):
+                        conv.setdefault(tuple(p), n.func.id)
+                        inner.add(id(n.args[0]))
+                elif isinstance(n, (ast.If, ast.While, ast.IfExp, ast.Assert)) or \
+                        isinstance(n, ast.UnaryOp) and isinstance(n.op, ast.Not):
+                    # (a test, ``not x``, ``if x and y:``, converts x to a
+                    # bool as ``bool(x)`` does: no read as it is)
+                    tests = [n.operand if isinstance(n, ast.UnaryOp) else n.test]
+                    while tests:
+                        t = tests.pop()
+                        if isinstance(t, ast.BoolOp):
+                            tests.extend(t.values)
+                        elif isinstance(t, ast.UnaryOp) and isinstance(t.op, ast.Not):
+                            tests.append(t.operand)
+                        else:
+                            inner.add(id(t))
+            for n in ast.walk(st):
+                if isinstance(n, (ast.Name, ast.Attribute)) and id(n) not in inner and \
+                        isinstance(getattr(n, "ctx", None), ast.Load):
+                    p = _dotted(n)
+                    if p is not None and all(isinstance(x, str) for x in p):
+                        bare.add(tuple(p))
+        return conv, bare
+    (co, bo), (cn, bn) = reads(old, ch_old), reads(new, ch_new)
+    out = []
+    for conv, bare in ((co, bn), (cn, bo)):
+        for p, kind in conv.items():
+            if p in bare:
+                q = scope.resolved(list(p))
+                if q is not None and (q[0] in scope.params or q[0] == "self") and \
+                        scope.settable(q):
+                    out.append((q, list(_UNCONVERTED[kind]), False))
+    return out
+
+
+#: a stream's methods that give its text
+_READS = frozenset(("read", "readline", "getvalue"))
+
+
 def _stripped_hints(v, changed: list, scope: _Scope) -> list:
     """What the changed lines take off a text's ends (``part.lstrip('0')``,
     ``name.removesuffix('.py')``): a parameter stripped there a text that
@@ -3213,23 +3279,31 @@ def _stripped_hints(v, changed: list, scope: _Scope) -> list:
     for s in changed:
         for n in ast.walk(s):
             if not (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and
-                    n.func.attr in _STRIPS and len(n.args) == 1 and not n.keywords):
+                    n.func.attr in _STRIPS and len(n.args) <= 1 and not n.keywords):
                 continue
-            c = _const(n.args[0])
+            # (``strip()``: whitespace, for the parameter itself only)
+            c = _const(n.args[0]) if n.args else \
+                (" " if not n.func.attr.startswith("remove") else None)
             if not isinstance(c, str) or not c:
                 continue
             end = _STRIPS[n.func.attr]
             # (a set of characters for the strip family: its first one)
             t = c if n.func.attr.startswith("remove") else c[0]
-            cut.append((t, end))
+            if n.args:
+                cut.append((t, end))
             e = n.func.value
             while isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute) and \
                     e.func.attr in _STRIPS:     # (``tag.strip().removeprefix("v")``)
                 e = e.func.value
-            p = scope.resolved(_dotted(e))
+            vals = {"head": [f"{t}1"], "tail": [f"1{t}"], "both": [f"{t}1{t}"]}[end]
+            reader = isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute) and \
+                e.func.attr in _READS and not e.args and not e.keywords
+            p = scope.resolved(_dotted(e.func.value if reader else e))
             if p is not None and p[0] in scope.params and scope.settable(p):
-                vals = {"head": [f"{t}1"], "tail": [f"1{t}"], "both": [f"{t}1{t}"]}[end]
-                out.append((p, [repr(x) for x in vals], False))
+                # (a stream the text is read from: one holding that text,
+                # ``stream.read().removeprefix("\ufeff")``)
+                out.append((p, [f"__import__('io').StringIO({x!r})" if reader else repr(x)
+                                for x in vals], False))
     if not cut:
         return out
     for n in ast.walk(v.node):
@@ -4154,6 +4228,8 @@ def aimed_inputs(old, new, ch_old: set, ch_new: set, base: str = "") -> list:
             near.extend((h, v) for h in _store_hints(v.node, changed, scope))
             near.extend((h, v) for h in _rounding_hints(changed, scope))
             near.extend((h, v) for h in _stripped_hints(v, changed, scope))
+            if v is new:
+                near.extend((h, v) for h in _conversion_hints(old, new, ch_old, ch_new, scope))
             near.extend((h, v) for h in _environ_hints(changed, guards, scope))
             extremes.extend((h, v) for h in _extreme_hints(changed, scope))
             near.extend((h, v) for h in _carry_hints(changed, scope, v.node, v.module))

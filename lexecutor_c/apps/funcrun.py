@@ -1007,6 +1007,20 @@ def handled_spans(text: str) -> list:
     """The bodies of the ``try`` statements in ``text`` whose handler
     catches AttributeError, as ``((line, col), (end line, end col))``
     (computed once per version by the caller: behaviour._Side)."""
+    return _try_spans(text, _CATCH_ATTRIBUTE)
+
+
+def name_error_spans(text: str) -> list:
+    """The bodies of the ``try`` statements in ``text`` whose handler
+    catches NameError by name (``try: unicode`` / ``except NameError:
+    unicode = str``), as :func:`handled_spans` gives them: there a name the
+    module lacks is what the code tests for, not a gap of the extract."""
+    return _try_spans(text, {"NameError"}) if "NameError" in text else []
+
+
+def _try_spans(text: str, catches: set) -> list:
+    """The bodies of the ``try`` statements in ``text`` with a handler of
+    one of ``catches`` (by name; a bare ``except`` is ``BaseException``)."""
     try:
         tree = ast.parse(text)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
@@ -1021,11 +1035,45 @@ def handled_spans(text: str) -> list:
             names |= {"BaseException" if k is None else
                       k.id if isinstance(k, ast.Name) else
                       k.attr if isinstance(k, ast.Attribute) else "" for k in kinds}
-        if names & _CATCH_ATTRIBUTE:
+        if names & catches:
             first, last = n.body[0], n.body[-1]
             spans.append(((first.lineno, first.col_offset),
                           (last.end_lineno, last.end_col_offset)))
     return spans
+
+
+#: the name loader that lets a read under the code's own ``except
+#: NameError`` fail as it would; made with the module's globals as its own
+#: (the loader reads its caller's globals)
+_RAISING_NAMES = """
+def _lx_raising_names(sites, load, builtins):
+    def _n_(iid, name, *rest):
+        if iid in sites:
+            if len(rest) > 1 and name in rest[1]:
+                return rest[1][name]        # (a class body's own name)
+            if rest:
+                return rest[0]()
+            g = globals()
+            if name in g:
+                return g[name]
+            if hasattr(builtins, name):
+                return getattr(builtins, name)
+            raise NameError(f"name {name!r} is not defined")
+        return load(iid, name, *rest)
+    return _n_
+"""
+
+
+def _raising_names(load, sites: set, env: dict):
+    """The name loader, except at ``sites`` (reads in the body of a ``try``
+    whose handler catches NameError, :func:`name_error_spans`): there a name
+    neither the module nor the builtins bind raises NameError, for the
+    code's own handler (``try: unicode`` / ``except NameError: unicode =
+    str``), where a made-up ``unicode`` would stand for nothing."""
+    import builtins
+    ns: dict = {}
+    exec(_RAISING_NAMES, env, ns)
+    return ns["_lx_raising_names"](frozenset(sites), load, builtins)
 
 
 def _closed_attributes(load, env: dict, closed: Optional[dict], missed: Optional[list] = None):
@@ -2262,6 +2310,11 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
     handled = _handled_attribute_sites(drv["text"], inst.iids, drv.get("handled_spans"))
     if handled or "_LxProxy" in (inp.get("prefix") or ""):
         loaders["_a_"] = _raising_attributes(loaders["_a_"], handled)
+    spans = drv.get("name_spans")
+    named = _sites_within(inst.iids, "name", name_error_spans(drv["text"]) if spans is None
+                          else spans)
+    if named:
+        loaders["_n_"] = _raising_names(loaders["_n_"], named, env)
     env.update(loaders)
     marks = {int(r.iid): int(r.line) for r in inst.lines}
     try:
@@ -2562,8 +2615,14 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
         list(drv["args"]) + [f"*{(drv.get('varargs') or ('args',))[0]}[{j}]"
                              for j in range(len(args) - len(drv["args"]))]
     s_args, s_kwargs = shown if shown is not None else (args, kwargs)
-    res["input"] = {p: _ADDR.sub("0x?", str(snapshot(x, 0, dummies)))[:300]
-                    for p, x in list(zip(names, s_args)) + list(s_kwargs.items())}
+    # (an iterator given, a stream among them, is shown, not drained: the
+    # function reads it next)
+    _NO_DRAIN[0] = True
+    try:
+        res["input"] = {p: _ADDR.sub("0x?", str(snapshot(x, 0, dummies)))[:300]
+                        for p, x in list(zip(names, s_args)) + list(s_kwargs.items())}
+    finally:
+        _NO_DRAIN[0] = False
     if shown is not None:
         res["input"]["(reshape)"] = inp["reshape"]
     if obj is not None and needs_self and cls_before is None:
@@ -2580,11 +2639,16 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
     sys.stdout = sink
     err_sink = io.StringIO()
     sys.stderr = err_sink
+    # (an iterator bound, the input's stream, is shown, not drained: the
+    # function reads it next)
+    _NO_DRAIN[0] = True
     try:
         globals_before = {k: snapshot(x, 0, dummies)
                           for k, x in _data_globals(env, dummies).items()}
     except Exception:
         globals_before = {}
+    finally:
+        _NO_DRAIN[0] = False
     executed: set = set()
     # the values at the changed lines' exits (issue 20, ChangeGuard's
     # program points): the target's locals each time its frame leaves a
@@ -2756,12 +2820,15 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
     res["calls"] = _norm(repr(calls))
     if entry:
         res["target_at"] = entered[0]
+    _NO_DRAIN[0] = True     # (shown as before the call)
     try:
         after = {k: snapshot(x, 0, dummies) for k, x in _data_globals(env, dummies).items()}
         res["globals"] = _ADDR.sub("0x?", repr(sorted(
             [k, v] for k, v in after.items() if globals_before.get(k, "<unset>") != v)))
     except Exception:
         res["globals"] = "[]"
+    finally:
+        _NO_DRAIN[0] = False
     err = err_sink.getvalue()[:20000]
     res["out"] = _TB_LINE.sub(r"\1?", _norm(sink.getvalue()[:20000] +
                                           (f"\n[stderr]\n{err}" if err else "")))
