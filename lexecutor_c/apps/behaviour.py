@@ -2472,6 +2472,18 @@ def _reads_made_up(r: dict, names: frozenset) -> bool:
                for x in r.get("injected") or ())
 
 
+def _prefix_binds(prefix: str, names: frozenset) -> bool:
+    """Whether an input's prefix binds a name of ``names`` (a Treefix
+    prefix defines the names the code lacks: ``basestring = str``), or
+    cannot be read for it."""
+    if not names:
+        return False
+    try:
+        return bool(bound_names(ast.parse(prefix or "")) & names)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return True
+
+
 def _failed_on_one_sided_made_up(runs: tuple, offsets: tuple, one_sided: tuple) -> bool:
     """Did exactly one of two runs raise, on a line where it was given a
     made-up value for a name that only its version reads
@@ -2966,10 +2978,13 @@ def _check_function(old: Version, new: Version, opts: Options, test_inputs: Opti
             other = (ro, rn)[1 - i]
             if (nb[0] is None) != (nb[1] is None) and \
                     not _reads_made_up(other, unbound[1 - i]) and \
+                    not _prefix_binds(inp.prefix, unbound[1 - i]) and \
                     other.get("outcome") != "raised:NameError":
                 # one version read, before any other made-up value in it, a
                 # name its module never binds (``(str, unicode)``): its real
-                # run raises a NameError there, the other's does not
+                # run raises a NameError there, the other's does not (where
+                # neither a made-up value nor the input's prefix stood for
+                # such a name of its own: ``basestring`` -> ``unicode``)
                 name, line = nb[i]
                 fail = {"outcome": "raised:NameError", "line": line,
                         "message": f"name '{name}' is not defined",
