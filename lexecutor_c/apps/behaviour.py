@@ -48,7 +48,7 @@ from typing import Optional
 from ..engine import sandbox
 from .callees import swapped_calls, telling_values, told_apart
 from .funcrun import (AFTER_MODULE, COMPUTING_MARK, PACKAGE_MARK, after_module, handled_spans,
-                      name_error_spans, prepare, quiet_spans, run_case, snapshot)
+                      handler_names, name_error_spans, prepare, quiet_spans, run_case, snapshot)
 from .diffinputs import STAND_IN, handles_bytes
 from .funcsource import (Version, _names_read, bound_names, build_driver, changed_lines,
                          defaulted_params,
@@ -2408,7 +2408,7 @@ def never_bound(v: Version) -> frozenset:
     """The names ``v``'s function reads as globals that its whole module
     never binds and that are no builtins of this Python: each read is a
     NameError of every real run (``unicode``, ``basestring`` of Python 2).
-    None where the module can bind names out of sight of its text (a star
+    Empty where the module can bind names out of sight of its text (a star
     import, ``globals()``, ``exec``, ``setattr``, ``builtins``), nor a name
     read inside a ``try`` whose handler catches a NameError."""
     mod = v.module
@@ -2431,11 +2431,7 @@ def never_bound(v: Version) -> frozenset:
     for t in ast.walk(v.node):
         if not isinstance(t, (ast.Try, getattr(ast, "TryStar", ast.Try))):
             continue
-        types = [h.type for h in t.handlers]
-        names = {x.id if isinstance(x, ast.Name) else x.attr if isinstance(x, ast.Attribute)
-                 else "" for ty in types if ty is not None
-                 for x in (ty.elts if isinstance(ty, ast.Tuple) else [ty])}
-        if None in types or names & _CATCH_NAME_ERROR:
+        if handler_names(t) & _CATCH_NAME_ERROR:
             caught |= {n.id for s in t.body for n in ast.walk(s) if isinstance(n, ast.Name)}
     return frozenset(
         n.id for n in ast.walk(v.node)

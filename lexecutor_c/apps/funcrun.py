@@ -27,6 +27,7 @@
 from __future__ import annotations
 
 import ast
+import contextlib
 import itertools
 import re
 import types
@@ -550,6 +551,17 @@ def _own_class(t: type) -> bool:
     return "__dict__" in dir(t) or any(getattr(c, "__slots__", None) for c in t.__mro__)
 
 
+@contextlib.contextmanager
+def _not_draining():
+    """While inside, :func:`snapshot` describes an iterator without
+    consuming it (``_NO_DRAIN``)."""
+    _NO_DRAIN[0] = True
+    try:
+        yield
+    finally:
+        _NO_DRAIN[0] = False
+
+
 def _absent():
     raise NameError("absent")
 
@@ -1018,6 +1030,18 @@ def name_error_spans(text: str) -> list:
     return _try_spans(text, {"NameError"}) if "NameError" in text else []
 
 
+def handler_names(t: ast.Try) -> set:
+    """The names of the exceptions a ``try``'s handlers catch (a bare
+    ``except`` is ``BaseException``)."""
+    names = set()
+    for h in t.handlers:
+        kinds = h.type.elts if isinstance(h.type, ast.Tuple) else [h.type]
+        names |= {"BaseException" if k is None else
+                  k.id if isinstance(k, ast.Name) else
+                  k.attr if isinstance(k, ast.Attribute) else "" for k in kinds}
+    return names
+
+
 def _try_spans(text: str, catches: set) -> list:
     """The bodies of the ``try`` statements in ``text`` with a handler of
     one of ``catches`` (by name; a bare ``except`` is ``BaseException``)."""
@@ -1029,13 +1053,7 @@ def _try_spans(text: str, catches: set) -> list:
     for n in ast.walk(tree):
         if not isinstance(n, ast.Try) or not n.body:
             continue
-        names = set()
-        for h in n.handlers:
-            kinds = h.type.elts if isinstance(h.type, ast.Tuple) else [h.type]
-            names |= {"BaseException" if k is None else
-                      k.id if isinstance(k, ast.Name) else
-                      k.attr if isinstance(k, ast.Attribute) else "" for k in kinds}
-        if names & catches:
+        if handler_names(n) & catches:
             first, last = n.body[0], n.body[-1]
             spans.append(((first.lineno, first.col_offset),
                           (last.end_lineno, last.end_col_offset)))
@@ -1062,6 +1080,7 @@ def _lx_raising_names(sites, load, builtins):
         return load(iid, name, *rest)
     return _n_
 """
+_RAISING_NAMES_CODE = compile(_RAISING_NAMES, "<lexecutor_c raising names>", "exec")
 
 
 def _raising_names(load, sites: set, env: dict):
@@ -1072,7 +1091,7 @@ def _raising_names(load, sites: set, env: dict):
     str``), where a made-up ``unicode`` would stand for nothing."""
     import builtins
     ns: dict = {}
-    exec(_RAISING_NAMES, env, ns)
+    exec(_RAISING_NAMES_CODE, env, ns)
     return ns["_lx_raising_names"](frozenset(sites), load, builtins)
 
 
@@ -2617,12 +2636,9 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
     s_args, s_kwargs = shown if shown is not None else (args, kwargs)
     # (an iterator given, a stream among them, is shown, not drained: the
     # function reads it next)
-    _NO_DRAIN[0] = True
-    try:
+    with _not_draining():
         res["input"] = {p: _ADDR.sub("0x?", str(snapshot(x, 0, dummies)))[:300]
                         for p, x in list(zip(names, s_args)) + list(s_kwargs.items())}
-    finally:
-        _NO_DRAIN[0] = False
     if shown is not None:
         res["input"]["(reshape)"] = inp["reshape"]
     if obj is not None and needs_self and cls_before is None:
@@ -2641,14 +2657,12 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
     sys.stderr = err_sink
     # (an iterator bound, the input's stream, is shown, not drained: the
     # function reads it next)
-    _NO_DRAIN[0] = True
     try:
-        globals_before = {k: snapshot(x, 0, dummies)
-                          for k, x in _data_globals(env, dummies).items()}
+        with _not_draining():
+            globals_before = {k: snapshot(x, 0, dummies)
+                              for k, x in _data_globals(env, dummies).items()}
     except Exception:
         globals_before = {}
-    finally:
-        _NO_DRAIN[0] = False
     executed: set = set()
     # the values at the changed lines' exits (issue 20, ChangeGuard's
     # program points): the target's locals each time its frame leaves a
@@ -2820,15 +2834,14 @@ def run_case(drv: dict, inp: dict, seed: int, predictor, randomize: bool) -> dic
     res["calls"] = _norm(repr(calls))
     if entry:
         res["target_at"] = entered[0]
-    _NO_DRAIN[0] = True     # (shown as before the call)
     try:
-        after = {k: snapshot(x, 0, dummies) for k, x in _data_globals(env, dummies).items()}
+        with _not_draining():       # (shown as before the call)
+            after = {k: snapshot(x, 0, dummies)
+                     for k, x in _data_globals(env, dummies).items()}
         res["globals"] = _ADDR.sub("0x?", repr(sorted(
             [k, v] for k, v in after.items() if globals_before.get(k, "<unset>") != v)))
     except Exception:
         res["globals"] = "[]"
-    finally:
-        _NO_DRAIN[0] = False
     err = err_sink.getvalue()[:20000]
     res["out"] = _TB_LINE.sub(r"\1?", _norm(sink.getvalue()[:20000] +
                                           (f"\n[stderr]\n{err}" if err else "")))
